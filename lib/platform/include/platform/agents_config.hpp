@@ -1,0 +1,85 @@
+#pragma once
+// agents.json: the typed document and its validation (the rules present_agents applies).
+// Free-form JSON parts (endpoint.body, responseSchema, mockData entries) are kept as
+// compact JSON text so this header stays free of a JSON library.
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "platform/error.hpp"
+
+namespace platform {
+
+struct integration_setup;  // integration_setup.hpp
+
+struct oauth2_auth {
+  std::string provider_key;
+  std::string identity;                // "triggering_user"
+  std::string authorization_url;
+  std::string token_url;
+  std::vector<std::string> scopes;
+};
+
+struct tool_integration {
+  std::string name;
+  std::string domain;
+  std::string key_slug = "default";   // missing is normalized to "default"
+  std::optional<std::string> setup_search_query;
+  std::optional<oauth2_auth> oauth2;  // set when integration.auth.type == "oauth2"
+};
+
+struct tool_endpoint {
+  std::string method;
+  std::string url;
+  std::map<std::string, std::string> headers;
+  std::map<std::string, std::string> query_params;
+  std::optional<std::string> body_json;  // endpoint.body as compact JSON text
+};
+
+enum class tool_type { builtin, custom };
+
+struct tool {
+  tool_type type = tool_type::custom;
+  std::string name;
+  std::optional<std::string> display_name;
+  std::string description;
+  bool enabled = true;
+  bool recommended = false;
+  std::optional<tool_integration> integration;  // custom tools
+  std::optional<tool_endpoint> endpoint;        // custom tools
+  std::optional<std::string> response_schema_json;
+  std::vector<std::string> mock_data_json;      // each entry as compact JSON text
+};
+
+struct agent {
+  std::string id;
+  std::string name;
+  std::string description;
+  std::string system_prompt;
+  std::vector<std::string> data_collections;
+  std::vector<tool> tools;
+};
+
+struct agents_config {
+  std::vector<tool> app_tools;
+  std::vector<agent> agents;
+
+  [[nodiscard]] const agent* find_agent(std::string_view id) const;
+  // Looks in the agent's tools when agent_id is given, else in appTools.
+  [[nodiscard]] const tool* find_tool(std::string_view tool_name,
+                                      std::optional<std::string_view> agent_id = {}) const;
+};
+
+// Parses and validates. Every violation is reported at once; the config is returned only
+// when there are none. `setup` enables the cross-file rules (declared secrets).
+struct agents_config_report {
+  std::optional<agents_config> config;  // set iff violations is empty
+  violations problems;
+};
+
+agents_config_report validate_agents_config(std::string_view json_text,
+                                            const integration_setup* setup = nullptr);
+
+}  // namespace platform

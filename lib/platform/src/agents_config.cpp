@@ -1,0 +1,1 @@
+// agents_config: to be written

@@ -1,0 +1,1 @@
+// agents_validation: to be written

@@ -1,0 +1,1 @@
+// approval_hash: to be written

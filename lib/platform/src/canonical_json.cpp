@@ -1,0 +1,1 @@
+// canonical_json: to be written

@@ -1,0 +1,1 @@
+// integration_setup: to be written

@@ -1,0 +1,1 @@
+// usage: to be written
