@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets with clang (ASan+UBSan) and runs each for a short while on
+# its seed corpus. Any crash, leak or sanitizer report fails the run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SECONDS_EACH=${FUZZ_SECONDS:-30}
+BUILD=build-fuzz
+if [ ! -f "$BUILD/build.ninja" ]; then
+  CXX=clang++-14 CC=clang-14 meson setup "$BUILD" --wrap-mode=nodownload -Dfuzz=true \
+    -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debugoptimized >/dev/null
+fi
+ninja -C "$BUILD" $(cd "$BUILD" && ninja -t targets all | grep -o '^fuzz/fuzz_[a-z_]*' | sort -u) >/dev/null
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+export ASAN_OPTIONS=detect_leaks=1
+mkdir -p fuzz/artifacts
+failed=0
+for exe in "$BUILD"/fuzz/fuzz_*; do
+  [ -x "$exe" ] || continue
+  name=$(basename "$exe"); name=${name#fuzz_}
+  work=$(mktemp -d)
+  cp -r fuzz/corpus/"$name"/. "$work"/ 2>/dev/null || true
+  if "$exe" -max_total_time="$SECONDS_EACH" -rss_limit_mb=2048 -timeout=10 \
+      -artifact_prefix=fuzz/artifacts/"$name"- "$work" >"$work.log" 2>&1; then
+    echo "fuzz $name: ok ($(grep -o 'stat::number_of_executed_units: [0-9]*' "$work.log" | grep -o '[0-9]*$' || grep -Eo '#[0-9]+' "$work.log" | tail -1) runs)"
+  else
+    echo "fuzz $name: FAILED"; tail -40 "$work.log"; failed=1
+  fi
+  rm -rf "$work" "$work.log"
+done
+exit $failed
