@@ -39,5 +39,6 @@ int run_agents(int argc, char** argv);   // agents validate|hash
 int run_setup(int argc, char** argv);    // setup validate
 int run_tool(int argc, char** argv);     // tool request
 int run_runtime(int argc, char** argv);  // runtime normalize|list
+int run_agents_hash(const args& a);  // agents hash (cmd_hash.cpp)
 
 }  // namespace platformctl

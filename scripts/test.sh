@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Sets up this machine and runs every test: unit and CLI tests through `meson test`, then a
+# short libFuzzer smoke run of every fuzz target. Prints the runner's summary and a final
+# "N passed, N failed" line.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+if [ ! -f build/build.ninja ]; then
+  meson setup build --wrap-mode=nodownload >/dev/null
+fi
+ninja -C build
+status=0
+meson test -C build --print-errorlogs || status=$?
+summary=$(python3 - build/meson-logs/testlog.json <<'PY'
+import json, sys
+ok = bad = skip = 0
+for line in open(sys.argv[1]):
+    r = json.loads(line)["result"]
+    if r in ("OK", "EXPECTEDFAIL"): ok += 1
+    elif r == "SKIP": skip += 1
+    else: bad += 1
+print(ok, bad, skip)
+PY
+)
+read -r passed failed skipped <<<"$summary"
+install_status=0
+bash scripts/check-install.sh || install_status=$?
+if [ $install_status -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+fuzz_status=0
+if [ "${SKIP_FUZZ:-0}" != 1 ]; then
+  bash scripts/fuzz-smoke.sh || fuzz_status=$?
+  if [ $fuzz_status -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+fi
+echo "tests: $passed passed, $failed failed, $skipped skipped"
+[ $status -eq 0 ] && [ $install_status -eq 0 ] && [ $fuzz_status -eq 0 ]
