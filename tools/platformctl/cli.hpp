@@ -40,5 +40,7 @@ int run_setup(int argc, char** argv);    // setup validate
 int run_tool(int argc, char** argv);     // tool request
 int run_runtime(int argc, char** argv);  // runtime normalize|list
 int run_agents_hash(const args& a);  // agents hash (cmd_hash.cpp)
+int run_bridge(int argc, char** argv);   // bridge translate
+int run_stream(int argc, char** argv);   // stream check
 
 }  // namespace platformctl

@@ -25,6 +25,10 @@ Usage:
       Normalize runtime settings: applied downgrades and the CLI argument list.
   platformctl runtime list
       Print the runtime registry (ids, models, defaults, parameter constraints).
+  platformctl bridge translate --runtime runtime-a|runtime-b|runtime-c [--message-id ID] [FILE|-]
+      Translate a runtime transcript into the UI message stream SSE body the browser gets.
+  platformctl stream check [FILE|-]
+      Check an SSE body against the UI message stream invariants; exit 1 on any violation.
 
 FILE may be - for standard input.
 Exit status: 0 success, 1 invalid input, 2 usage or I/O error.
@@ -47,5 +51,7 @@ int main(int argc, char** argv) {
   if (group == "setup") return platformctl::run_setup(argc, argv);
   if (group == "tool") return platformctl::run_tool(argc, argv);
   if (group == "runtime") return platformctl::run_runtime(argc, argv);
+  if (group == "bridge") return platformctl::run_bridge(argc, argv);
+  if (group == "stream") return platformctl::run_stream(argc, argv);
   return platformctl::usage_error("unknown command '" + group + "'");
 }

@@ -1,0 +1,16 @@
+#pragma once
+// Writing JSON text by hand on hot paths (the bridge, the normalizers) without building a DOM.
+#include <string>
+#include <string_view>
+
+namespace platform {
+
+// Appends `s` as a JSON string literal (with quotes). Only `"`, `\` and control characters
+// are escaped; invalid UTF-8 bytes are replaced by U+FFFD so the output is always valid JSON.
+void append_json_string(std::string& out, std::string_view s);
+
+// True when `token` (a raw JSON token taken from validated input) can be copied into SSE
+// output as is: it holds no raw control characters, so it cannot break `data:` framing.
+bool is_sse_safe_token(std::string_view token) noexcept;
+
+}  // namespace platform

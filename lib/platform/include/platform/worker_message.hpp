@@ -1,0 +1,54 @@
+#pragma once
+// The one normalized worker message shape (spec "Worker SSE messages (hop 1)"): the runtime-a
+// SDK message form, one JSON object per line. runtime-b and runtime-c normalizers write it
+// with these functions; the bridge reads it. Extensions over runtime-a, documented in
+// docs/worker-messages.md:
+//   - a tool_result block may carry `"preliminary": true` (partial output, e.g. a command's
+//     output so far) and may repeat for the same tool_use_id (later updates of the output);
+//   - tool_result `content` may be any JSON value (runtime-a uses a string or text blocks);
+//   - `{"type":"error","error":"<text>"}` is a worker-side failure of the turn.
+// Every function appends exactly one line, terminated by '\n'.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace platform::worker_message {
+
+void system_init(std::string& out, std::string_view session_id, std::string_view model);
+
+// Streaming form of one assistant message (Anthropic stream events wrapped as stream_event).
+void message_start(std::string& out, std::string_view message_id, std::string_view model);
+void text_block_start(std::string& out, int index);
+void thinking_block_start(std::string& out, int index);
+void tool_use_block_start(std::string& out, int index, std::string_view tool_use_id,
+                          std::string_view tool_name);
+void text_delta(std::string& out, int index, std::string_view text);
+void thinking_delta(std::string& out, int index, std::string_view thinking);
+void input_json_delta(std::string& out, int index, std::string_view partial_json);
+void block_stop(std::string& out, int index);
+void message_stop(std::string& out);
+
+// The complete assistant frame of one tool_use block: its `input` (JSON text) is final.
+void assistant_tool_use(std::string& out, std::string_view message_id, std::string_view tool_use_id,
+                        std::string_view tool_name, std::string_view input_json);
+
+// A user frame with one tool_result block. `content_json` is JSON text.
+void tool_result(std::string& out, std::string_view tool_use_id, std::string_view content_json,
+                 bool is_error = false, bool preliminary = false);
+
+struct result_fields {
+  bool is_error = false;
+  std::string result_text;      // final text, or the error text when is_error
+  std::string session_id;
+  std::string stop_reason;      // end_turn, tool_use, max_tokens, interrupted...
+  int num_turns = 1;
+  std::optional<double> total_cost_usd;
+  std::string usage_json;       // `usage` object as JSON text; empty = omitted
+  std::string model_usage_json; // `modelUsage` object as JSON text; empty = omitted
+};
+void result(std::string& out, const result_fields& r);
+
+void error(std::string& out, std::string_view message);
+
+}  // namespace platform::worker_message

@@ -1,0 +1,76 @@
+#include "platform/json_text.hpp"
+
+#include <cstdint>
+
+namespace platform {
+namespace {
+
+constexpr char hex_digits[] = "0123456789abcdef";
+
+// Length of the valid UTF-8 sequence starting at s[i], or 0 when it is not valid.
+std::size_t utf8_sequence_length(std::string_view s, std::size_t i) {
+  auto b0 = static_cast<unsigned char>(s[i]);
+  std::size_t n = 0;
+  std::uint32_t min = 0;
+  std::uint32_t cp = 0;
+  if (b0 < 0x80) return 1;
+  if ((b0 & 0xE0) == 0xC0) { n = 2; cp = b0 & 0x1F; min = 0x80; }
+  else if ((b0 & 0xF0) == 0xE0) { n = 3; cp = b0 & 0x0F; min = 0x800; }
+  else if ((b0 & 0xF8) == 0xF0) { n = 4; cp = b0 & 0x07; min = 0x10000; }
+  else return 0;
+  if (i + n > s.size()) return 0;
+  for (std::size_t k = 1; k < n; ++k) {
+    auto b = static_cast<unsigned char>(s[i + k]);
+    if ((b & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (b & 0x3F);
+  }
+  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+  return n;
+}
+
+}  // namespace
+
+void append_json_string(std::string& out, std::string_view s) {
+  out.push_back('"');
+  std::size_t i = 0;
+  std::size_t run = 0;  // start of the pending run of bytes copied verbatim
+  auto flush = [&](std::size_t end) { out.append(s.data() + run, end - run); };
+  while (i < s.size()) {
+    auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) { ++i; continue; }
+    if (c >= 0x80) {
+      std::size_t n = utf8_sequence_length(s, i);
+      if (n != 0) { i += n; continue; }
+      flush(i);
+      out.append("\xEF\xBF\xBD");
+      run = ++i;
+      continue;
+    }
+    flush(i);
+    switch (c) {
+      case '"': out.append("\\\""); break;
+      case '\\': out.append("\\\\"); break;
+      case '\n': out.append("\\n"); break;
+      case '\r': out.append("\\r"); break;
+      case '\t': out.append("\\t"); break;
+      case '\b': out.append("\\b"); break;
+      case '\f': out.append("\\f"); break;
+      default:
+        out.append("\\u00");
+        out.push_back(hex_digits[c >> 4]);
+        out.push_back(hex_digits[c & 0xF]);
+    }
+    run = ++i;
+  }
+  flush(i);
+  out.push_back('"');
+}
+
+bool is_sse_safe_token(std::string_view token) noexcept {
+  for (char ch : token) {
+    if (static_cast<unsigned char>(ch) < 0x20) return false;
+  }
+  return true;
+}
+
+}  // namespace platform
