@@ -87,6 +87,8 @@ struct tool_state {
   bool has_output = false;
 };
 
+constexpr std::size_t max_tracked_tools = 1024;
+
 struct pending_output {
   std::string tool_id;
   std::string content;
@@ -229,6 +231,7 @@ struct bridge::impl {
 
   // ---- tools ---------------------------------------------------------------------------
   tool_state& add_tool(std::string& out, std::string_view id, std::string_view name) {
+    if (tools.size() >= max_tracked_tools) forget_old_tools();
     auto [it, fresh] = tools.try_emplace(std::string(id));
     tool_state& t = it->second;
     if (fresh) {
@@ -286,6 +289,23 @@ struct bridge::impl {
     }
     t.has_output = true;
     if (!o.preliminary) detect_stops(t, o);
+  }
+
+  // A turn with endless tool calls must not grow memory: the oldest calls whose input is
+  // complete are forgotten (a late output for them is then ignored, like any unknown id).
+  void forget_old_tools() {
+    std::vector<std::string> keep;
+    std::size_t excess = tools.size() - max_tracked_tools / 2;
+    for (auto& id : tool_order) {
+      auto it = tools.find(id);
+      if (excess > 0 && it != tools.end() && it->second.input_available) {
+        tools.erase(it);
+        --excess;
+        continue;
+      }
+      if (it != tools.end()) keep.push_back(std::move(id));
+    }
+    tool_order = std::move(keep);
   }
 
   // Tool results that arrived before their call's input was complete wait here; a new
@@ -535,6 +555,9 @@ void bridge::impl::on_message_start(od::object& ev, std::string& out) {
   flush_pending(out, true);
   begin_step(out, false);
   message_id = std::string(id);
+  // Only the latest messages can still send their complete assistant frames; keeping a few
+  // keeps memory flat on endless turns.
+  if (streamed_ids.size() >= 8) streamed_ids.erase(streamed_ids.begin());
   streamed_ids.push_back(message_id);
 }
 
