@@ -15,13 +15,13 @@ export ASAN_OPTIONS=detect_leaks=1
 mkdir -p fuzz/artifacts
 failed=0
 for exe in "$BUILD"/fuzz/fuzz_*; do
-  [ -x "$exe" ] || continue
+  [ -f "$exe" ] && [ -x "$exe" ] || continue
   name=$(basename "$exe"); name=${name#fuzz_}
   work=$(mktemp -d)
   cp -r fuzz/corpus/"$name"/. "$work"/ 2>/dev/null || true
   if "$exe" -max_total_time="$SECONDS_EACH" -rss_limit_mb=2048 -timeout=10 \
       -artifact_prefix=fuzz/artifacts/"$name"- "$work" >"$work.log" 2>&1; then
-    echo "fuzz $name: ok ($(grep -o 'stat::number_of_executed_units: [0-9]*' "$work.log" | grep -o '[0-9]*$' || grep -Eo '#[0-9]+' "$work.log" | tail -1) runs)"
+    echo "fuzz $name: ok ($(grep -Eo '^#[0-9]+' "$work.log" | tail -1 | tr -d '#') runs in ${SECONDS_EACH}s)"
   else
     echo "fuzz $name: FAILED"; tail -40 "$work.log"; failed=1
   fi
