@@ -13,7 +13,7 @@ flags=$(pkg-config --cflags --libs platform)
 libdir=$stage$(pkg-config --variable=libdir platform | sed "s|^$stage||")
 c++ -std=c++20 -o "$stage/validate_agents" examples/validate_agents/main.cpp $flags \
   -Wl,-rpath,"$libdir"
-out=$("$stage/validate_agents" < tests/data/agents/valid-full.json)
+out=$("$stage/validate_agents" < examples/validate_agents/agents.json)
 echo "$out" | grep -q '"ok":true'
 echo "$out" | grep -Eq '^v1:[0-9a-f]{64}$'
 echo "install check: ok"
