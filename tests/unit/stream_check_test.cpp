@@ -349,3 +349,23 @@ TEST_CASE("what the bridge writes for a failing worker passes the checker") {
   auto r = check_ui_stream(out);
   CHECK(codes(r) == V{});
 }
+
+// tests/js/samples are judged by the AI SDK itself (tests/js/check-ui-stream.mjs): whatever
+// any supported client rejects, the checker must reject too.
+TEST_CASE("the checker rejects every sample an AI SDK major rejects and accepts the good ones") {
+  fs::path dir = fs::path(PLATFORM_TEST_DATA) / ".." / "js" / "samples";
+  std::size_t n = 0;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    std::string name = e.path().filename().string();
+    if (e.path().extension() != ".sse") continue;
+    CAPTURE(name);
+    auto r = check_ui_stream(slurp(e.path()));
+    if (name.rfind("reject-", 0) == 0) {
+      CHECK_FALSE(r.ok);
+    } else {
+      CHECK(codes(r) == V{});
+    }
+    ++n;
+  }
+  CHECK(n >= 15);
+}
