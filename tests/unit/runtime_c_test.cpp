@@ -369,13 +369,13 @@ TEST_CASE("built-in tool inputs use runtime-a's field names; MCP inputs are kept
   auto t = translate(step_start("msg_1") +
                      tool("edit", "e", {{"filePath", "a.js"}, {"oldString", "x"}, {"newString", "y"}, {"replaceAll", true}}, {}) +
                      tool("grep", "g", {{"pattern", "TODO"}, {"path", "src"}, {"include", "*.ts"}}, {}) +
-                     tool("read", "r", {{"filePath", "b"}, {"offset", 10}, {"limit", 5}}, {}) +
+                     tool("read", "r", {{"filePath", "b"}, {"offset", 10}, {"limit", 5}, {"URL", 1}, {"maxLines2", 2}}, {}) +
                      tool("app_tools_make_thing", "m", {{"someField", 1}, {"filePath", "kept"}}, {}));
   auto inputs = of_type(t.chunks, "tool-input-available");
   REQUIRE(inputs.size() == 4);
   CHECK(inputs[0]["input"] == json({{"file_path", "a.js"}, {"old_string", "x"}, {"new_string", "y"}, {"replace_all", true}}));
   CHECK(inputs[1]["input"] == json({{"pattern", "TODO"}, {"path", "src"}, {"glob", "*.ts"}}));
-  CHECK(inputs[2]["input"] == json({{"file_path", "b"}, {"offset", 10}, {"limit", 5}}));
+  CHECK(inputs[2]["input"] == json({{"file_path", "b"}, {"offset", 10}, {"limit", 5}, {"url", 1}, {"max_lines2", 2}}));
   CHECK(inputs[3]["input"] == json({{"someField", 1}, {"filePath", "kept"}}));
 }
 

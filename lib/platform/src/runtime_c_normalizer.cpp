@@ -143,13 +143,12 @@ tool_name canonical_tool(std::string_view native) {
 // `include` is runtime-a's `glob`.
 std::string snake_case(std::string_view key) {
   std::string s;
+  bool after_lower = false;  // "URL" is "url", not "u_r_l"
   for (char c : key) {
-    if (c >= 'A' && c <= 'Z') {
-      if (!s.empty()) s.push_back('_');
-      s.push_back(static_cast<char>(c - 'A' + 'a'));
-    } else {
-      s.push_back(c);
-    }
+    bool upper = c >= 'A' && c <= 'Z';
+    if (upper && after_lower) s.push_back('_');
+    s.push_back(upper ? static_cast<char>(c - 'A' + 'a') : c);
+    after_lower = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
   }
   return s;
 }
