@@ -2,12 +2,12 @@
 # The AI SDK acceptance test of the UI message streams (tests/js/check-ui-stream.mjs).
 # Installs the pinned packages from package-lock.json on first use, then checks every golden
 # SSE body and the samples under ai 7, 6 and 5. Extra arguments go to the checker.
-# Exit 77 (skipped, for meson) when node or npm is missing.
+# Fails when node or npm is missing (scripts/setup.sh installs them).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
   echo "node/npm not installed: AI SDK acceptance test skipped" >&2
-  exit 77
+  exit 1
 fi
 # Reinstall when the lock file changed since the last install (npm records it there).
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
