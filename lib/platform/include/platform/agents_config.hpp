@@ -4,6 +4,7 @@
 // compact JSON text so this header stays free of a JSON library.
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -81,5 +82,19 @@ struct agents_config_report {
 
 agents_config_report validate_agents_config(std::string_view json_text,
                                             const integration_setup* setup = nullptr);
+
+// Rule 1 for a host that found no agents.json: the report present_agents gives then
+// (one `file_missing` violation).
+agents_config_report agents_config_missing();
+
+// Every violation code the agents.json and integration-setup.json validators can report.
+// `file` is "agents.json", "integration-setup.json" or "both". docs/agents-json.md and
+// docs/integration-setup.md explain each one with its fix.
+struct violation_code_info {
+  std::string_view code;
+  std::string_view file;
+  std::string_view meaning;
+};
+std::span<const violation_code_info> config_violation_codes();
 
 }  // namespace platform
