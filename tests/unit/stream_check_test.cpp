@@ -247,6 +247,13 @@ TEST_CASE("tool calls: dynamic everywhere, deltas only while streaming, outputs 
   CHECK(has(r, "tool_input_open_at_finish", 13));
 }
 
+TEST_CASE("a wrongly typed dynamic flag is reported, not thrown") {
+  auto r = check_ui_stream(body({start, step,
+                                 R"({"type":"tool-input-available","toolCallId":"c","toolName":"X","input":{},"dynamic":"yes"})",
+                                 end_step, finish}));
+  CHECK(codes(r) == V{"wrong_field_type", "dynamic_missing"});
+}
+
 TEST_CASE("a tool-input-error and a tool-output-error resolve a call") {
   CHECK(check_ui_stream(body({start, step,
                               R"({"type":"tool-input-error","toolCallId":"c","toolName":"X","input":"{","errorText":"bad","dynamic":true})",

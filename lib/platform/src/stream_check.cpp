@@ -407,7 +407,9 @@ struct stream_checker::impl {
 
   void on_tool(std::size_t index, const std::string& type, const json& chunk) {
     std::string tool_call_id = str(chunk, "toolCallId");
-    if (type != "tool-input-delta" && chunk.value("dynamic", false) != true) {
+    auto dynamic = chunk.find("dynamic");
+    bool is_dynamic = dynamic != chunk.end() && dynamic->is_boolean() && dynamic->get<bool>();
+    if (type != "tool-input-delta" && !is_dynamic) {
       add(index, "dynamic_missing", type + " for " + quote_for_message(tool_call_id) + " lacks dynamic: true");
     }
     auto it = tools.find(tool_call_id);
