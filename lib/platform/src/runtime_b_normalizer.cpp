@@ -584,6 +584,7 @@ void runtime_b_normalizer::end_turn(dom::element turn, std::string& out) {
     r.stop_reason = "end_turn";
   }
   close_turn(status == "interrupted" ? interrupted_text : stopped_text, out);
+  if (!turn_ended(id)) remember_ended(id);  // when it closed a turn known by another id
   wm::result(out, r);
 }
 
