@@ -173,20 +173,13 @@ TEST_CASE("literal url text is kept, with bytes that are not allowed in urls enc
         "https://h.example/a%20b/%41/%C3%A9?q=a%20b");
 }
 
-TEST_CASE("tool input cannot choose the host; secrets can, with host characters only") {
-  auto f = failure(make_tool("GET", "https://{{region}}.api.example.com/x"), R"({"region":"eu"})");
-  check_failure(f, error_category::spec, "INPUT_IN_HOST");
-
-  auto t = make_tool("GET", "https://{{secrets.SHOP}}.shop.example/{{id}}");
-  fake_secrets s{{{"SHOP", "my-shop"}}, {}};
-  auto r = ok(t, R"({"id":"1"})", s);
-  CHECK(r.request.url == "https://my-shop.shop.example/1");
-  CHECK(r.redacted.url == "https://[REDACTED:SHOP].shop.example/1");
-
-  for (const char* bad : {"evil.example/x?", "a@b", "", "a:1"}) {
-    auto bf = failure(t, R"({"id":"1"})", fake_secrets{{{"SHOP", bad}}, {}});
-    check_failure(bf, error_category::configuration, "INVALID_SECRET");
-    CHECK(bf.error->find("SHOP") != std::string::npos);
+TEST_CASE("no placeholder may choose the host, not even a secret") {
+  for (const char* url : {"https://{{region}}.api.example.com/x", "https://{{secrets.SHOP}}.shop.example/x",
+                          "https://api.example.com:{{port}}/x", "https://api.example.com{{p}}"}) {
+    INFO(url);
+    auto f = failure(make_tool("GET", url), R"({"region":"eu","port":1,"p":"x"})",
+                     fake_secrets{{{"SHOP", "s"}}, {}});
+    check_failure(f, error_category::spec, "PLACEHOLDER_IN_HOST");
   }
 }
 
@@ -399,13 +392,14 @@ TEST_CASE("the redacted view replaces every secret value with its marker") {
 
 TEST_CASE("a canary secret never appears in any failure") {
   const std::string canary = "CANARY-7f3a9";
-  fake_secrets s{{{"KEY", canary}, {"BAD", canary + "\n"}, {"HOST", canary + "/x"}}, {}};
+  fake_secrets s{{{"KEY", canary}, {"BAD", canary + "\n"}}, {}};
   std::vector<std::pair<tool, std::string>> cases = {
       {make_tool("GET", "https://h.example/{{q}}", {{"K", "{{secrets.KEY}}"}}), R"({"q":{"o":1}})"},
       {make_tool("GET", "https://h.example/{{q}}", {{"K", "{{secrets.KEY}}"}, {"Q", "{{q}}"}}),
        R"({"q":"a\r\nb"})"},
       {make_tool("GET", "https://h.example/x", {{"K", "{{secrets.BAD}}"}}), ""},
-      {make_tool("GET", "https://{{secrets.HOST}}.example/x"), ""},
+      {make_tool("GET", "https://h.example/x", {{"K", "{{secrets.KEY}}"}}, {{"q", "{{q}}"}}),
+       R"({"q":[1]})"},
       {make_tool("GET", "https://h.example/{{q}}", {{"K", "{{secrets.KEY}}"}}), R"({"q":".."})"},
       {make_tool("GET", "https://h.example/{{secrets.KEY}}/{{q}}"),
        json{{"q", std::string(platform::max_request_url_bytes, 'x')}}.dump()},
@@ -428,7 +422,7 @@ TEST_CASE("a canary secret never appears in any failure") {
   }
   // Every failure path that runs after secrets are known is covered.
   CHECK(codes == std::vector<std::string>{"INVALID_INPUT", "INVALID_INPUT", "INVALID_SECRET",
-                                          "INVALID_SECRET", "INVALID_INPUT", "URL_TOO_LONG",
+                                          "INVALID_INPUT", "INVALID_INPUT", "URL_TOO_LONG",
                                           "INVALID_BODY", "MISSING_SECRET", "UNEXPECTED_INPUT",
                                           "INVALID_INPUT"});
 }

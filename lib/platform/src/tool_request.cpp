@@ -196,10 +196,8 @@ void append_url_literal(std::string& out, std::string_view s) {
   }
 }
 
-bool is_host_char(unsigned char c) { return is_alnum(c) || c == '.' || c == '-'; }
-
 bool is_host_literal_char(unsigned char c) {
-  return is_host_char(c) || c == ':' || c == '[' || c == ']' || c == '_' || c == '~';
+  return is_alnum(c) || std::string_view(".-:[]_~").find(static_cast<char>(c)) != std::string_view::npos;
 }
 
 bool is_token_char(unsigned char c) {
@@ -366,13 +364,10 @@ struct url_planner {
 
   std::optional<failed> value(const placeholder& p) {
     if (zone == url_zone::host) {
-      if (p.k == placeholder::kind::input) {
-        return spec_failure("INPUT_IN_HOST",
-                            "endpoint.url lets tool input {{" + p.path +
-                                "}} choose the host; only secrets may appear before the path",
-                            where);
-      }
-      host_seen = true;
+      return spec_failure("PLACEHOLDER_IN_HOST",
+                          "endpoint.url has " + canonical_text(p) +
+                              " before its path: a value must never choose which server is called",
+                          where);
     }
     plan.tokens.push_back({url_token::what::value, zone, {}, p});
     return std::nullopt;
@@ -430,20 +425,7 @@ struct url_renderer {
     segment_value.reset();
   }
 
-  std::optional<failed> host_value(const placeholder& p) {
-    auto text = placeholder_text(p, env, where, false);
-    if (!text) return failed(std::move(text.error()));
-    bool ok = text->verbatim || (!text->text.empty() &&
-                                 std::all_of(text->text.begin(), text->text.end(), [](char c) {
-                                   return is_host_char(static_cast<unsigned char>(c));
-                                 }));
-    if (!ok) return bad_value(p, where, "a host part may hold only letters, digits, `.` and `-`");
-    out += text->text;
-    return std::nullopt;
-  }
-
   std::optional<failed> value(const url_token& tok) {
-    if (tok.zone == url_zone::host) return host_value(tok.ref);
     auto text = placeholder_text(tok.ref, env, where, false);
     if (!text) return failed(std::move(text.error()));
     if (text->verbatim) out += text->text;
