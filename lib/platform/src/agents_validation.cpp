@@ -571,6 +571,10 @@ void parse_sites(std::vector<site>& sites, violations& out) {
   }
 }
 
+std::string written(const placeholder& p) {
+  return "{{" + std::string(p.k == placeholder::kind::secret ? "secrets." : "") + p.path + "}}";
+}
+
 bool is_token_placeholder(const placeholder& p) {
   if (p.k == placeholder::kind::secret) return true;
   std::string path = lower(p.path);
@@ -583,7 +587,7 @@ void check_oauth_placeholders(const tool_view& v, violations& out) {
     for (const auto& p : s.parsed->placeholders()) {
       if (!is_token_placeholder(p)) continue;
       report(out, s.at, code::oauth_forbidden_placeholder,
-             "OAuth tools must not use " + canonical_text(p) + ": the platform injects the triggering user's "
+             "OAuth tools must not use " + written(p) + ": the platform injects the triggering user's "
              "access token as an Authorization header itself. Remove the placeholder (and its header, if it "
              "only carried the token)");
     }
