@@ -393,6 +393,11 @@ TEST_CASE("opencode parser: CRLF lines and an unterminated last block") {
   CHECK(c->models[0].id == "p/a");
   CHECK(c->models[0].variants == strings{"fast"});
   CHECK(c->skipped == strings{"p/b"});
+  // Ids are printable ASCII: anything else is not an id line.
+  auto odd = parse_opencode_models("p/\xc3\xa9\n{\n\"capabilities\":{\"toolcall\":true}\n}\n-p/x\n");
+  REQUIRE(odd.has_value());
+  CHECK(odd->models.empty());
+  CHECK(odd->skipped.empty());
   // The parser is reusable after finish().
   opencode_models_parser p;
   p.feed(text);

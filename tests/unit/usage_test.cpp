@@ -344,3 +344,16 @@ TEST_CASE("unknown runtime has no accumulator") {
   REQUIRE_FALSE(acc.has_value());
   CHECK(acc.error().code == "unknown_runtime");
 }
+
+TEST_CASE("sums saturate where the JSON form stops accepting them, so they always read back") {
+  run_usage u;
+  u.add("m", {900'000'000'000'000, 0, 0, 0, 9e11});
+  u.add("m", {900'000'000'000'000, -5, 0, 0, 9e11});
+  CHECK(u.total_input_tokens == 1'000'000'000'000'000);
+  CHECK(u.by_model.at("m").input_tokens == 1'000'000'000'000'000);
+  CHECK(u.total_output_tokens == 0);  // a negative count adds nothing
+  CHECK(u.total_cost_usd == 1e12);
+  auto back = run_usage_from_json(run_usage_to_json(u));
+  REQUIRE(back.has_value());
+  CHECK(*back == u);
+}

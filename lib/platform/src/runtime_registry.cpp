@@ -358,9 +358,10 @@ constexpr std::size_t max_variant_bytes = 64;
 bool is_id_line(std::string_view l) {
   if (l.empty() || l.size() > max_id_bytes || l.front() == '-' || l.front() == '/' || l.back() == '/') return false;
   if (l.find('/') == std::string_view::npos) return false;
-  return std::none_of(l.begin(), l.end(), [](char c) {
+  // Printable ASCII only: ids go to argv and into JSON unchanged.
+  return std::all_of(l.begin(), l.end(), [](char c) {
     auto u = static_cast<unsigned char>(c);
-    return u <= 0x20 || u == 0x7f;
+    return u > 0x20 && u < 0x7f;
   });
 }
 

@@ -23,6 +23,16 @@ constexpr double max_cost = 1e12;
 
 double round_cost(double usd) { return std::round(usd * 1e12) / 1e12; }
 
+// Sums saturate at the bounds run_usage_from_json accepts, so any sum can be stored and read
+// back, however many turns (or garbage counts) went into it.
+void add_count(std::int64_t& to, std::int64_t n) {
+  to = std::min(std::clamp<std::int64_t>(to, 0, max_count) + std::clamp<std::int64_t>(n, 0, max_count), max_count);
+}
+void add_cost(double& to, double usd) {
+  auto valid = [](double d) { return std::isfinite(d) && d > 0 ? std::min(d, max_cost) : 0.0; };
+  to = std::min(round_cost(valid(to) + valid(usd)), max_cost);
+}
+
 const json* member(const json& o, const char* key) {
   if (!o.is_object()) return nullptr;
   auto it = o.find(key);
@@ -407,16 +417,16 @@ double cost_of(const model_usage& t, const model_pricing& p) {
 
 void run_usage::add(const std::string& model, const model_usage& u) {
   model_usage& m = by_model[model];
-  m.input_tokens += u.input_tokens;
-  m.output_tokens += u.output_tokens;
-  m.cache_read_input_tokens += u.cache_read_input_tokens;
-  m.cache_creation_input_tokens += u.cache_creation_input_tokens;
-  m.cost_usd = round_cost(m.cost_usd + u.cost_usd);
-  total_input_tokens += u.input_tokens;
-  total_output_tokens += u.output_tokens;
-  total_cache_read_tokens += u.cache_read_input_tokens;
-  total_cache_creation_tokens += u.cache_creation_input_tokens;
-  total_cost_usd = round_cost(total_cost_usd + u.cost_usd);
+  add_count(m.input_tokens, u.input_tokens);
+  add_count(m.output_tokens, u.output_tokens);
+  add_count(m.cache_read_input_tokens, u.cache_read_input_tokens);
+  add_count(m.cache_creation_input_tokens, u.cache_creation_input_tokens);
+  add_cost(m.cost_usd, u.cost_usd);
+  add_count(total_input_tokens, u.input_tokens);
+  add_count(total_output_tokens, u.output_tokens);
+  add_count(total_cache_read_tokens, u.cache_read_input_tokens);
+  add_count(total_cache_creation_tokens, u.cache_creation_input_tokens);
+  add_cost(total_cost_usd, u.cost_usd);
 }
 
 void run_usage::mark_cost_unknown(const std::string& model) {
@@ -429,17 +439,17 @@ run_usage& run_usage::operator+=(const run_usage& turn) {
   // include turns without per-model detail keeps them.
   for (const auto& [model, u] : turn.by_model) {
     model_usage& m = by_model[model];
-    m.input_tokens += u.input_tokens;
-    m.output_tokens += u.output_tokens;
-    m.cache_read_input_tokens += u.cache_read_input_tokens;
-    m.cache_creation_input_tokens += u.cache_creation_input_tokens;
-    m.cost_usd = round_cost(m.cost_usd + u.cost_usd);
+    add_count(m.input_tokens, u.input_tokens);
+    add_count(m.output_tokens, u.output_tokens);
+    add_count(m.cache_read_input_tokens, u.cache_read_input_tokens);
+    add_count(m.cache_creation_input_tokens, u.cache_creation_input_tokens);
+    add_cost(m.cost_usd, u.cost_usd);
   }
-  total_input_tokens += turn.total_input_tokens;
-  total_output_tokens += turn.total_output_tokens;
-  total_cache_read_tokens += turn.total_cache_read_tokens;
-  total_cache_creation_tokens += turn.total_cache_creation_tokens;
-  total_cost_usd = round_cost(total_cost_usd + turn.total_cost_usd);
+  add_count(total_input_tokens, turn.total_input_tokens);
+  add_count(total_output_tokens, turn.total_output_tokens);
+  add_count(total_cache_read_tokens, turn.total_cache_read_tokens);
+  add_count(total_cache_creation_tokens, turn.total_cache_creation_tokens);
+  add_cost(total_cost_usd, turn.total_cost_usd);
   for (const auto& m : turn.cost_unknown_models) mark_cost_unknown(m);
   return *this;
 }
