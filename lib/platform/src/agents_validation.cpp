@@ -383,12 +383,11 @@ void check_builtin_beside_custom(const agent& a, const json* nodes, const json_p
 
 // ---- custom tools: integration ----
 
-void check_integration(const tool_integration& i, const json& node, const json_path& at, violations& out) {
+void check_integration(const tool_integration& i, const json_path& at, violations& out) {
   if (!i.domain.empty()) {
     if (auto why = domain_problem(i.domain)) report(out, at.key("domain"), code::invalid_domain, "integration.domain " + *why);
   }
-  auto slug = node.find("keySlug");
-  if (slug != node.end() && !i.key_slug.empty()) {
+  if (!i.key_slug.empty()) {
     if (auto why = key_slug_problem(i.key_slug)) report(out, at.key("keySlug"), code::invalid_key_slug, "keySlug " + *why);
   }
   if (!i.oauth2) return;
@@ -649,7 +648,7 @@ void check_custom(const tool& t, const json& node, const json_path& at, const in
   auto integration = node.find("integration");
   if (integration != node.end() && integration->is_object()) {
     v.has_auth = integration->contains("auth");
-    if (t.integration) check_integration(*t.integration, *integration, at.key("integration"), out);
+    if (t.integration) check_integration(*t.integration, at.key("integration"), out);
   }
   v.oauth = t.integration && t.integration->oauth2;
   if (!t.endpoint) return;
