@@ -4,9 +4,11 @@
 //  - every worker message the normalizer writes is one line holding a JSON object with a
 //    string "type", and the messages do not depend on how the input is split;
 //  - the bridge's output is a well-formed SSE body: every event is `data: <JSON object with
-//    a "type">` except the last, which is `data: [DONE]`, and nothing follows it.
+//    a "type">` except the last, which is `data: [DONE]`, and nothing follows it;
+//  - and it follows the UI message stream rules (the stream checker finds no violation).
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,6 +17,7 @@
 
 #include "platform/bridge.hpp"
 #include "platform/runtime_normalizer.hpp"
+#include "platform/stream_check.hpp"
 #include "platform/ui_stream.hpp"
 
 namespace {
@@ -84,5 +87,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   b.feed(messages, sse);
   b.finish(sse);
   check_sse(sse);
+  auto report = platform::check_ui_stream(sse);
+  if (!report.ok) {
+    std::fprintf(stderr, "stream rules broken: %s\n--- worker messages ---\n%s\n--- output ---\n%s\n",
+                 platform::stream_report_to_json(report).c_str(), messages.c_str(), sse.c_str());
+    __builtin_trap();
+  }
   return 0;
 }

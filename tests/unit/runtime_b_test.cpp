@@ -12,6 +12,7 @@
 
 #include "platform/bridge.hpp"
 #include "platform/runtime_normalizer.hpp"
+#include "platform/stream_check.hpp"
 #include "platform/ui_stream.hpp"
 
 namespace fs = std::filesystem;
@@ -87,6 +88,8 @@ translation translate(std::string_view native) {
     REQUIRE(j.contains("type"));
     t.chunks.push_back(std::move(j));
   }
+  auto report = platform::check_ui_stream(t.sse);
+  CHECK_MESSAGE(report.ok, platform::stream_report_to_json(report));
   return t;
 }
 
@@ -626,4 +629,26 @@ TEST_CASE("any split of the input gives the same worker messages") {
     (*n)->finish(out);
     REQUIRE(out == whole);
   }
+}
+
+TEST_CASE("an item id used again in the same turn does not restart its tool call") {
+  json web = {{"type", "webSearch"}, {"id", "c1"}, {"query", "q"}, {"action", {{"type", "search"}, {"query", "q"}}}};
+  json call = {{"type", "mcpToolCall"}, {"id", "c1"}, {"server", "platform"}, {"tool", "x"}, {"status", "completed"}};
+  std::string native = thread_started() + turn_started() +
+                       item_event("item/started", command("c1", "inProgress")) +
+                       item_event("item/completed", command("c1", "completed", "one", 0)) +
+                       item_event("item/started", command("c1", "inProgress")) +
+                       item_event("item/completed", command("c1", "failed", "two", 1)) +
+                       item_event("item/completed", web) + item_event("item/completed", call) +
+                       turn_completed("completed") + turn_started("turn-2") +
+                       item_event("item/started", command("c1", "inProgress"), "turn-2") +
+                       item_event("item/completed", command("c1", "completed", "three", 0), "turn-2") +
+                       turn_completed("completed", "turn-2");
+  auto t = translate(native);
+  check_invariants(t);
+  CHECK(chunks_of_type(t, "tool-input-start").size() == 2);  // once per turn
+  auto outputs = outputs_for(t, "c1");
+  REQUIRE(outputs.size() == 2);
+  CHECK(outputs[0]["output"]["output"] == "one");
+  CHECK(outputs[1]["output"]["output"] == "three");
 }

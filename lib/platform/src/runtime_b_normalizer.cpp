@@ -14,6 +14,7 @@
 #include <deque>
 #include <limits>
 #include <optional>
+#include <unordered_set>
 #include <vector>
 
 #include <simdjson.h>
@@ -49,6 +50,7 @@ constexpr std::size_t max_web_results = 256;
 constexpr std::size_t max_pending_requests = 256;
 constexpr std::size_t max_ended_turns = 8;
 constexpr std::size_t max_turn_messages = 4096;
+constexpr std::size_t max_turn_tools = 8192;
 
 constexpr std::string_view interrupted_text = "Interrupted: the turn ended before this call finished.";
 constexpr std::string_view restarted_text = "The runtime process restarted before this call finished.";
@@ -279,7 +281,7 @@ class runtime_b_normalizer final : public runtime_normalizer {
   void on_item_completed(dom::element item, std::string& out);
   running_item* find_running(std::string_view item_id);
   void erase_running(std::string_view item_id);
-  void start_tool(std::string_view item_id, std::string_view tool_id, std::string_view name,
+  bool start_tool(std::string_view item_id, std::string_view tool_id, std::string_view name,
                   std::string_view input, std::string& out);
   running_item* start_command(dom::element item, std::string& out);
   void on_output_delta(dom::element params, std::string& out);
@@ -317,6 +319,7 @@ class runtime_b_normalizer final : public runtime_normalizer {
   int next_index_ = 0;
   int messages_in_turn_ = 0;
   std::vector<std::string> message_ids_;
+  std::unordered_set<std::string> started_tools_;  // a call id starts once per UI message
   std::vector<stream_block> blocks_;
   std::vector<running_item> running_;
   std::deque<std::pair<std::string, std::string>> web_outputs_;  // item id → last output
@@ -523,6 +526,7 @@ void runtime_b_normalizer::begin_turn(std::string_view turn_id, std::string& out
   pending_error_.clear();
   messages_in_turn_ = 0;
   message_ids_.clear();
+  started_tools_.clear();
   web_outputs_.clear();
 }
 
@@ -531,7 +535,9 @@ void runtime_b_normalizer::close_turn(std::string_view tool_error, std::string& 
   for (const auto& b : blocks_) wm::block_stop(out, b.index);
   blocks_.clear();
   for (const auto& r : running_) {
-    for (const auto& id : r.tool_ids) wm::tool_result(out, id, json_quote(tool_error), true);
+    for (const auto& id : r.tool_ids) {
+      if (!id.empty()) wm::tool_result(out, id, json_quote(tool_error), true);
+    }
   }
   running_.clear();
   end_message(out);
@@ -786,24 +792,27 @@ void runtime_b_normalizer::erase_running(std::string_view item_id) {
                  running_.end());
 }
 
-// A tool block whose input is complete at once: start, the final input, stop.
-void runtime_b_normalizer::start_tool(std::string_view item_id, std::string_view tool_id, std::string_view name,
+// A tool block whose input is complete at once: start, the final input, stop. A call id
+// already used in this turn is refused: the UI cannot restart a finished call.
+bool runtime_b_normalizer::start_tool(std::string_view item_id, std::string_view tool_id, std::string_view name,
                                       std::string_view input, std::string& out) {
+  if (started_tools_.size() >= max_turn_tools || !started_tools_.emplace(tool_id).second) return false;
   int index = next_index(item_id, out);
   wm::tool_use_block_start(out, index, tool_id, name);
   wm::assistant_tool_use(out, message_id_, tool_id, name, input);
   wm::block_stop(out, index);
+  return true;
 }
 
 running_item* runtime_b_normalizer::start_command(dom::element item, std::string& out) {
   std::string_view id = str_at(item, "id");
-  if (running_item* r = find_running(id)) return r;
+  if (running_item* r = find_running(id)) return r->type == "commandExecution" ? r : nullptr;
   if (running_.size() >= max_running_items) return nullptr;
   object_writer input;
   input.str("command", bash_command(item));
   std::string_view cwd = str_at(item, "cwd");
   if (!cwd.empty()) input.str("cwd", cwd);
-  start_tool(id, id, "Bash", input.done(), out);
+  if (!start_tool(id, id, "Bash", input.done(), out)) return nullptr;
   running_.emplace_back(id, "commandExecution").tool_ids.emplace_back(id);
   return &running_.back();
 }
@@ -865,6 +874,7 @@ void runtime_b_normalizer::complete_command(dom::element item, std::string& out)
 running_item* runtime_b_normalizer::start_file_change(dom::element item, std::string& out) {
   std::string_view id = str_at(item, "id");
   running_item* r = find_running(id);
+  if (r && r->type != "fileChange") return nullptr;
   if (!r) {
     if (running_.size() >= max_running_items) return nullptr;
     running_.emplace_back(id, "fileChange");
@@ -890,8 +900,8 @@ running_item* runtime_b_normalizer::start_file_change(dom::element item, std::st
       std::string_view move = kind_type == "update" ? str_at(kind, "move_path") : std::string_view();
       if (!move.empty()) input.str("move_path", move);
     }
-    start_tool(id, tool_id, kind_type == "add" ? "Write" : "Edit", input.done(), out);
-    r->tool_ids.push_back(std::move(tool_id));
+    bool started = start_tool(id, tool_id, kind_type == "add" ? "Write" : "Edit", input.done(), out);
+    r->tool_ids.push_back(started ? std::move(tool_id) : std::string());  // "": not shown
   }
   return r;
 }
@@ -925,11 +935,14 @@ void runtime_b_normalizer::complete_file_change(dom::element item, std::string& 
   std::string_view status = str_at(item, "status");
   if (status == "failed" || status == "declined") {
     std::string text = json_quote(status == "declined" ? "The file change was declined." : "The file change failed.");
-    for (const auto& tool_id : r->tool_ids) wm::tool_result(out, tool_id, text, true);
+    for (const auto& tool_id : r->tool_ids) {
+      if (!tool_id.empty()) wm::tool_result(out, tool_id, text, true);
+    }
   } else {
     std::string list = change_list(item);
     bool repeat_all = list.size() * r->tool_ids.size() <= max_repeated_list_bytes;
     for (std::size_t i = 0; i < r->tool_ids.size(); ++i) {
+      if (r->tool_ids[i].empty()) continue;
       object_writer content;
       content.str("status", "completed").raw("changes", repeat_all ? list : change_list(item, i));
       wm::tool_result(out, r->tool_ids[i], content.done());
@@ -940,13 +953,13 @@ void runtime_b_normalizer::complete_file_change(dom::element item, std::string& 
 
 running_item* runtime_b_normalizer::start_mcp(dom::element item, std::string& out) {
   std::string_view id = str_at(item, "id");
-  if (running_item* r = find_running(id)) return r;
+  if (running_item* r = find_running(id)) return r->type == "mcpToolCall" ? r : nullptr;
   if (running_.size() >= max_running_items) return nullptr;
   std::string name = "mcp__";
   name.append(str_at(item, "server")).append("__").append(str_at(item, "tool"));
   dom::element args;
   std::string input = !item["arguments"].get(args) && !args.is_null() ? json_of(args) : std::string("{}");
-  start_tool(id, id, name, input, out);
+  if (!start_tool(id, id, name, input, out)) return nullptr;
   running_.emplace_back(id, "mcpToolCall").tool_ids.emplace_back(id);
   return &running_.back();
 }
@@ -1005,7 +1018,7 @@ void runtime_b_normalizer::complete_web_search(dom::element item, std::string& o
     }
   }
   if (type != "search" && type != "openPage" && type != "findInPage" && query.empty()) return;
-  start_tool(id, id, name, input.done(), out);
+  if (!start_tool(id, id, name, input.done(), out)) return;
   wm::tool_result(out, id, content);
   if (web_outputs_.size() >= max_web_results) web_outputs_.pop_front();
   web_outputs_.emplace_back(std::string(id), std::move(content));
