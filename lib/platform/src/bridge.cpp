@@ -11,7 +11,7 @@
 #include "platform/worker_message.hpp"
 
 namespace platform {
-namespace od = simdjson::ondemand;
+namespace dom = simdjson::dom;
 
 namespace {
 
@@ -19,51 +19,18 @@ constexpr std::string_view abandoned_text =
     "The model's response was cut off before this call finished; the call was not run.";
 constexpr std::string_view interrupted_text = "The turn ended before this call returned a result.";
 
-// A JSON token with trailing whitespace removed (simdjson keeps it in raw tokens).
-std::string_view trim_token(std::string_view t) {
-  while (!t.empty() && (t.back() == ' ' || t.back() == '\t' || t.back() == '\n' || t.back() == '\r')) {
-    t.remove_suffix(1);
-  }
-  return t;
-}
-
-// A DOM parser for validating raw tokens before they are copied out; reused per thread.
+// A DOM parser for the payloads we look into (tool results, error texts); reused per thread.
 simdjson::dom::parser& dom_validator() {
   thread_local simdjson::dom::parser p;
   return p;
 }
 
-// The raw JSON text of any value, fully validated so that whatever we copy into the output
-// is well-formed JSON (ondemand skips lazily and would let `[tru]` through).
-bool raw_value(od::value v, std::string_view& out) {
-  od::json_type type;
-  if (v.type().get(type)) return false;
-  std::string_view raw;
-  if (type == od::json_type::object) {
-    od::object o;
-    if (v.get_object().get(o) || o.raw_json().get(raw)) return false;
-  } else if (type == od::json_type::array) {
-    od::array a;
-    if (v.get_array().get(a) || a.raw_json().get(raw)) return false;
-  } else {
-    raw = v.raw_json_token();
-  }
-  raw = trim_token(raw);
-  simdjson::dom::element ignored;
-  if (dom_validator().parse(raw.data(), raw.size()).get(ignored)) return false;
-  out = raw;
-  return true;
-}
+// The compact JSON text of any value. Lines are parsed with the validating DOM parser, so
+// whatever is copied into the output is well-formed JSON.
+std::string raw_value(dom::element v) { return simdjson::minify(v); }
 
-// A string value, appended as a JSON string literal. The raw token is copied as is when it
-// holds no escapes and no control characters (the common case, and the hot path).
-bool append_string_value(od::value v, std::string& out) {
-  std::string_view raw = trim_token(v.raw_json_token());
-  if (raw.size() >= 2 && raw.front() == '"' && raw.back() == '"' &&
-      std::memchr(raw.data(), '\\', raw.size()) == nullptr && is_sse_safe_token(raw)) {
-    out.append(raw);
-    return true;
-  }
+// A string value, appended as a JSON string literal.
+bool append_string_value(dom::element v, std::string& out) {
   std::string_view s;
   if (v.get_string().get(s)) return false;
   append_json_string(out, s);
@@ -71,8 +38,8 @@ bool append_string_value(od::value v, std::string& out) {
 }
 
 // True when `key` is missing or not a string (simdjson's error-is-truthy convention).
-bool missing_str(od::object& o, std::string_view key, std::string_view& out) {
-  return o.find_field_unordered(key).get_string().get(out) != simdjson::SUCCESS;
+bool missing_str(dom::object o, std::string_view key, std::string_view& out) {
+  return o[key].get_string().get(out) != simdjson::SUCCESS;
 }
 
 enum class block_kind : unsigned char { none, thinking, redacted, text, tool };
@@ -101,7 +68,7 @@ struct pending_output {
 struct bridge::impl {
   bridge_options opt;
   bridge_outcome outcome;
-  od::parser parser;
+  dom::parser parser;
   std::string line;          // unfinished input line (padded copy)
   bool skipping_line = false;
 
@@ -111,6 +78,7 @@ struct bridge::impl {
   bool done = false;
   bool step_open = false;
   bool fallback_step = false;
+  bool skip_stream = false;  // stream events of a message already rendered from its frames
 
   // Current streamed message.
   std::string message_id;
@@ -234,12 +202,11 @@ struct bridge::impl {
     if (tools.size() >= max_tracked_tools) forget_old_tools();
     auto [it, fresh] = tools.try_emplace(std::string(id));
     tool_state& t = it->second;
-    if (fresh) {
-      append_json_string(t.id_json, id);
-      t.name = std::string(name);
-      append_json_string(t.name_json, name);
-      tool_order.push_back(it->first);
-    }
+    if (!fresh) return t;  // a repeated block start for a call already shown
+    append_json_string(t.id_json, id);
+    t.name = std::string(name);
+    append_json_string(t.name_json, name);
+    tool_order.push_back(it->first);
     begin_chunk(out, "tool-input-start");
     out.append(",\"toolCallId\":").append(t.id_json);
     out.append(",\"toolName\":").append(t.name_json);
@@ -350,19 +317,19 @@ struct bridge::impl {
 
   // ---- dispatch --------------------------------------------------------------------------
   void process_line(std::string_view json, std::size_t capacity, std::string& out);
-  void on_system(od::object& o, std::string& out);
-  void on_stream_event(od::object& o, std::string& out);
-  void on_block_start(od::object& ev, std::string& out);
-  void on_block_delta(od::object& ev, std::string& out);
-  void on_block_stop(od::object& ev, std::string& out);
-  void on_message_start(od::object& ev, std::string& out);
-  void on_message_stop(od::object& ev, std::string& out);
-  void on_assistant(od::object& o, std::string& out);
-  void on_fallback_block(od::object& block, std::string& out);
-  void on_user(od::object& o, std::string& out);
-  void on_tool_result(od::object& block, std::string& out);
-  void on_result(od::object& o, std::string& out);
-  void on_error(od::object& o, std::string& out);
+  void on_system(dom::object o, std::string& out);
+  void on_stream_event(dom::object o, std::string& out);
+  void on_block_start(dom::object ev, std::string& out);
+  void on_block_delta(dom::object ev, std::string& out);
+  void on_block_stop(dom::object ev, std::string& out);
+  void on_message_start(dom::object ev, std::string& out);
+  void on_message_stop(dom::object ev, std::string& out);
+  void on_assistant(dom::object o, std::string& out);
+  void on_fallback_block(dom::object block, std::string& out);
+  void on_user(dom::object o, std::string& out);
+  void on_tool_result(dom::object block, std::string& out);
+  void on_result(dom::object o, std::string& out);
+  void on_error(dom::object o, std::string& out);
   void on_thinking_tokens(std::string& out);
 
   void ensure_block_slot(std::size_t index) {
@@ -476,10 +443,11 @@ void bridge::impl::detect_stops(const tool_state& t, const pending_output& o) {
 
 void bridge::impl::process_line(std::string_view json, std::size_t capacity, std::string& out) {
   ++outcome.lines;
-  od::document doc;
-  od::object o;
+  dom::element doc;
+  dom::object o;
   std::string_view type;
-  if (parser.iterate(json.data(), json.size(), capacity).get(doc) || doc.get_object().get(o) ||
+  if (parser.parse(json.data(), json.size(), capacity < json.size() + simdjson::SIMDJSON_PADDING).get(doc) ||
+      doc.get_object().get(o) ||
       missing_str(o, "type", type)) {
     ++outcome.ignored_lines;
     return;
@@ -501,7 +469,7 @@ void bridge::impl::process_line(std::string_view json, std::size_t capacity, std
   }
 }
 
-void bridge::impl::on_system(od::object& o, std::string& out) {
+void bridge::impl::on_system(dom::object o, std::string& out) {
   std::string_view subtype;
   if (missing_str(o, "subtype", subtype)) return;
   if (subtype == "init") {
@@ -530,17 +498,24 @@ void bridge::impl::on_thinking_tokens(std::string& out) {
   end_chunk(out);
 }
 
-void bridge::impl::on_stream_event(od::object& o, std::string& out) {
-  od::object ev;
+void bridge::impl::on_stream_event(dom::object o, std::string& out) {
+  dom::object ev;
   std::string_view et;
-  if (o.find_field_unordered("event").get_object().get(ev) || missing_str(ev, "type", et)) return;
+  if (o["event"].get_object().get(ev) || missing_str(ev, "type", et)) return;
   open_turn(out);
+  if (skip_stream && et != "message_start") {
+    if (et == "message_stop") skip_stream = false;
+    return;
+  }
+  // Block events belong to a streamed message; outside one (a stream joined mid-message, or
+  // a message already rendered from its frames) they have no part to attach to.
+  bool in_message = step_open && !fallback_step;
   if (et == "content_block_delta") {
-    on_block_delta(ev, out);
+    if (in_message) on_block_delta(ev, out);
   } else if (et == "content_block_start") {
-    on_block_start(ev, out);
+    if (in_message) on_block_start(ev, out);
   } else if (et == "content_block_stop") {
-    on_block_stop(ev, out);
+    if (in_message) on_block_stop(ev, out);
   } else if (et == "message_start") {
     on_message_start(ev, out);
   } else if (et == "message_stop") {
@@ -548,10 +523,14 @@ void bridge::impl::on_stream_event(od::object& o, std::string& out) {
   }
 }
 
-void bridge::impl::on_message_start(od::object& ev, std::string& out) {
+void bridge::impl::on_message_start(dom::object ev, std::string& out) {
   std::string_view id;
-  od::object msg;
-  if (ev.find_field_unordered("message").get_object().get(msg) || missing_str(msg, "id", id)) id = "message";
+  dom::object msg;
+  if (ev["message"].get_object().get(msg) || missing_str(msg, "id", id)) id = "message";
+  // A message already rendered whole from its assistant frames (the stream joined late)
+  // must not be shown a second time from its stream events.
+  skip_stream = !fallback_id.empty() && id == fallback_id;
+  if (skip_stream) return;
   flush_pending(out, true);
   begin_step(out, false);
   message_id = std::string(id);
@@ -561,9 +540,9 @@ void bridge::impl::on_message_start(od::object& ev, std::string& out) {
   streamed_ids.push_back(message_id);
 }
 
-void bridge::impl::on_message_stop(od::object& o, std::string& out) {
-  od::object abandoned;
-  if (!o.find_field_unordered("abandoned_blocks").get_object().get(abandoned)) {
+void bridge::impl::on_message_stop(dom::object o, std::string& out) {
+  dom::object abandoned;
+  if (!o["abandoned_blocks"].get_object().get(abandoned)) {
     close_text(out);
     close_reasoning(out);
     abandon_tools(out);
@@ -571,15 +550,14 @@ void bridge::impl::on_message_stop(od::object& o, std::string& out) {
   end_step(out);
 }
 
-void bridge::impl::on_block_start(od::object& ev, std::string& out) {
+void bridge::impl::on_block_start(dom::object ev, std::string& out) {
   std::int64_t index = 0;
-  od::object block;
+  dom::object block;
   std::string_view btype;
-  if (ev.find_field_unordered("index").get_int64().get(index) || index < 0 || index > 4096 ||
-      ev.find_field_unordered("content_block").get_object().get(block) || missing_str(block, "type", btype)) {
+  if (ev["index"].get_int64().get(index) || index < 0 || index > 4096 ||
+      ev["content_block"].get_object().get(block) || missing_str(block, "type", btype)) {
     return;
   }
-  if (!step_open) begin_step(out, false);
   auto i = static_cast<std::size_t>(index);
   ensure_block_slot(i);
   if (btype == "thinking" || btype == "redacted_thinking") {
@@ -602,19 +580,19 @@ void bridge::impl::on_block_start(od::object& ev, std::string& out) {
   }
 }
 
-void bridge::impl::on_block_delta(od::object& ev, std::string& out) {
+void bridge::impl::on_block_delta(dom::object ev, std::string& out) {
   std::int64_t index = 0;
-  od::object delta;
+  dom::object delta;
   std::string_view dtype;
-  if (ev.find_field_unordered("index").get_int64().get(index) || index < 0 ||
+  if (ev["index"].get_int64().get(index) || index < 0 ||
       static_cast<std::size_t>(index) >= blocks.size() ||
-      ev.find_field_unordered("delta").get_object().get(delta) || missing_str(delta, "type", dtype)) {
+      ev["delta"].get_object().get(delta) || missing_str(delta, "type", dtype)) {
     return;
   }
   auto i = static_cast<int>(index);
   if (dtype == "text_delta" && blocks[i] == block_kind::text) {
-    od::value v;
-    if (delta.find_field_unordered("text").get(v)) return;
+    dom::element v;
+    if (delta["text"].get(v)) return;
     if (text_index != i) {
       close_text(out);
       text_id_json = part_id_json(message_id, i);
@@ -630,8 +608,8 @@ void bridge::impl::on_block_delta(od::object& ev, std::string& out) {
     }
     end_chunk(out);
   } else if (dtype == "thinking_delta" && blocks[i] == block_kind::thinking) {
-    od::value v;
-    if (delta.find_field_unordered("thinking").get(v)) return;
+    dom::element v;
+    if (delta["thinking"].get(v)) return;
     if (reasoning_index != i) {
       close_reasoning(out);
       reasoning_id_json = part_id_json(message_id, i);
@@ -659,9 +637,9 @@ void bridge::impl::on_block_delta(od::object& ev, std::string& out) {
   }
 }
 
-void bridge::impl::on_block_stop(od::object& ev, std::string& out) {
+void bridge::impl::on_block_stop(dom::object ev, std::string& out) {
   std::int64_t index = 0;
-  if (ev.find_field_unordered("index").get_int64().get(index) || index < 0 ||
+  if (ev["index"].get_int64().get(index) || index < 0 ||
       static_cast<std::size_t>(index) >= blocks.size()) {
     return;
   }
@@ -684,17 +662,17 @@ void bridge::impl::on_block_stop(od::object& ev, std::string& out) {
   }
 }
 
-void bridge::impl::on_assistant(od::object& o, std::string& out) {
-  od::object msg;
+void bridge::impl::on_assistant(dom::object o, std::string& out) {
+  dom::object msg;
   std::string_view id, model;
-  if (o.find_field_unordered("message").get_object().get(msg) || missing_str(msg, "id", id)) return;
+  if (o["message"].get_object().get(msg) || missing_str(msg, "id", id)) return;
   bool streamed = false;
   for (const auto& s : streamed_ids) streamed = streamed || s == id;
   if (missing_str(msg, "model", model)) model = {};
   // The CLI's synthetic error message repeats the result's error text: render it once.
   if (model == "<synthetic>") return;
-  od::array content;
-  if (msg.find_field_unordered("content").get_array().get(content)) return;
+  dom::array content;
+  if (msg["content"].get_array().get(content)) return;
   open_turn(out);
   if (!streamed && fallback_id != id) {
     flush_pending(out, true);
@@ -704,19 +682,19 @@ void bridge::impl::on_assistant(od::object& o, std::string& out) {
     fallback_index = 0;
   }
   for (auto element : content) {
-    od::object block;
+    dom::object block;
     if (element.get_object().get(block)) continue;
     if (streamed) {
       // Streamed already: only the final tool input matters (it may hold fields the deltas
       // did not, e.g. replace_all:false on Edit).
       std::string_view btype, tid;
-      od::value input;
+      dom::element input;
       std::string_view raw;
       if (missing_str(block, "type", btype) || btype != "tool_use" || missing_str(block, "id", tid)) continue;
       auto it = tools.find(std::string(tid));
       if (it == tools.end() || it->second.input_available) continue;
-      if (!block.find_field_unordered("input").get(input) && raw_value(input, raw)) {
-        it->second.final_input = std::string(raw);
+      if (!block["input"].get(input)) {
+        it->second.final_input = raw_value(input);
       }
     } else {
       on_fallback_block(block, out);
@@ -724,14 +702,14 @@ void bridge::impl::on_assistant(od::object& o, std::string& out) {
   }
 }
 
-void bridge::impl::on_fallback_block(od::object& block, std::string& out) {
+void bridge::impl::on_fallback_block(dom::object block, std::string& out) {
   std::string_view btype;
   if (missing_str(block, "type", btype)) return;
   int index = fallback_index++;
   if (btype == "thinking" || btype == "text") {
     bool thinking = btype == "thinking";
-    od::value v;
-    if (block.find_field_unordered(thinking ? "thinking" : "text").get(v)) return;
+    dom::element v;
+    if (block[thinking ? "thinking" : "text"].get(v)) return;
     std::string id_json = part_id_json(fallback_id, index);
     std::size_t mark = out.size();
     std::size_t chunks_before = outcome.chunks;
@@ -747,45 +725,44 @@ void bridge::impl::on_fallback_block(od::object& block, std::string& out) {
     id_chunk(out, thinking ? "reasoning-end" : "text-end", id_json);
   } else if (btype == "tool_use") {
     std::string_view id, name, raw;
-    od::value input;
+    dom::element input;
     if (missing_str(block, "id", id) || missing_str(block, "name", name)) return;
     if (tools.count(std::string(id)) != 0) return;
     tool_state& t = add_tool(out, id, name);
-    if (!block.find_field_unordered("input").get(input) && raw_value(input, raw)) {
-      t.final_input = std::string(raw);
+    if (!block["input"].get(input)) {
+      t.final_input = raw_value(input);
     }
     input_available(out, t);
   }
 }
 
-void bridge::impl::on_user(od::object& o, std::string& out) {
-  od::object msg;
-  od::array content;
-  if (o.find_field_unordered("message").get_object().get(msg) ||
-      msg.find_field_unordered("content").get_array().get(content)) {
+void bridge::impl::on_user(dom::object o, std::string& out) {
+  dom::object msg;
+  dom::array content;
+  if (o["message"].get_object().get(msg) ||
+      msg["content"].get_array().get(content)) {
     return;  // plain-text user messages (e.g. synthetic "resume" prompts) are not UI
   }
   for (auto element : content) {
-    od::object block;
+    dom::object block;
     std::string_view btype;
     if (element.get_object().get(block) || missing_str(block, "type", btype) || btype != "tool_result") continue;
     on_tool_result(block, out);
   }
 }
 
-void bridge::impl::on_tool_result(od::object& block, std::string& out) {
+void bridge::impl::on_tool_result(dom::object block, std::string& out) {
   pending_output p;
   std::string_view id, raw;
   if (missing_str(block, "tool_use_id", id)) return;
   auto it = tools.find(std::string(id));
   if (it == tools.end()) return;  // outputs only for tracked tools
-  od::value content;
-  if (block.find_field_unordered("content").get(content) || !raw_value(content, raw)) raw = "null";
+  dom::element content;
+  p.content = block["content"].get(content) ? std::string("null") : raw_value(content);
   p.tool_id = std::string(id);
-  p.content = std::string(raw);
   bool flag = false;
-  p.is_error = !block.find_field_unordered("is_error").get_bool().get(flag) && flag;
-  p.preliminary = !block.find_field_unordered("preliminary").get_bool().get(flag) && flag;
+  p.is_error = !block["is_error"].get_bool().get(flag) && flag;
+  p.preliminary = !block["preliminary"].get_bool().get(flag) && flag;
   open_turn(out);
   if (fallback_step) end_step(out);
   if (!it->second.input_available) {
@@ -795,26 +772,26 @@ void bridge::impl::on_tool_result(od::object& block, std::string& out) {
   tool_output(out, it->second, p);
 }
 
-void bridge::impl::on_result(od::object& o, std::string& out) {
+void bridge::impl::on_result(dom::object o, std::string& out) {
   open_turn(out);
   outcome.result_seen = true;
   bool is_error = false;
   std::string_view text, v;
-  od::value val;
+  dom::element val;
   std::string_view raw;
-  if (!o.find_field_unordered("is_error").get_bool().get(is_error)) outcome.is_error = is_error;
+  if (!o["is_error"].get_bool().get(is_error)) outcome.is_error = is_error;
   if (!missing_str(o, "session_id", v)) outcome.session_id = std::string(v);
   if (!missing_str(o, "stop_reason", v)) outcome.stop_reason = std::string(v);
   std::int64_t turns = 0;
-  if (!o.find_field_unordered("num_turns").get_int64().get(turns)) outcome.num_turns = turns;
+  if (!o["num_turns"].get_int64().get(turns)) outcome.num_turns = turns;
   double cost = 0;
-  if (!o.find_field_unordered("total_cost_usd").get_double().get(cost)) outcome.total_cost_usd = cost;
-  if (!o.find_field_unordered("usage").get(val) && raw_value(val, raw)) outcome.usage_json = std::string(raw);
-  if (!o.find_field_unordered("modelUsage").get(val) && raw_value(val, raw)) {
-    outcome.model_usage_json = std::string(raw);
+  if (!o["total_cost_usd"].get_double().get(cost)) outcome.total_cost_usd = cost;
+  if (!o["usage"].get(val)) outcome.usage_json = raw_value(val);
+  if (!o["modelUsage"].get(val)) {
+    outcome.model_usage_json = raw_value(val);
   }
-  if (!o.find_field_unordered("model_usage_since_last_result").get(val) && raw_value(val, raw)) {
-    outcome.model_usage_delta_json = std::string(raw);
+  if (!o["model_usage_since_last_result"].get(val)) {
+    outcome.model_usage_delta_json = raw_value(val);
   }
   if (missing_str(o, "result", text)) text = {};
   end_step(out);
@@ -834,11 +811,11 @@ void bridge::impl::on_result(od::object& o, std::string& out) {
   finish_turn(out, reason);
 }
 
-void bridge::impl::on_error(od::object& o, std::string& out) {
+void bridge::impl::on_error(dom::object o, std::string& out) {
   std::string_view text;
   if (missing_str(o, "error", text)) {
-    od::object e;
-    if (o.find_field_unordered("error").get_object().get(e) || missing_str(e, "message", text)) {
+    dom::object e;
+    if (o["error"].get_object().get(e) || missing_str(e, "message", text)) {
       text = "The agent runtime failed.";
     }
   }
