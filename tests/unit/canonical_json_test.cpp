@@ -76,7 +76,8 @@ TEST_CASE("every number vector: RFC 8785 appendix B, curated spellings, random d
 
 TEST_CASE("canonical output is a fixed point") {
   for (const char* file : {"canonical.json", "numbers.json"}) {
-    for (const auto& v : load_vectors(file)["vectors"]) {
+    const auto vectors = load_vectors(file);  // named: range-for over a member of a temporary dangles
+    for (const auto& v : vectors["vectors"]) {
       if (!v.contains("canonical")) continue;
       std::string once = v["canonical"].get<std::string>();
       CAPTURE(once.substr(0, 80));
