@@ -4,7 +4,7 @@
 // downgrade a selection a model does not support. Everything is data: the built-in tables for
 // runtime-a and runtime-b, and for runtime-c the models discovered from the installed
 // catalog (`opencode models --verbose`). The reasoning behind the data: docs/runtimes.md.
-#include <cstddef>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
