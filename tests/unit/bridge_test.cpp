@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "platform/bridge.hpp"
+#include "platform/stream_check.hpp"
 #include "platform/ui_stream.hpp"
 #include "platform/worker_message.hpp"
 
@@ -275,6 +276,32 @@ TEST_CASE("tools still waiting at the end of the turn get an error output") {
   auto it = std::find_if(c.begin(), c.end(), [](const json& x) { return x["type"] == "tool-output-error"; });
   REQUIRE(it != c.end());
   CHECK((*it)["toolCallId"] == "slow");
+}
+
+TEST_CASE("a result while a call still streams its input closes the call before finish") {
+  // Found by the bridge fuzzer: a result line cut into a tool input stream left the call
+  // streaming at `finish`, which the AI SDK client never settles.
+  std::string t;
+  wm::message_start(t, "m", "x");
+  wm::tool_use_block_start(t, 0, "plan", "mcp__platform__present_plan");
+  wm::input_json_delta(t, 0, R"({"title":"da)");
+  wm::result(t, {false, "", "s", "end_turn", 1, std::nullopt, "", ""});
+  platform::bridge_options opt;
+  platform::bridge b(opt);
+  std::string out;
+  b.feed(t, out);
+  b.finish(out);
+  CHECK(platform::check_ui_stream(out).ok);
+  auto c = chunks_of(out);
+  auto types = types_of(c);
+  auto available = std::find(types.begin(), types.end(), "tool-input-available");
+  auto failed = std::find(types.begin(), types.end(), "tool-output-error");
+  auto finish = std::find(types.begin(), types.end(), "finish");
+  REQUIRE(available != types.end());
+  REQUIRE(failed != types.end());
+  CHECK(available < failed);
+  CHECK(failed < finish);
+  CHECK_FALSE(b.outcome().approval_stop);
 }
 
 TEST_CASE("approval stop: a present_plan result that is not an error") {

@@ -184,6 +184,14 @@ struct bridge::impl {
   void finish_turn(std::string& out, std::string_view reason) {
     end_step(out);
     flush_pending(out, true);
+    // Calls still waiting for a result when the turn ends will never get one; the client
+    // must not be left with a call that streams its input or runs forever.
+    for (const auto& id : tool_order) {
+      auto it = tools.find(id);
+      if (it == tools.end() || it->second.has_output) continue;
+      input_available(out, it->second);
+      tool_output(out, it->second, {id, quoted(interrupted_text), true, false});
+    }
     begin_chunk(out, "finish");
     out.append(",\"finishReason\":\"");
     out.append(reason);
@@ -891,15 +899,6 @@ void bridge::finish(std::string& out) {
   }
   if (s.turn == 0) s.open_turn(out);
   if (s.turn_open) {
-    // Calls still waiting for a result when the turn ends will never get one.
-    s.end_step(out);
-    s.flush_pending(out, true);
-    for (const auto& id : s.tool_order) {
-      auto& t = s.tools[id];
-      if (t.has_output) continue;
-      s.input_available(out, t);
-      s.tool_output(out, t, {id, impl::quoted(interrupted_text), true, false});
-    }
     s.finish_turn(out, s.outcome.is_error ? "error" : (s.outcome.result_seen ? "stop" : "other"));
   }
   out.append(sse_done_event);
