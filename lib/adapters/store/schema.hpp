@@ -1,0 +1,53 @@
+#pragma once
+// The store's schema as numbered migrations, in the common dialect of SQLite and PostgreSQL.
+// A migration is never edited once released: later changes append a new one.
+#include <string_view>
+#include <vector>
+
+namespace platform::sql {
+
+struct migration {
+  int version;
+  std::vector<std::string_view> statements;
+};
+
+inline const std::vector<migration>& migrations() {
+  static const std::vector<migration> all = {
+      {1,
+       {
+           "CREATE TABLE users (id TEXT PRIMARY KEY, email TEXT NOT NULL DEFAULT '', "
+           "name TEXT NOT NULL DEFAULT '')",
+           "CREATE TABLE workspaces (id TEXT PRIMARY KEY, name TEXT NOT NULL, created_at BIGINT NOT NULL)",
+           "CREATE TABLE memberships (workspace_id TEXT NOT NULL REFERENCES workspaces(id), "
+           "user_id TEXT NOT NULL, role TEXT NOT NULL, PRIMARY KEY (workspace_id, user_id))",
+           "CREATE TABLE apps (id TEXT PRIMARY KEY, workspace_id TEXT NOT NULL REFERENCES workspaces(id), "
+           "name TEXT NOT NULL, created_by TEXT NOT NULL, runtime_id TEXT NOT NULL DEFAULT '', "
+           "runtime_model TEXT NOT NULL DEFAULT '', runtime_params TEXT NOT NULL DEFAULT '{}', "
+           "created_at BIGINT NOT NULL)",
+           "CREATE INDEX apps_by_workspace ON apps (workspace_id)",
+           "CREATE TABLE agent_runs (id TEXT PRIMARY KEY, workspace_id TEXT NOT NULL, "
+           "app_id TEXT NOT NULL REFERENCES apps(id), status TEXT NOT NULL, "
+           "messages TEXT NOT NULL DEFAULT '[]', message_count BIGINT NOT NULL DEFAULT 0, "
+           "active_stream_id TEXT, run_reason TEXT NOT NULL DEFAULT '', session_state TEXT, "
+           "claim_token TEXT NOT NULL DEFAULT '', lease_until BIGINT NOT NULL DEFAULT 0, "
+           "has_usage BIGINT NOT NULL DEFAULT 0, total_cost_usd DOUBLE PRECISION NOT NULL DEFAULT 0, "
+           "total_input_tokens BIGINT NOT NULL DEFAULT 0, total_output_tokens BIGINT NOT NULL DEFAULT 0, "
+           "total_cache_read_tokens BIGINT NOT NULL DEFAULT 0, "
+           "total_cache_creation_tokens BIGINT NOT NULL DEFAULT 0, "
+           "created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL)",
+           "CREATE INDEX agent_runs_by_app ON agent_runs (workspace_id, app_id)",
+           "CREATE INDEX agent_runs_streaming ON agent_runs (status, lease_until)",
+           "CREATE TABLE run_model_usage (run_id TEXT NOT NULL, model TEXT NOT NULL, "
+           "input_tokens BIGINT NOT NULL DEFAULT 0, output_tokens BIGINT NOT NULL DEFAULT 0, "
+           "cache_read_tokens BIGINT NOT NULL DEFAULT 0, cache_creation_tokens BIGINT NOT NULL DEFAULT 0, "
+           "cost_usd DOUBLE PRECISION NOT NULL DEFAULT 0, PRIMARY KEY (run_id, model))",
+           "CREATE TABLE run_cost_unknown (run_id TEXT NOT NULL, model TEXT NOT NULL, "
+           "PRIMARY KEY (run_id, model))",
+           "CREATE TABLE run_session_states (run_id TEXT NOT NULL, runtime_id TEXT NOT NULL, "
+           "state TEXT NOT NULL, covered_messages BIGINT NOT NULL, PRIMARY KEY (run_id, runtime_id))",
+       }},
+  };
+  return all;
+}
+
+}  // namespace platform::sql

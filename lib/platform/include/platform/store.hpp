@@ -1,0 +1,135 @@
+#pragma once
+// The document store (spec "Resources and their fields"): users, workspaces and memberships,
+// apps, builder runs (agent_runs) with their per-runtime session states and usage. The web
+// server talks only to this interface; implementations live beside the core (SQLite, the
+// embedded default, and PostgreSQL for several web replicas) and pass one shared test suite.
+//
+// Every state change that two web replicas could race on is one conditional update in the
+// database, never read-modify-write in C++: the streaming claim, the end of a turn, usage
+// increments. Time is passed in (milliseconds since the epoch), so stores need no clock.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "platform/builder_run.hpp"
+#include "platform/error.hpp"
+#include "platform/usage.hpp"
+
+namespace platform {
+
+enum class workspace_role : unsigned char { viewer, collaborator, admin, owner };
+std::string_view to_string(workspace_role r);
+std::optional<workspace_role> workspace_role_from(std::string_view s);
+
+struct user_record {
+  std::string id;
+  std::string email;
+  std::string name;
+};
+
+struct app_record {
+  std::string id;
+  std::string workspace_id;
+  std::string name;
+  std::string created_by;           // user id of the app's creator (a role of its own)
+  std::string runtime_id;           // persisted runtime settings ("" = registry default)
+  std::string runtime_model;
+  std::string runtime_params_json = "{}";
+  std::int64_t created_at = 0;
+};
+
+// {workspaceId, appId, runId}: a run is never loaded by its id alone (spec "Errors" 12).
+struct run_key {
+  std::string workspace_id;
+  std::string app_id;
+  std::string run_id;
+};
+
+// ProviderSessionState of one runtime, plus how many persisted UI messages it covers.
+struct session_state_record {
+  std::string state_json;           // {"runtimeId","sessionId","data","format","metadata"}
+  std::int64_t covered_messages = 0;
+};
+
+struct builder_run_record {
+  run_key key;
+  run_status status = run_status::pending;
+  std::string messages_json = "[]";  // UIMessage array (AI SDK format)
+  std::int64_t message_count = 0;
+  std::optional<std::string> active_stream_id;
+  std::string run_reason;            // "" or "app_tool_failure"
+  std::optional<run_usage> usage;    // null until the first turn's increment
+  std::optional<std::string> session_state_json;  // the latest ProviderSessionState
+  std::map<std::string, session_state_record> runtime_session_states;
+  std::string claim_token;           // holder of the streaming claim ("" when not streaming)
+  std::int64_t lease_until = 0;      // the claim holder renews this while it streams
+  std::int64_t created_at = 0;
+  std::int64_t updated_at = 0;
+};
+
+struct claim_request {
+  std::int64_t incoming_messages = 0;
+  std::string claim_token;  // unique per attempt; later calls prove the claim with it
+  std::int64_t now = 0;
+  std::int64_t lease_until = 0;
+};
+
+struct turn_end {
+  run_status status = run_status::completed;  // completed or failed
+  std::optional<std::string> messages_json;   // final UI messages; nullopt keeps history
+  std::int64_t message_count = 0;
+  std::int64_t now = 0;
+};
+
+// Store failures: `store_unavailable` (connection, I/O), `store_conflict` (an id taken),
+// `store_corrupt` (a row the store cannot read back), `store_invalid` (bad argument).
+class store {
+ public:
+  virtual ~store() = default;
+
+  // ---- identities ------------------------------------------------------------------------
+  virtual result<void> put_user(const user_record& u) = 0;  // insert or update
+  virtual result<std::optional<user_record>> get_user(std::string_view user_id) = 0;
+  virtual result<void> put_workspace(std::string_view workspace_id, std::string_view name, std::int64_t now) = 0;
+  virtual result<bool> workspace_exists(std::string_view workspace_id) = 0;
+  virtual result<void> set_membership(std::string_view workspace_id, std::string_view user_id, workspace_role role) = 0;
+  virtual result<std::optional<workspace_role>> membership(std::string_view workspace_id, std::string_view user_id) = 0;
+
+  // ---- apps --------------------------------------------------------------------------------
+  virtual result<void> create_app(const app_record& app) = 0;  // store_conflict when taken
+  virtual result<std::optional<app_record>> get_app(std::string_view workspace_id, std::string_view app_id) = 0;
+
+  // ---- builder runs (agent_runs) -------------------------------------------------------------
+  // Creates a pending run with no messages; `run.key.app_id` must name an app of that
+  // workspace (store_invalid otherwise); store_conflict when the run id is taken.
+  virtual result<void> create_builder_run(const builder_run_record& run) = 0;
+  virtual result<std::optional<builder_run_record>> get_builder_run(const run_key& key) = 0;
+
+  // The streaming claim, atomically (builder_run.hpp's classify_claim rule). On `claimed`
+  // the run is streaming under `claim_token` with no active stream yet.
+  virtual result<claim_outcome> claim_builder_run(const run_key& key, const claim_request& claim) = 0;
+  // These succeed (true) only while `claim_token` still holds the claim; false means the
+  // claim was lost (e.g. stale stream recovery failed the run meanwhile).
+  virtual result<bool> set_active_stream(const run_key& key, std::string_view claim_token,
+                                         std::string_view stream_id, std::int64_t now) = 0;
+  virtual result<bool> renew_lease(const run_key& key, std::string_view claim_token, std::int64_t lease_until) = 0;
+  // Ends the turn: status, final messages, active stream and claim cleared.
+  virtual result<bool> end_turn(const run_key& key, std::string_view claim_token, const turn_end& end) = 0;
+
+  // Adds one turn's usage by increment (totals and per model), atomically as a whole.
+  virtual result<void> add_usage(const run_key& key, const run_usage& turn) = 0;
+  // Stores a runtime's ProviderSessionState and makes it the run's latest.
+  virtual result<void> save_session_state(const run_key& key, std::string_view runtime_id,
+                                          const session_state_record& state) = 0;
+
+  // Runs of a workspace that are streaming (catch-up events for a new workspace viewer).
+  virtual result<std::vector<builder_run_record>> streaming_builder_runs(std::string_view workspace_id) = 0;
+  // Stale stream recovery: fails every streaming run whose lease ended before `now` (its
+  // web process or worker died) and returns them, so the caller publishes run.failed.
+  virtual result<std::vector<run_key>> fail_expired_claims(std::int64_t now) = 0;
+};
+
+}  // namespace platform

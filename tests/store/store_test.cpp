@@ -1,0 +1,397 @@
+// One test suite for every store backend: SQLite in memory and in a file always, PostgreSQL
+// when PLATFORM_TEST_PG_URL names a server (required when PLATFORM_TEST_REQUIRE_SERVICES=1).
+// Ids carry a per-process random prefix so runs against a shared server never collide.
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <filesystem>
+#include <functional>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <libpq-fe.h>
+
+#include "platform/builder_run.hpp"
+#include "platform/sql_store.hpp"
+
+using namespace platform;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string prefix() {
+  static const std::string p = [] {
+    std::random_device rd;
+    return "t" + std::to_string(rd()) + "-";
+  }();
+  return p;
+}
+
+std::string uid(std::string_view what) {
+  static std::atomic<int> n{0};
+  return prefix() + std::string(what) + std::to_string(++n);
+}
+
+struct backend_case {
+  std::string name;
+  std::function<std::unique_ptr<store>()> open;
+};
+
+std::vector<backend_case> backends() {
+  std::vector<backend_case> out;
+  out.push_back({"sqlite-memory", [] { return open_sqlite_store(":memory:").value(); }});
+  out.push_back({"sqlite-file", [] {
+                   static fs::path dir = fs::temp_directory_path() / ("platform-store-" + prefix());
+                   fs::create_directories(dir);
+                   return open_sqlite_store((dir / "platform.db").string()).value();
+                 }});
+  const char* pg = std::getenv("PLATFORM_TEST_PG_URL");
+  if (pg && *pg) {
+    std::string url = pg;
+    out.push_back({"postgres", [url] { return open_postgres_store(url, 8).value(); }});
+  }
+  return out;
+}
+
+// A workspace with an app, ready for runs.
+struct fixture {
+  std::unique_ptr<store> db;
+  std::string ws = uid("ws");
+  std::string app = uid("app");
+  explicit fixture(std::unique_ptr<store> s) : db(std::move(s)) {
+    REQUIRE(db->put_workspace(ws, "Workspace", 1000));
+    REQUIRE(db->create_app({app, ws, "App", "u1", "", "", "{}", 1000}));
+  }
+  run_key new_run(std::string reason = "") {
+    run_key k{ws, app, uid("run")};
+    builder_run_record r;
+    r.key = k;
+    r.run_reason = std::move(reason);
+    r.created_at = 2000;
+    REQUIRE(db->create_builder_run(r));
+    return k;
+  }
+};
+
+claim_request claim(std::int64_t incoming, std::string token, std::int64_t now = 3000) {
+  return {incoming, std::move(token), now, now + 30000};
+}
+
+}  // namespace
+
+TEST_CASE("the PostgreSQL suite runs when services are required") {
+  const char* required = std::getenv("PLATFORM_TEST_REQUIRE_SERVICES");
+  if (required && std::string(required) == "1") {
+    const char* pg = std::getenv("PLATFORM_TEST_PG_URL");
+    CHECK_MESSAGE((pg && *pg), "PLATFORM_TEST_PG_URL must name the test PostgreSQL server");
+  }
+}
+
+TEST_CASE("claim rule: classify_claim follows the builder run state table") {
+  CHECK(classify_claim(run_status::pending, 0, 1) == claim_outcome::claimed);
+  CHECK(classify_claim(run_status::streaming, 1, 3) == claim_outcome::duplicate);
+  CHECK(classify_claim(run_status::completed, 2, 3) == claim_outcome::claimed);
+  CHECK(classify_claim(run_status::failed, 2, 3) == claim_outcome::claimed);
+  CHECK(classify_claim(run_status::completed, 2, 2) == claim_outcome::stale);
+  CHECK(classify_claim(run_status::failed, 4, 1) == claim_outcome::stale);
+  CHECK(turn_end_status({true, false, false, false, true}) == run_status::completed);
+  CHECK(turn_end_status({false, true, false, false, true}) == run_status::completed);
+  CHECK(turn_end_status({false, false, false, false, true}) == run_status::failed);
+  CHECK(turn_end_status({false, false, false, false, false}) == run_status::completed);
+  CHECK(turn_end_status({true, false, true, false, true}) == run_status::failed);
+  CHECK(turn_end_status({true, false, false, true, true}) == run_status::failed);
+}
+
+TEST_CASE("store backends") {
+  for (const auto& b : backends()) {
+    CAPTURE(b.name);
+    SUBCASE("users, workspaces and memberships") {
+      auto db = b.open();
+      std::string u = uid("user"), ws = uid("ws");
+      REQUIRE(db->put_user({u, "a@example.test", "A"}));
+      REQUIRE(db->put_user({u, "b@example.test", "B"}));  // update in place
+      auto got = db->get_user(u).value();
+      REQUIRE(got);
+      CHECK(got->email == "b@example.test");
+      CHECK_FALSE(db->get_user(uid("nobody")).value());
+      CHECK_FALSE(db->workspace_exists(ws).value());
+      REQUIRE(db->put_workspace(ws, "W", 1));
+      CHECK(db->workspace_exists(ws).value());
+      CHECK_FALSE(db->membership(ws, u).value());
+      REQUIRE(db->set_membership(ws, u, workspace_role::collaborator));
+      CHECK(db->membership(ws, u).value() == workspace_role::collaborator);
+      REQUIRE(db->set_membership(ws, u, workspace_role::admin));
+      CHECK(db->membership(ws, u).value() == workspace_role::admin);
+      auto missing_ws = db->set_membership(uid("ws"), u, workspace_role::viewer);
+      CHECK_FALSE(missing_ws);
+    }
+
+    SUBCASE("apps belong to one workspace; ids are unique") {
+      fixture f(b.open());
+      auto a = f.db->get_app(f.ws, f.app).value();
+      REQUIRE(a);
+      CHECK(a->created_by == "u1");
+      CHECK_FALSE(f.db->get_app(uid("other-ws"), f.app).value());
+      auto again = f.db->create_app({f.app, f.ws, "Again", "u2", "", "", "{}", 1});
+      REQUIRE_FALSE(again);
+      CHECK(again.error().code == "store_conflict");
+    }
+
+    SUBCASE("runs are loaded only through their own workspace and app") {
+      fixture f(b.open());
+      auto k = f.new_run();
+      auto run = f.db->get_builder_run(k).value();
+      REQUIRE(run);
+      CHECK(run->status == run_status::pending);
+      CHECK(run->messages_json == "[]");
+      CHECK(run->message_count == 0);
+      CHECK_FALSE(run->active_stream_id);
+      CHECK_FALSE(run->usage);
+      CHECK_FALSE(f.db->get_builder_run({f.ws, uid("other-app"), k.run_id}).value());
+      CHECK_FALSE(f.db->get_builder_run({uid("other-ws"), f.app, k.run_id}).value());
+      // A run cannot be created under an app of another workspace.
+      builder_run_record r;
+      r.key = {uid("other-ws"), f.app, uid("run")};
+      auto bad = f.db->create_builder_run(r);
+      REQUIRE_FALSE(bad);
+      CHECK(bad.error().code == "store_invalid");
+      // Nor claimed through another app's route.
+      CHECK(f.db->claim_builder_run({f.ws, uid("other-app"), k.run_id}, claim(1, "x")).value() ==
+            claim_outcome::not_found);
+    }
+
+    SUBCASE("claim, stream, end: the state table") {
+      fixture f(b.open());
+      auto k = f.new_run();
+      CHECK(f.db->claim_builder_run(k, claim(1, "A")).value() == claim_outcome::claimed);
+      CHECK(f.db->claim_builder_run(k, claim(1, "B")).value() == claim_outcome::duplicate);
+      CHECK(f.db->set_active_stream(k, "A", "stream-1", 3100).value());
+      CHECK_FALSE(f.db->set_active_stream(k, "B", "stream-2", 3100).value());
+      auto run = f.db->get_builder_run(k).value();
+      CHECK(run->status == run_status::streaming);
+      CHECK(run->active_stream_id == std::optional<std::string>("stream-1"));
+      CHECK(f.db->renew_lease(k, "A", 99999).value());
+      CHECK_FALSE(f.db->renew_lease(k, "B", 99999).value());
+      CHECK_FALSE(f.db->end_turn(k, "B", {run_status::completed, "[1]", 1, 4000}).value());
+      CHECK(f.db->end_turn(k, "A", {run_status::completed, R"([{"id":"u1"},{"id":"a1"}])", 2, 4000}).value());
+      CHECK_FALSE(f.db->end_turn(k, "A", {run_status::failed, "[]", 0, 4001}).value());  // once only
+      run = f.db->get_builder_run(k).value();
+      CHECK(run->status == run_status::completed);
+      CHECK(run->message_count == 2);
+      CHECK(run->messages_json == R"([{"id":"u1"},{"id":"a1"}])");
+      CHECK_FALSE(run->active_stream_id);
+      CHECK(run->claim_token.empty());
+      CHECK(run->updated_at == 4000);
+
+      // Stale: a shorter or equal list never claims, history untouched.
+      CHECK(f.db->claim_builder_run(k, claim(2, "C")).value() == claim_outcome::stale);
+      CHECK(f.db->claim_builder_run(k, claim(1, "C")).value() == claim_outcome::stale);
+      CHECK(f.db->get_builder_run(k).value()->messages_json == R"([{"id":"u1"},{"id":"a1"}])");
+      // A longer list continues the conversation; a failed turn keeps the history when no
+      // messages are given.
+      CHECK(f.db->claim_builder_run(k, claim(3, "D")).value() == claim_outcome::claimed);
+      CHECK(f.db->end_turn(k, "D", {run_status::failed, std::nullopt, 0, 5000}).value());
+      run = f.db->get_builder_run(k).value();
+      CHECK(run->status == run_status::failed);
+      CHECK(run->message_count == 2);
+      CHECK(f.db->claim_builder_run(k, claim(3, "E")).value() == claim_outcome::claimed);
+    }
+
+    SUBCASE("end_turn refuses a status that is not an end") {
+      fixture f(b.open());
+      auto k = f.new_run();
+      REQUIRE(f.db->claim_builder_run(k, claim(1, "A")).value() == claim_outcome::claimed);
+      auto bad = f.db->end_turn(k, "A", {run_status::pending, "[]", 0, 1});
+      REQUIRE_FALSE(bad);
+      CHECK(bad.error().code == "store_invalid");
+      CHECK(f.db->get_builder_run(k).value()->status == run_status::streaming);
+    }
+
+    SUBCASE("parallel duplicate claims: exactly one wins") {
+      fixture f(b.open());
+      auto k = f.new_run();
+      constexpr int n = 16;
+      std::atomic<int> claimed{0}, duplicate{0}, other{0};
+      std::vector<std::thread> threads;
+      for (int i = 0; i < n; ++i) {
+        threads.emplace_back([&, i] {
+          auto r = f.db->claim_builder_run(k, claim(1, "T" + std::to_string(i)));
+          if (r && *r == claim_outcome::claimed) ++claimed;
+          else if (r && *r == claim_outcome::duplicate) ++duplicate;
+          else ++other;
+        });
+      }
+      for (auto& t : threads) t.join();
+      CHECK(claimed == 1);
+      CHECK(duplicate == n - 1);
+      CHECK(other == 0);
+    }
+
+    SUBCASE("usage accumulates by increment, per model, atomically") {
+      fixture f(b.open());
+      auto k = f.new_run();
+      run_usage turn;
+      turn.add("model-a", {100, 20, 5, 1, 0.25});
+      turn.add("model-b", {10, 2, 0, 0, 0.0});
+      turn.mark_cost_unknown("model-b");
+      REQUIRE(f.db->add_usage(k, turn));
+      REQUIRE(f.db->add_usage(k, turn));
+      auto u = f.db->get_builder_run(k).value()->usage;
+      REQUIRE(u);
+      CHECK(u->total_input_tokens == 220);
+      CHECK(u->total_output_tokens == 44);
+      CHECK(u->total_cache_read_tokens == 10);
+      CHECK(u->total_cache_creation_tokens == 2);
+      CHECK(u->total_cost_usd == doctest::Approx(0.5));
+      CHECK(u->by_model.at("model-a").input_tokens == 200);
+      CHECK(u->by_model.at("model-a").cost_usd == doctest::Approx(0.5));
+      CHECK(u->by_model.at("model-b").output_tokens == 4);
+      CHECK(u->cost_unknown_models == std::vector<std::string>{"model-b"});
+      auto nowhere = f.db->add_usage({f.ws, uid("app"), k.run_id}, turn);
+      REQUIRE_FALSE(nowhere);
+      CHECK(nowhere.error().code == "store_invalid");
+    }
+
+    SUBCASE("concurrent usage increments are not lost") {
+      fixture f(b.open());
+      auto k = f.new_run();
+      run_usage turn;
+      turn.add("m", {1, 1, 0, 0, 0.001});
+      std::vector<std::thread> threads;
+      for (int i = 0; i < 8; ++i) {
+        threads.emplace_back([&] {
+          for (int j = 0; j < 10; ++j) CHECK(f.db->add_usage(k, turn));
+        });
+      }
+      for (auto& t : threads) t.join();
+      auto u = f.db->get_builder_run(k).value()->usage;
+      REQUIRE(u);
+      CHECK(u->total_input_tokens == 80);
+      CHECK(u->by_model.at("m").output_tokens == 80);
+      CHECK(u->total_cost_usd == doctest::Approx(0.08));
+    }
+
+    SUBCASE("session state per runtime, with the messages it covers") {
+      fixture f(b.open());
+      auto k = f.new_run();
+      REQUIRE(f.db->save_session_state(k, "runtime-a", {R"({"runtimeId":"runtime-a","sessionId":"s1"})", 2}));
+      REQUIRE(f.db->save_session_state(k, "runtime-b", {R"({"runtimeId":"runtime-b","sessionId":"t1"})", 4}));
+      REQUIRE(f.db->save_session_state(k, "runtime-a", {R"({"runtimeId":"runtime-a","sessionId":"s2"})", 6}));
+      auto run = f.db->get_builder_run(k).value();
+      REQUIRE(run->runtime_session_states.size() == 2);
+      CHECK(run->runtime_session_states.at("runtime-a").covered_messages == 6);
+      CHECK(run->runtime_session_states.at("runtime-a").state_json == R"({"runtimeId":"runtime-a","sessionId":"s2"})");
+      CHECK(run->runtime_session_states.at("runtime-b").covered_messages == 4);
+      CHECK(run->session_state_json == std::optional<std::string>(R"({"runtimeId":"runtime-a","sessionId":"s2"})"));
+    }
+
+    SUBCASE("stale stream recovery fails runs whose lease ended, and only those") {
+      fixture f(b.open());
+      auto dead = f.new_run();
+      auto alive = f.new_run();
+      auto idle = f.new_run();
+      REQUIRE(f.db->claim_builder_run(dead, {1, "A", 1000, 5000}).value() == claim_outcome::claimed);
+      REQUIRE(f.db->set_active_stream(dead, "A", "s-dead", 1000).value());
+      REQUIRE(f.db->claim_builder_run(alive, {1, "B", 1000, 5000}).value() == claim_outcome::claimed);
+      REQUIRE(f.db->renew_lease(alive, "B", 20000).value());
+      auto failed = f.db->fail_expired_claims(10000).value();
+      bool saw_dead = false;
+      for (const auto& key : failed) {
+        CHECK(key.run_id != alive.run_id);
+        CHECK(key.run_id != idle.run_id);
+        saw_dead = saw_dead || (key.run_id == dead.run_id && key.app_id == f.app && key.workspace_id == f.ws);
+      }
+      CHECK(saw_dead);
+      auto d = f.db->get_builder_run(dead).value();
+      CHECK(d->status == run_status::failed);
+      CHECK_FALSE(d->active_stream_id);
+      CHECK_FALSE(f.db->end_turn(dead, "A", {run_status::completed, "[]", 0, 11000}).value());  // claim lost
+      CHECK(f.db->get_builder_run(alive).value()->status == run_status::streaming);
+      CHECK(f.db->get_builder_run(idle).value()->status == run_status::pending);
+      auto streaming = f.db->streaming_builder_runs(f.ws).value();
+      REQUIRE(streaming.size() == 1);
+      CHECK(streaming[0].key.run_id == alive.run_id);
+    }
+
+    SUBCASE("repair runs keep their run reason") {
+      fixture f(b.open());
+      auto k = f.new_run("app_tool_failure");
+      CHECK(f.db->get_builder_run(k).value()->run_reason == "app_tool_failure");
+    }
+
+    SUBCASE("text round-trips byte for byte, including quotes, NUL-free unicode and large bodies") {
+      fixture f(b.open());
+      auto k = f.new_run();
+      std::string messages = R"([{"id":"m","parts":[{"type":"text","text":"it's \"quoted\" ✓ 😀 '; DROP TABLE apps; --"}]}])";
+      messages += std::string(200000, ' ');
+      REQUIRE(f.db->claim_builder_run(k, claim(1, "A")).value() == claim_outcome::claimed);
+      REQUIRE(f.db->end_turn(k, "A", {run_status::completed, messages, 1, 4000}).value());
+      CHECK(f.db->get_builder_run(k).value()->messages_json == messages);
+      CHECK(f.db->get_app(f.ws, f.app).value());  // still there
+    }
+  }
+}
+
+TEST_CASE("the SQLite file keeps its data and migrations across reopen") {
+  fs::path dir = fs::temp_directory_path() / ("platform-reopen-" + prefix());
+  fs::create_directories(dir);
+  std::string path = (dir / "platform.db").string();
+  std::string ws = uid("ws");
+  {
+    auto db = open_sqlite_store(path).value();
+    REQUIRE(db->put_workspace(ws, "W", 1));
+  }
+  auto db = open_sqlite_store(path).value();
+  CHECK(db->workspace_exists(ws).value());
+  auto via_env = open_store("", dir.string()).value();
+  CHECK(via_env->workspace_exists(ws).value());
+  fs::remove_all(dir);
+}
+
+TEST_CASE("unreachable databases are clear errors, not crashes") {
+  auto pg = open_postgres_store("postgresql://nobody@127.0.0.1:1/none?connect_timeout=2", 1);
+  REQUIRE_FALSE(pg);
+  CHECK(pg.error().code == "store_unavailable");
+  auto lite = open_sqlite_store("/proc/no-such-dir/platform.db");
+  REQUIRE_FALSE(lite);
+  CHECK(lite.error().code == "store_unavailable");
+}
+
+TEST_CASE("PostgreSQL: two replicas' stores race for one claim; a killed connection is replaced") {
+  const char* pg = std::getenv("PLATFORM_TEST_PG_URL");
+  if (!(pg && *pg)) return;
+  auto a = open_postgres_store(pg, 4).value();
+  auto b = open_postgres_store(pg, 4).value();
+  fixture f(open_postgres_store(pg, 1).value());
+  auto k = f.new_run();
+  std::atomic<int> claimed{0};
+  std::vector<std::thread> threads;
+  for (int i = 0; i < 8; ++i) {
+    threads.emplace_back([&, i] {
+      store& s = i % 2 ? *a : *b;
+      auto r = s.claim_builder_run(k, claim(1, "R" + std::to_string(i)));
+      if (r && *r == claim_outcome::claimed) ++claimed;
+    });
+  }
+  for (auto& t : threads) t.join();
+  CHECK(claimed == 1);
+
+  // The server drops every other session (as on a restart): the next calls still succeed.
+  auto killer = open_postgres_store(pg, 1).value();
+  PGconn* raw = PQconnectdb(pg);
+  REQUIRE(PQstatus(raw) == CONNECTION_OK);
+  PGresult* res = PQexec(raw, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                              "WHERE pid <> pg_backend_pid() AND datname = current_database() "
+                              "AND backend_type = 'client backend'");
+  CHECK(PQresultStatus(res) == PGRES_TUPLES_OK);
+  PQclear(res);
+  PQfinish(raw);
+  for (int i = 0; i < 6; ++i) {
+    auto run = a->get_builder_run(k);
+    REQUIRE_MESSAGE(run, run.error().message);
+    CHECK((*run)->status == run_status::streaming);
+  }
+}
