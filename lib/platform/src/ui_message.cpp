@@ -1,0 +1,145 @@
+#include "platform/ui_message.hpp"
+
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+namespace platform {
+
+using nlohmann::json;
+
+struct ui_message_assembler::impl {
+  std::string id;
+  json parts = json::array();
+  std::map<std::string, std::size_t> open_text;       // part id → index in parts
+  std::map<std::string, std::size_t> open_reasoning;
+  std::map<std::string, std::size_t> tools;           // toolCallId → index in parts
+  std::map<std::string, std::string> tool_input_text; // streamed input so far
+
+  static std::string str(const json& c, const char* key) {
+    auto it = c.find(key);
+    return it != c.end() && it->is_string() ? it->get<std::string>() : std::string();
+  }
+
+  void start_part(std::map<std::string, std::size_t>& open, const json& c, const char* type) {
+    std::string pid = str(c, "id");
+    json part = {{"type", type}, {"text", ""}, {"state", "streaming"}};
+    parts.push_back(std::move(part));
+    open[pid] = parts.size() - 1;
+  }
+
+  void delta(std::map<std::string, std::size_t>& open, const json& c) {
+    auto it = open.find(str(c, "id"));
+    if (it == open.end()) return;
+    parts[it->second]["text"] = parts[it->second]["text"].get<std::string>() + str(c, "delta");
+  }
+
+  void end(std::map<std::string, std::size_t>& open, const json& c) {
+    auto it = open.find(str(c, "id"));
+    if (it == open.end()) return;
+    parts[it->second]["state"] = "done";
+    open.erase(it);
+  }
+
+  json& tool_part(const json& c) {
+    std::string call = str(c, "toolCallId");
+    auto it = tools.find(call);
+    if (it != tools.end()) return parts[it->second];
+    parts.push_back({{"type", "dynamic-tool"}, {"toolName", str(c, "toolName")}, {"toolCallId", call},
+                     {"state", "input-streaming"}, {"input", nullptr}});
+    tools[call] = parts.size() - 1;
+    return parts.back();
+  }
+
+  json* known_tool(const json& c) {
+    auto it = tools.find(str(c, "toolCallId"));
+    return it == tools.end() ? nullptr : &parts[it->second];
+  }
+
+  void feed(const json& c) {
+    std::string type = str(c, "type");
+    if (type == "start") {
+      if (auto m = str(c, "messageId"); !m.empty()) id = m;
+    } else if (type == "start-step") {
+      parts.push_back({{"type", "step-start"}});
+    } else if (type == "text-start") {
+      start_part(open_text, c, "text");
+    } else if (type == "text-delta") {
+      delta(open_text, c);
+    } else if (type == "text-end") {
+      end(open_text, c);
+    } else if (type == "reasoning-start") {
+      start_part(open_reasoning, c, "reasoning");
+    } else if (type == "reasoning-delta") {
+      delta(open_reasoning, c);
+    } else if (type == "reasoning-end") {
+      end(open_reasoning, c);
+    } else if (type == "tool-input-start") {
+      json& p = tool_part(c);
+      p["state"] = "input-streaming";
+      tool_input_text.erase(str(c, "toolCallId"));
+    } else if (type == "tool-input-delta") {
+      if (known_tool(c)) tool_input_text[str(c, "toolCallId")] += str(c, "inputTextDelta");
+    } else if (type == "tool-input-available") {
+      json& p = tool_part(c);
+      p["state"] = "input-available";
+      p["input"] = c.value("input", json());
+      tool_input_text.erase(str(c, "toolCallId"));
+    } else if (type == "tool-output-available") {
+      json* p = known_tool(c);
+      if (!p) return;
+      (*p)["state"] = "output-available";
+      (*p)["output"] = c.value("output", json());
+      if (c.value("preliminary", false)) (*p)["preliminary"] = true;
+      else p->erase("preliminary");
+    } else if (type == "tool-output-error" || type == "tool-input-error") {
+      json* p = known_tool(c);
+      if (!p) return;
+      (*p)["state"] = "output-error";
+      (*p)["errorText"] = str(c, "errorText");
+    }
+  }
+};
+
+ui_message_assembler::ui_message_assembler() : impl_(std::make_unique<impl>()) {}
+ui_message_assembler::~ui_message_assembler() = default;
+ui_message_assembler::ui_message_assembler(ui_message_assembler&&) noexcept = default;
+ui_message_assembler& ui_message_assembler::operator=(ui_message_assembler&&) noexcept = default;
+
+void ui_message_assembler::feed(std::string_view event_data) {
+  if (event_data == "[DONE]") return;
+  json c = json::parse(event_data, nullptr, false);
+  if (c.is_discarded() || !c.is_object()) return;
+  impl_->feed(c);
+}
+
+std::string ui_message_assembler::message_id() const { return impl_->id; }
+bool ui_message_assembler::empty() const { return impl_->parts.empty(); }
+
+std::string ui_message_assembler::message_json() const {
+  json m = {{"id", impl_->id}, {"role", "assistant"}, {"parts", impl_->parts}};
+  return m.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+result<std::size_t> count_ui_messages(std::string_view messages_json) {
+  json m = json::parse(messages_json, nullptr, false);
+  if (m.is_discarded() || !m.is_array()) return fail("invalid_messages", "messages must be a JSON array of UI messages");
+  for (const auto& x : m) {
+    if (!x.is_object() || !x.contains("role") || !x["role"].is_string()) {
+      return fail("invalid_messages", "every message needs a string role");
+    }
+  }
+  return m.size();
+}
+
+result<std::string> append_ui_message(std::string_view messages_json, std::string_view message_json) {
+  json all = json::parse(messages_json, nullptr, false);
+  json one = json::parse(message_json, nullptr, false);
+  if (all.is_discarded() || !all.is_array() || one.is_discarded()) {
+    return fail("invalid_messages", "cannot append to a message list that is not a JSON array");
+  }
+  all.push_back(std::move(one));
+  return all.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+}  // namespace platform
