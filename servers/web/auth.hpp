@@ -1,0 +1,44 @@
+#pragma once
+// Who is asking (spec "Authentication"): PLATFORM_AUTH_MODE=none gives the one local owner;
+// external verifies the identity token on every request. Roles come from the store.
+#include <httplib.h>
+
+#include <optional>
+#include <string>
+
+#include "platform/identity_token.hpp"
+#include "platform/store.hpp"
+#include "web_config.hpp"
+
+namespace platform::web {
+
+inline constexpr std::string_view local_user_id = "local-owner";
+inline constexpr std::string_view local_workspace_id = "default";
+
+class authenticator {
+ public:
+  authenticator(const config& cfg, store& db);
+
+  // The caller's identity, or a 401 already written to `res`. A first request of an
+  // external user records the user (id, email, name) in the store.
+  std::optional<identity> identify(const httplib::Request& req, httplib::Response& res) const;
+
+  // Internal routes: `Authorization: Bearer INTERNAL_API_TOKEN` (open when no token is set,
+  // which only local development allows). Writes 401 when refused.
+  bool internal_allowed(const httplib::Request& req, httplib::Response& res) const;
+
+  // Creates the local owner and the default workspace (auth mode none).
+  result<void> bootstrap_local() const;
+
+ private:
+  const config& cfg_;
+  store& db_;
+  identity_token_keys keys_;
+};
+
+// The caller's role in a workspace; writes 404 (not a member: the workspace is not revealed)
+// or 503 and returns nullopt.
+std::optional<workspace_role> member_role(store& db, std::string_view workspace_id, const identity& who,
+                                          httplib::Response& res);
+
+}  // namespace platform::web

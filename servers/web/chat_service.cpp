@@ -1,0 +1,223 @@
+#include "chat_service.hpp"
+
+#include <cstdio>
+
+#include <nlohmann/json.hpp>
+
+#include "events.hpp"
+#include "http.hpp"
+#include "platform/bridge.hpp"
+#include "platform/builder_run.hpp"
+#include "platform/ui_message.hpp"
+#include "platform/ui_stream.hpp"
+#include "platform/usage.hpp"
+
+namespace platform::web {
+
+using nlohmann::json;
+
+std::int64_t now_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+struct chat_service::turn {
+  turn_request req;
+  std::string claim_token;
+  std::string stream_id;
+  std::atomic<bool> claim_lost{false};
+};
+
+namespace {
+
+constexpr std::string_view builder_system_prompt =
+    "You are the platform's builder agent. You build a Vite + React + TypeScript app with Tailwind in the "
+    "workspace under src/. Present a plan with mcp__platform__present_plan before implementing; present "
+    "agents.json with mcp__platform__present_agents; call mcp__platform__done_building when the app builds. "
+    "An agent that holds custom HTTP tools must not also hold WebSearch or WebFetch.";
+
+// The worker request of a turn (docs/http-api.md, "POST /sessions/{appId}/messages").
+std::string worker_body(const turn_request& r, const std::optional<builder_run_record>& run) {
+  json body = {{"runId", r.key.run_id},
+               {"workspaceId", r.key.workspace_id},
+               {"appId", r.key.app_id},
+               {"prompt", r.prompt},
+               {"systemPrompt", builder_system_prompt},
+               {"settings", json::parse(normalized_settings_to_json(r.settings))},
+               {"sessionState", nullptr}};
+  if (run) {
+    auto it = run->runtime_session_states.find(r.settings.runtime_id);
+    if (it != run->runtime_session_states.end()) {
+      json state = json::parse(it->second.state_json, nullptr, false);
+      if (!state.is_discarded()) body["sessionState"] = std::move(state);
+      body["sessionCoversMessages"] = it->second.covered_messages;
+    }
+  }
+  body["messages"] = json::parse(r.messages_json, nullptr, false);
+  return body.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+// The worker's per-turn usage on its result line (`platform_turn_usage`, RunUsage JSON).
+std::optional<run_usage> turn_usage_of(std::string_view worker_message) {
+  if (worker_message.find("\"platform_turn_usage\"") == std::string_view::npos) return std::nullopt;
+  json m = json::parse(worker_message, nullptr, false);
+  if (m.is_discarded() || !m.is_object() || m.value("type", "") != "result") return std::nullopt;
+  auto it = m.find("platform_turn_usage");
+  if (it == m.end() || !it->is_object()) return std::nullopt;
+  auto u = run_usage_from_json(it->dump());
+  if (!u) return std::nullopt;
+  return *u;
+}
+
+bool writes_files(std::string_view tool_name) {
+  return tool_name == "Write" || tool_name == "Edit" || tool_name == "Bash" || tool_name == "MultiEdit" ||
+         tool_name == "NotebookEdit";
+}
+
+}  // namespace
+
+chat_service::chat_service(const config& cfg, store& db, cache_store& cache, const worker_client& worker)
+    : cfg_(cfg), db_(db), cache_(cache), worker_(worker) {
+  keeper_ = std::thread([this] { housekeeping(); });
+}
+
+chat_service::~chat_service() {
+  std::unique_lock lock(mu_);
+  stopping_ = true;
+  cv_.notify_all();
+  // Running turns finish on their own (the worker's stream ends); wait for them.
+  cv_.wait(lock, [&] { return turns_.empty(); });
+  lock.unlock();
+  keeper_.join();
+}
+
+std::size_t chat_service::active_turns() const {
+  std::lock_guard lock(mu_);
+  return turns_.size();
+}
+
+result<turn_start> chat_service::start(turn_request request) {
+  auto t = std::make_shared<turn>();
+  t->claim_token = random_id();
+  t->req = std::move(request);
+  std::int64_t now = now_ms();
+  auto outcome = db_.claim_builder_run(t->req.key, {t->req.message_count, t->claim_token, now, now + cfg_.lease.count()});
+  if (!outcome) return tl::unexpected(outcome.error());
+  if (*outcome != claim_outcome::claimed) return turn_start{*outcome, {}};
+  publish_builder_event(cache_, "run.starting", t->req.key, run_status::streaming, t->req.run_reason);
+
+  t->stream_id = random_id();
+  auto registered = cache_.create(t->stream_id);
+  if (registered) {
+    auto set = db_.set_active_stream(t->req.key, t->claim_token, t->stream_id, now_ms());
+    if (!set) registered = tl::unexpected(set.error());
+  }
+  if (!registered) {
+    (void)db_.end_turn(t->req.key, t->claim_token, {run_status::failed, std::nullopt, 0, now_ms()});
+    publish_builder_event(cache_, "run.failed", t->req.key, run_status::failed, t->req.run_reason);
+    return tl::unexpected(registered.error());
+  }
+  publish_builder_event(cache_, "run.stream_ready", t->req.key, run_status::streaming, t->req.run_reason);
+  {
+    std::lock_guard lock(mu_);
+    turns_[t->stream_id] = t;
+  }
+  std::thread([this, t] { run(t); }).detach();
+  return turn_start{claim_outcome::claimed, t->stream_id};
+}
+
+void chat_service::run(const std::shared_ptr<turn>& t) {
+  const run_key& key = t->req.key;
+  bridge_options opt;
+  // Stable per turn: a replayed stream repeats it, so the client replaces, not duplicates.
+  opt.message_id = "msg-" + key.run_id + "-" + std::to_string(t->req.message_count);
+  bridge b(opt);
+  ui_message_assembler assembled;
+  std::optional<run_usage> usage;
+  bool wrote_files = false;
+  std::string out;
+
+  // Splits the bridge's SSE output into events: one replay entry each.
+  auto emit = [&] {
+    std::size_t pos = 0;
+    while (pos < out.size()) {
+      std::size_t end = out.find("\n\n", pos);
+      if (end == std::string::npos) break;
+      std::string_view event(out.data() + pos, end + 2 - pos);
+      if (!t->claim_lost && !cache_.append(t->stream_id, event)) t->claim_lost = true;
+      std::string_view data = event.substr(6, event.size() - 8);  // "data: " ... "\n\n"
+      assembled.feed(data);
+      if (data.find("\"tool-input-start\"") != std::string_view::npos) {
+        json c = json::parse(data, nullptr, false);
+        if (!c.is_discarded() && writes_files(c.value("toolName", ""))) wrote_files = true;
+      }
+      pos = end + 2;
+    }
+    out.clear();
+  };
+
+  auto run_record = db_.get_builder_run(key);
+  auto streamed = worker_.stream_messages(
+      key.app_id, worker_body(t->req, run_record ? *run_record : std::nullopt), [&](std::string_view data) {
+        if (data == "[DONE]") return true;
+        if (auto u = turn_usage_of(data)) usage = u;
+        b.feed_message(data, out);
+        emit();
+        return !t->claim_lost.load();
+      });
+  // A stream that broke after the turn's result lost nothing the viewer needs.
+  bool worker_failed = !streamed && !b.outcome().result_seen;
+  if (worker_failed && !t->claim_lost) b.fail(streamed.error().message, out);
+  b.finish(out);
+  emit();
+
+  const auto& o = b.outcome();
+  std::int64_t count = t->req.message_count;
+  std::optional<std::string> messages;
+  if (!assembled.empty()) {
+    auto all = append_ui_message(t->req.messages_json, assembled.message_json());
+    if (all) {
+      messages = std::move(*all);
+      ++count;
+    }
+  }
+  if (!worker_failed) {
+    auto state = worker_.session_state(key.app_id, key.run_id);
+    if (state && *state) (void)db_.save_session_state(key, t->req.settings.runtime_id, {**state, count});
+  }
+  if (usage) (void)db_.add_usage(key, *usage);
+  run_status status = turn_end_status({o.approval_stop, o.done_building_succeeded, o.is_error || worker_failed || !o.result_seen, false,
+                                       wrote_files});
+  auto ended = db_.end_turn(key, t->claim_token, {status, messages ? messages : std::nullopt, count, now_ms()});
+  (void)cache_.complete(t->stream_id);
+  if (ended && *ended) {
+    publish_builder_event(cache_, status == run_status::completed ? "run.completed" : "run.failed", key, status,
+                          t->req.run_reason);
+  }
+  std::lock_guard lock(mu_);
+  turns_.erase(t->stream_id);
+  cv_.notify_all();
+}
+
+void chat_service::housekeeping() {
+  auto period = std::max(cfg_.lease / 3, std::chrono::milliseconds(100));
+  std::unique_lock lock(mu_);
+  while (!stopping_) {
+    cv_.wait_for(lock, period, [&] { return stopping_; });
+    if (stopping_) break;
+    auto active = turns_;
+    lock.unlock();
+    std::int64_t now = now_ms();
+    for (auto& [id, t] : active) {
+      auto kept = db_.renew_lease(t->req.key, t->claim_token, now + cfg_.lease.count());
+      if (kept && !*kept) t->claim_lost = true;  // stale recovery failed it meanwhile
+    }
+    auto expired = db_.fail_expired_claims(now);
+    if (expired) {
+      for (const auto& k : *expired) publish_builder_event(cache_, "run.failed", k, run_status::failed, "");
+    }
+    lock.lock();
+  }
+}
+
+}  // namespace platform::web

@@ -1,0 +1,69 @@
+#pragma once
+// Builder chat turns (spec "Chat POST rules", "Builder run" states): claim, run the worker
+// through the bridge into a replay buffer, persist, publish. The turn runs on its own thread,
+// so a viewer that goes away (the POST's own client included) never stops it; every viewer,
+// the POST's included, is a follower of the replay buffer.
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "platform/cache_store.hpp"
+#include "platform/runtime_registry.hpp"
+#include "platform/store.hpp"
+#include "web_config.hpp"
+#include "worker_client.hpp"
+
+namespace platform::web {
+
+struct turn_request {
+  run_key key;
+  std::string messages_json;       // the client's full UI message list
+  std::int64_t message_count = 0;
+  std::string prompt;              // text of the last user message
+  normalized_settings settings;
+  std::string run_reason;
+};
+
+struct turn_start {
+  claim_outcome outcome = claim_outcome::not_found;
+  std::string stream_id;           // set when claimed
+};
+
+class chat_service {
+ public:
+  chat_service(const config& cfg, store& db, cache_store& cache, const worker_client& worker);
+  ~chat_service();
+  chat_service(const chat_service&) = delete;
+  chat_service& operator=(const chat_service&) = delete;
+
+  // Claims the run; on `claimed` the stream is registered (activeStreamId set, run.starting
+  // and run.stream_ready published) and the turn runs in the background.
+  result<turn_start> start(turn_request request);
+
+  // Active turns of this process (for /api/health and tests).
+  [[nodiscard]] std::size_t active_turns() const;
+
+ private:
+  struct turn;
+  void run(const std::shared_ptr<turn>& t);
+  void housekeeping();  // lease renewal and stale stream recovery
+
+  const config& cfg_;
+  store& db_;
+  cache_store& cache_;
+  const worker_client& worker_;
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  std::map<std::string, std::shared_ptr<turn>> turns_;  // by stream id
+  bool stopping_ = false;
+  std::thread keeper_;
+};
+
+std::int64_t now_ms();
+
+}  // namespace platform::web

@@ -1,0 +1,101 @@
+#include "http.hpp"
+
+#include <openssl/crypto.h>
+#include <openssl/rand.h>
+
+#include <memory>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+#include "platform/ui_stream.hpp"
+
+namespace platform::web {
+
+using nlohmann::json;
+
+void send_error(httplib::Response& res, int status, std::string_view code, std::string_view message) {
+  json body = {{"error", {{"code", code}, {"message", message}}}};
+  res.status = status;
+  res.set_content(body.dump(-1, ' ', false, json::error_handler_t::replace), "application/json");
+}
+
+void send_json(httplib::Response& res, int status, const std::string& body) {
+  res.status = status;
+  res.set_content(body, "application/json");
+}
+
+bool parse_json_body(const httplib::Request& req, httplib::Response& res, std::size_t max_bytes, json& out) {
+  if (req.body.size() > max_bytes) {
+    send_error(res, 413, "body_too_large", "the request body is larger than " + std::to_string(max_bytes) + " bytes");
+    return false;
+  }
+  out = json::parse(req.body, nullptr, false);
+  if (out.is_discarded()) {
+    send_error(res, 400, "invalid_json", "the request body is not valid JSON");
+    return false;
+  }
+  if (!out.is_object()) {
+    send_error(res, 400, "invalid_body", "the request body must be a JSON object");
+    return false;
+  }
+  return true;
+}
+
+void send_store_error(httplib::Response& res, const error& e) {
+  send_error(res, 503, e.code, "storage is unavailable: " + e.message);
+}
+
+void set_ui_stream_headers(httplib::Response& res) {
+  res.set_header("Cache-Control", "no-cache");
+  res.set_header("Connection", "keep-alive");
+  res.set_header("X-Accel-Buffering", "no");
+  res.set_header(std::string(ui_stream_header_spec), std::string(ui_stream_header_value));
+  res.set_header(std::string(ui_stream_header_ai_sdk), std::string(ui_stream_header_value));
+}
+
+void follow_replay(httplib::Response& res, cache_store& cache, follow_options options) {
+  auto state = std::make_shared<follow_options>(std::move(options));
+  res.set_chunked_content_provider("text/event-stream", [&cache, state](std::size_t, httplib::DataSink& sink) {
+    auto r = cache.wait_read(state->stream_id, state->cursor, 4096, state->heartbeat);
+    if (!r || r->status != replay_status::ok) {
+      // The stream expired or vanished: end the body; the client reloads the persisted chat.
+      sink.done();
+      return true;
+    }
+    std::string out;
+    for (const auto& c : r->chunks) out += c.bytes;
+    state->cursor = r->next_cursor;
+    if (out.empty() && !r->terminal) {
+      if (state->still_live && !state->still_live()) {
+        sink.done();
+        return true;
+      }
+      out = std::string(sse_heartbeat);
+    }
+    if (!sink.write(out.data(), out.size())) return false;
+    if (r->terminal) sink.done();
+    return true;
+  });
+}
+
+std::string random_id(std::size_t bytes) {
+  std::string raw(bytes, '\0');
+  if (RAND_bytes(reinterpret_cast<unsigned char*>(raw.data()), static_cast<int>(bytes)) != 1) {
+    throw std::runtime_error("the system's random generator failed");
+  }
+  static constexpr char hex[] = "0123456789abcdef";
+  std::string out;
+  for (unsigned char c : raw) {
+    out.push_back(hex[c >> 4]);
+    out.push_back(hex[c & 15]);
+  }
+  return out;
+}
+
+bool same_secret(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  return CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
+}
+
+}  // namespace platform::web

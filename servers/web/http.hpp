@@ -1,0 +1,49 @@
+#pragma once
+// Response helpers shared by the routes: the error body of the design notes, JSON replies,
+// UI message stream headers, and the SSE pump that follows a replay buffer.
+#include <httplib.h>
+
+#include <chrono>
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "platform/cache_store.hpp"
+#include "platform/error.hpp"
+
+namespace platform::web {
+
+// {"error":{"code","message"}} with `status`.
+void send_error(httplib::Response& res, int status, std::string_view code, std::string_view message);
+void send_json(httplib::Response& res, int status, const std::string& body);
+
+// The body as a JSON object, or a 400/413/415 already written to `res` (returns false).
+bool parse_json_body(const httplib::Request& req, httplib::Response& res, std::size_t max_bytes, nlohmann::json& out);
+
+// 503 for store/cache failures, with the code; messages of adapters carry no secrets.
+void send_store_error(httplib::Response& res, const error& e);
+
+void set_ui_stream_headers(httplib::Response& res);
+
+// Streams the replay buffer `stream_id` from `cursor` to the client: what is retained, then
+// live appends, until the terminal marker. While idle it sends a keep-alive comment every
+// `heartbeat` and asks `still_live()`: false ends the body (the run ended without completing
+// its stream, e.g. its producer died and stale recovery failed it). A viewer that goes away
+// only ends its own response.
+struct follow_options {
+  std::string stream_id;
+  std::uint64_t cursor = 0;
+  std::chrono::milliseconds heartbeat{15000};
+  std::function<bool()> still_live;
+};
+void follow_replay(httplib::Response& res, cache_store& cache, follow_options options);
+
+// 32 random bytes as hex (OpenSSL's CSPRNG): stream ids, claim tokens, run ids.
+std::string random_id(std::size_t bytes = 16);
+
+// Constant-time comparison for tokens.
+bool same_secret(std::string_view a, std::string_view b);
+
+}  // namespace platform::web

@@ -1,0 +1,107 @@
+// platform-web: the browser-facing HTTP API. Glue: configuration, adapters, routes.
+#include <httplib.h>
+#include <sys/socket.h>
+
+#include <csignal>
+#include <cstdio>
+#include <memory>
+
+#include "auth.hpp"
+#include "chat_service.hpp"
+#include "http.hpp"
+#include "platform/cache_store.hpp"
+#include "platform/sql_store.hpp"
+#include "routes.hpp"
+#include "web_config.hpp"
+
+namespace {
+
+httplib::Server* running = nullptr;
+
+void on_signal(int) {
+  if (running) running->stop();
+}
+
+std::unique_ptr<platform::cache_store> open_cache(const platform::web::config& cfg) {
+  if (cfg.redis_url.empty()) return platform::make_memory_cache_store();
+  platform::redis_cache_options o;
+  o.url = cfg.redis_url;
+  auto c = platform::make_redis_cache_store(o);
+  if (!c) {
+    std::fprintf(stderr, "platform-web: %s\n", c.error().message.c_str());
+    return nullptr;
+  }
+  return std::move(*c);
+}
+
+// cpp-httplib listens with a backlog of 5 and one pool thread per connection: a burst of
+// reconnecting viewers needs a deep backlog and a pool sized for long-lived streams.
+bool listen_deep(httplib::Server& server, const std::string& host, int port) {
+  int listen_fd = -1;
+  server.set_socket_options([&listen_fd](int fd) {
+    int yes = 1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+    listen_fd = fd;
+  });
+  int bound = port == 0 ? server.bind_to_any_port(host) : (server.bind_to_port(host, port) ? port : -1);
+  if (bound < 0) return false;
+  ::listen(listen_fd, 4096);
+  std::printf("platform-web listening on http://%s:%d\n", host.c_str(), bound);
+  std::fflush(stdout);
+  return server.listen_after_bind();
+}
+
+}  // namespace
+
+int main() {
+  using namespace platform::web;
+  auto cfg = config_from_env();
+  if (!cfg) {
+    std::fprintf(stderr, "platform-web: %s\n", cfg.error().message.c_str());
+    return 2;
+  }
+  auto db = platform::open_store(cfg->database_url, cfg->data_dir);
+  if (!db) {
+    std::fprintf(stderr, "platform-web: %s\n", db.error().message.c_str());
+    return 1;
+  }
+  auto cache = open_cache(*cfg);
+  if (!cache) return 1;
+  authenticator auth(*cfg, **db);
+  if (cfg->auth == auth_mode::none) {
+    if (auto r = auth.bootstrap_local(); !r) {
+      std::fprintf(stderr, "platform-web: %s\n", r.error().message.c_str());
+      return 1;
+    }
+  }
+  worker_client worker(cfg->worker_url, cfg->internal_token);
+  auto registry = platform::builtin_runtime_registry();
+  chat_service chat(*cfg, **db, *cache, worker);
+  web_app app{*cfg, **db, *cache, worker, registry, auth, chat};
+
+  httplib::Server server;
+  server.new_task_queue = [] { return new httplib::ThreadPool(2100); };
+  server.set_keep_alive_max_count(100);
+  server.set_keep_alive_timeout(2);
+  server.set_read_timeout(30, 0);
+  server.set_write_timeout(30, 0);
+  server.set_payload_max_length(cfg->max_body_bytes + 1);
+  server.set_error_handler([](const httplib::Request&, httplib::Response& res) {
+    if (!res.body.empty()) return;
+    if (res.status == 404) send_error(res, 404, "not_found", "no such route");
+    else if (res.status == 413) send_error(res, 413, "body_too_large", "the request body is too large");
+    else send_error(res, res.status, "http_error", "the request could not be served");
+  });
+  server.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
+    send_error(res, 500, "internal", "the server failed on this request");
+  });
+  register_routes(server, app);
+
+  running = &server;
+  std::signal(SIGINT, on_signal);
+  std::signal(SIGTERM, on_signal);
+  std::signal(SIGPIPE, SIG_IGN);
+  bool ok = listen_deep(server, cfg->host, cfg->port);
+  running = nullptr;
+  return ok ? 0 : 1;
+}

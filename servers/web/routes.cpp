@@ -1,0 +1,382 @@
+#include "routes.hpp"
+
+#include <charconv>
+#include <condition_variable>
+#include <mutex>
+
+#include <nlohmann/json.hpp>
+
+#include "events.hpp"
+#include "http.hpp"
+#include "platform/ui_message.hpp"
+#include "platform/ui_stream.hpp"
+#include "platform/usage.hpp"
+
+namespace platform::web {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr const char* id_re = "([A-Za-z0-9_-]{1,128})";
+
+std::string route(std::initializer_list<std::string_view> parts) {
+  std::string out;
+  for (auto p : parts) out += p == "{id}" ? std::string(id_re) : std::string(p);
+  return out;
+}
+
+// Who may do what (spec "Authentication" 2): viewers read; collaborators, the app's creator,
+// admins and owners edit.
+bool can_edit(workspace_role role) { return role != workspace_role::viewer; }
+
+json app_json(const app_record& a) {
+  return {{"id", a.id},
+          {"workspaceId", a.workspace_id},
+          {"name", a.name},
+          {"createdBy", a.created_by},
+          {"runtimeId", a.runtime_id},
+          {"runtimeModel", a.runtime_model},
+          {"runtimeParams", json::parse(a.runtime_params_json, nullptr, false)},
+          {"createdAt", a.created_at}};
+}
+
+json run_json(const builder_run_record& r, bool with_messages) {
+  json j = {{"id", r.key.run_id},
+            {"workspaceId", r.key.workspace_id},
+            {"appId", r.key.app_id},
+            {"status", to_string(r.status)},
+            {"activeStreamId", r.active_stream_id ? json(*r.active_stream_id) : json(nullptr)},
+            {"usage", r.usage ? json::parse(run_usage_to_json(*r.usage)) : json(nullptr)},
+            {"messageCount", r.message_count},
+            {"createdAt", r.created_at},
+            {"updatedAt", r.updated_at}};
+  if (!r.run_reason.empty()) j["runReason"] = r.run_reason;
+  if (with_messages) j["messages"] = json::parse(r.messages_json, nullptr, false);
+  return j;
+}
+
+// The request's identity and workspace role, or the error already written.
+struct caller {
+  identity who;
+  workspace_role role = workspace_role::viewer;
+};
+
+std::optional<caller> authorize(web_app& app, const httplib::Request& req, httplib::Response& res,
+                                std::string_view workspace_id) {
+  auto who = app.auth.identify(req, res);
+  if (!who) return std::nullopt;
+  auto role = member_role(app.db, workspace_id, *who, res);
+  if (!role) return std::nullopt;
+  return caller{*who, *role};
+}
+
+// The app of {workspaceId, appId}, or 404.
+std::optional<app_record> load_app(web_app& app, std::string_view ws, std::string_view app_id, httplib::Response& res) {
+  auto a = app.db.get_app(ws, app_id);
+  if (!a) {
+    send_store_error(res, a.error());
+    return std::nullopt;
+  }
+  if (!*a) {
+    send_error(res, 404, "not_found", "no such app in this workspace");
+    return std::nullopt;
+  }
+  return *a;
+}
+
+std::optional<builder_run_record> load_run(web_app& app, const run_key& key, httplib::Response& res) {
+  auto r = app.db.get_builder_run(key);
+  if (!r) {
+    send_store_error(res, r.error());
+    return std::nullopt;
+  }
+  if (!*r) {
+    send_error(res, 404, "not_found", "no such run for this app");
+    return std::nullopt;
+  }
+  return *r;
+}
+
+run_key key_of(const httplib::Request& req) { return {req.matches[1], req.matches[2], req.matches[3]}; }
+
+std::map<std::string, std::string> string_map(const json& j) {
+  std::map<std::string, std::string> out;
+  if (!j.is_object()) return out;
+  for (const auto& [k, v] : j.items()) out[k] = v.is_string() ? v.get<std::string>() : v.dump();
+  return out;
+}
+
+// The last user message's text parts, joined: what the runtime is asked.
+std::string last_user_text(const json& messages) {
+  for (auto it = messages.rbegin(); it != messages.rend(); ++it) {
+    if (!it->is_object() || it->value("role", "") != "user") continue;
+    std::string text;
+    if (auto parts = it->find("parts"); parts != it->end() && parts->is_array()) {
+      for (const auto& p : *parts) {
+        if (p.is_object() && p.value("type", "") == "text" && p.contains("text") && p["text"].is_string()) {
+          if (!text.empty()) text += "\n";
+          text += p["text"].get<std::string>();
+        }
+      }
+    }
+    return text;
+  }
+  return {};
+}
+
+// ---- apps and runs ---------------------------------------------------------------------
+
+void create_app(web_app& app, const httplib::Request& req, httplib::Response& res) {
+  std::string ws = req.matches[1];
+  auto c = authorize(app, req, res, ws);
+  if (!c) return;
+  if (!can_edit(c->role)) return send_error(res, 403, "forbidden", "viewers cannot create apps");
+  json body;
+  if (!parse_json_body(req, res, app.cfg.max_body_bytes, body)) return;
+  if (!body.contains("name") || !body["name"].is_string() || body["name"].get<std::string>().empty()) {
+    return send_error(res, 400, "invalid_body", "name must be a non-empty string");
+  }
+  app_record a;
+  a.id = "app_" + random_id(8);
+  a.workspace_id = ws;
+  a.name = body["name"];
+  a.created_by = c->who.user_id;
+  a.created_at = now_ms();
+  if (auto r = app.db.create_app(a); !r) return send_store_error(res, r.error());
+  send_json(res, 201, app_json(a).dump());
+}
+
+void get_app(web_app& app, const httplib::Request& req, httplib::Response& res) {
+  if (!authorize(app, req, res, req.matches[1].str())) return;
+  auto a = load_app(app, req.matches[1].str(), req.matches[2].str(), res);
+  if (a) send_json(res, 200, app_json(*a).dump());
+}
+
+void create_run(web_app& app, const httplib::Request& req, httplib::Response& res) {
+  std::string ws = req.matches[1], app_id = req.matches[2];
+  auto c = authorize(app, req, res, ws);
+  if (!c) return;
+  if (!load_app(app, ws, app_id, res)) return;
+  if (!can_edit(c->role)) return send_error(res, 403, "forbidden", "viewers cannot start builder runs");
+  builder_run_record r;
+  r.key = {ws, app_id, "run_" + random_id(12)};
+  r.created_at = r.updated_at = now_ms();
+  if (auto made = app.db.create_builder_run(r); !made) return send_store_error(res, made.error());
+  send_json(res, 201, run_json(r, true).dump());
+}
+
+// ---- builder chat --------------------------------------------------------------------------
+
+void send_empty_stream(httplib::Response& res) {
+  set_ui_stream_headers(res);
+  res.status = 200;
+  res.set_content(std::string(sse_done_event), "text/event-stream");
+}
+
+// True while the run still streams `stream_id` (a follower's liveness check).
+std::function<bool()> stream_alive(web_app& app, run_key key, std::string stream_id) {
+  return [&app, key = std::move(key), stream_id = std::move(stream_id)] {
+    auto r = app.db.get_builder_run(key);
+    if (!r) return true;  // the store is down: keep the viewer, the run may be fine
+    return *r && (*r)->status == run_status::streaming && (*r)->active_stream_id == stream_id;
+  };
+}
+
+void post_chat(web_app& app, const httplib::Request& req, httplib::Response& res) {
+  run_key key = key_of(req);
+  auto c = authorize(app, req, res, key.workspace_id);
+  if (!c) return;
+  auto a = load_app(app, key.workspace_id, key.app_id, res);
+  if (!a) return;
+  if (!can_edit(c->role)) return send_error(res, 403, "forbidden", "viewers cannot send builder messages");
+  json body;
+  if (!parse_json_body(req, res, app.cfg.max_body_bytes, body)) return;
+  auto messages = body.find("messages");
+  if (messages == body.end() || !messages->is_array() || messages->empty()) {
+    return send_error(res, 400, "invalid_body", "messages must be a non-empty array of UI messages");
+  }
+  std::string messages_json = messages->dump(-1, ' ', false, json::error_handler_t::replace);
+  auto count = count_ui_messages(messages_json);
+  if (!count) return send_error(res, 400, "invalid_body", count.error().message);
+  if (last_user_text(*messages).empty()) {
+    return send_error(res, 400, "invalid_body", "the last user message has no text");
+  }
+  std::string runtime_id = body.value("runtimeId", a->runtime_id.empty() ? "runtime-a" : a->runtime_id);
+  std::optional<std::string> model;
+  if (body.contains("runtimeModel") && body["runtimeModel"].is_string()) model = body["runtimeModel"].get<std::string>();
+  auto settings = normalize_runtime_settings(app.registry, runtime_id, model, string_map(body.value("runtimeParams", json::object())));
+  if (!settings) return send_error(res, 400, settings.error().code, settings.error().message);
+  if (!load_run(app, key, res)) return;
+
+  turn_request t{key, messages_json, static_cast<std::int64_t>(*count), last_user_text(*messages), *settings, ""};
+  auto started = app.chat.start(std::move(t));
+  if (!started) return send_store_error(res, started.error());
+  if (started->outcome == claim_outcome::not_found) return send_error(res, 404, "not_found", "no such run for this app");
+  // A lost claim (duplicate or stale) is not an error: an empty successful stream.
+  if (started->outcome != claim_outcome::claimed) return send_empty_stream(res);
+  set_ui_stream_headers(res);
+  follow_replay(res, app.cache, {started->stream_id, 0, app.cfg.heartbeat, stream_alive(app, key, started->stream_id)});
+}
+
+void get_chat(web_app& app, const httplib::Request& req, httplib::Response& res) {
+  run_key key = key_of(req);
+  if (!authorize(app, req, res, key.workspace_id)) return;
+  auto run = load_run(app, key, res);
+  if (run) send_json(res, 200, run_json(*run, true).dump(-1, ' ', false, json::error_handler_t::replace));
+}
+
+// Resume rule 2: a streaming run that is not attachable yet gets a short wait for its
+// run.stream_ready (or any end) before the answer.
+std::optional<builder_run_record> wait_attachable(web_app& app, const run_key& key, builder_run_record run) {
+  if (run.status != run_status::streaming || run.active_stream_id) return run;
+  std::mutex mu;
+  std::condition_variable cv;
+  bool woke = false;
+  auto sub = app.cache.subscribe(workspace_channel(key.workspace_id), [&](std::string_view, std::string_view msg) {
+    if (msg.find(key.run_id) == std::string_view::npos) return;
+    std::lock_guard lock(mu);
+    woke = true;
+    cv.notify_all();
+  });
+  auto again = app.db.get_builder_run(key);  // the event may have come before the subscription
+  if (again && *again && ((*again)->active_stream_id || (*again)->status != run_status::streaming)) return **again;
+  std::unique_lock lock(mu);
+  cv.wait_for(lock, app.cfg.attach_wait, [&] { return woke; });
+  lock.unlock();
+  again = app.db.get_builder_run(key);
+  if (again && *again) return **again;
+  return run;
+}
+
+void resume_chat(web_app& app, const httplib::Request& req, httplib::Response& res) {
+  run_key key = key_of(req);
+  if (!authorize(app, req, res, key.workspace_id)) return;
+  auto run = load_run(app, key, res);
+  if (!run) return;
+  std::uint64_t cursor = 0;
+  if (req.has_param("cursor")) {
+    std::string c = req.get_param_value("cursor");
+    auto [p, ec] = std::from_chars(c.data(), c.data() + c.size(), cursor);
+    if (ec != std::errc() || p != c.data() + c.size()) {
+      return send_error(res, 400, "invalid_cursor", "cursor must be a non-negative integer");
+    }
+  }
+  run = wait_attachable(app, key, *run);
+  if (run->status != run_status::streaming || !run->active_stream_id) {
+    res.status = 204;
+    return;
+  }
+  auto info = app.cache.info(*run->active_stream_id);
+  // Replays are used only when they start at the beginning of the run (or still hold the
+  // cursor); anything else would show the viewer a message with a hole in it.
+  if (!info || (!info->starts_at_beginning && cursor < info->first_seq) || cursor > info->next_seq) {
+    res.status = 204;
+    return;
+  }
+  set_ui_stream_headers(res);
+  follow_replay(res, app.cache, {*run->active_stream_id, cursor, app.cfg.heartbeat,
+                                 stream_alive(app, key, *run->active_stream_id)});
+}
+
+// ---- workspace events ------------------------------------------------------------------------
+
+struct event_queue {
+  std::mutex mu;
+  std::condition_variable cv;
+  std::deque<std::string> items;
+  bool overflow = false;
+};
+
+void workspace_events(web_app& app, const httplib::Request& req, httplib::Response& res,
+                      std::optional<run_key> only_run) {
+  std::string ws = req.matches[1];
+  if (!authorize(app, req, res, ws)) return;
+  auto q = std::make_shared<event_queue>();
+  auto push = [q](std::string s) {
+    std::lock_guard lock(q->mu);
+    if (q->items.size() >= 1024) q->overflow = true;  // a stuck viewer must not grow memory
+    else q->items.push_back(std::move(s));
+    q->cv.notify_all();
+  };
+  auto sub = app.cache.subscribe(workspace_channel(ws), [push, only_run](std::string_view, std::string_view msg) {
+    if (only_run && msg.find("\"" + only_run->run_id + "\"") == std::string_view::npos) return;
+    push(std::string(msg));
+  });
+  if (!sub) return send_store_error(res, sub.error());
+  // Catch-up: the builder runs streaming right now.
+  auto streaming = app.db.streaming_builder_runs(ws);
+  if (streaming) {
+    for (const auto& r : *streaming) {
+      if (only_run && r.key.run_id != only_run->run_id) continue;
+      push(run_event(r.active_stream_id ? "run.stream_ready" : "run.starting", r.key, "builder", "streaming",
+                     r.run_reason));
+    }
+  }
+  res.set_header("Cache-Control", "no-cache");
+  res.set_header("X-Accel-Buffering", "no");
+  auto holder = std::make_shared<std::unique_ptr<subscription>>(std::move(*sub));
+  auto hb = app.cfg.heartbeat;
+  res.set_chunked_content_provider(
+      "text/event-stream",
+      [q, hb](std::size_t, httplib::DataSink& sink) {
+        std::unique_lock lock(q->mu);
+        q->cv.wait_for(lock, hb, [&] { return !q->items.empty() || q->overflow; });
+        if (q->overflow) return false;  // the client reconnects and gets a fresh catch-up
+        std::string out;
+        while (!q->items.empty()) {
+          append_sse_data(out, q->items.front());
+          q->items.pop_front();
+        }
+        lock.unlock();
+        if (out.empty()) out = std::string(sse_heartbeat);
+        return sink.write(out.data(), out.size());
+      },
+      [holder](bool) { holder->reset(); });
+}
+
+void detect_provider(web_app& app, const httplib::Request& req, httplib::Response& res) {
+  if (!app.auth.identify(req, res)) return;
+  auto r = app.worker.detect_provider();
+  if (!r) return send_error(res, 502, r.error().code, r.error().message);
+  send_json(res, 200, *r);
+}
+
+}  // namespace
+
+void register_routes(httplib::Server& s, web_app& app) {
+  auto bind = [&app](void (*fn)(web_app&, const httplib::Request&, httplib::Response&)) {
+    return [&app, fn](const httplib::Request& req, httplib::Response& res) { fn(app, req, res); };
+  };
+  const std::string ws = route({"/api/workspaces/", "{id}"});
+  const std::string app_path = ws + route({"/apps/", "{id}"});
+  const std::string run_path = app_path + route({"/runs/", "{id}"});
+
+  s.Get("/api/health", [&app](const httplib::Request&, httplib::Response& res) {
+    send_json(res, 200, json({{"ok", true}, {"activeTurns", app.chat.active_turns()}}).dump());
+  });
+  s.Get("/api/me", [&app](const httplib::Request& req, httplib::Response& res) {
+    auto who = app.auth.identify(req, res);
+    if (!who) return;
+    json me = {{"id", who->user_id}, {"email", who->email}, {"name", who->name}};
+    if (app.cfg.auth == auth_mode::none) me["defaultWorkspaceId"] = local_workspace_id;
+    send_json(res, 200, me.dump());
+  });
+  s.Post(ws + "/apps", bind(create_app));
+  s.Get(app_path, bind(get_app));
+  s.Post(app_path + "/runs", bind(create_run));
+  s.Post(run_path + "/chat", bind(post_chat));
+  s.Get(run_path + "/chat", bind(get_chat));
+  s.Get(run_path + "/chat/stream", bind(resume_chat));
+  s.Get(ws + "/events", [&app](const httplib::Request& req, httplib::Response& res) {
+    workspace_events(app, req, res, std::nullopt);
+  });
+  s.Get(run_path + "/events", [&app](const httplib::Request& req, httplib::Response& res) {
+    run_key key = key_of(req);
+    if (!authorize(app, req, res, key.workspace_id) || !load_run(app, key, res)) return;
+    workspace_events(app, req, res, key);
+  });
+  s.Get("/api/setup/detect-provider", bind(detect_provider));
+}
+
+}  // namespace platform::web

@@ -1,0 +1,27 @@
+#pragma once
+// Every browser-facing route of platform-web (docs/http-api.md).
+#include <httplib.h>
+
+#include "auth.hpp"
+#include "chat_service.hpp"
+#include "platform/cache_store.hpp"
+#include "platform/runtime_registry.hpp"
+#include "platform/store.hpp"
+#include "web_config.hpp"
+#include "worker_client.hpp"
+
+namespace platform::web {
+
+struct web_app {
+  const config& cfg;
+  store& db;
+  cache_store& cache;
+  const worker_client& worker;
+  const runtime_registry& registry;
+  authenticator& auth;
+  chat_service& chat;
+};
+
+void register_routes(httplib::Server& server, web_app& app);
+
+}  // namespace platform::web

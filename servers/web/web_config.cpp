@@ -1,0 +1,81 @@
+#include "web_config.hpp"
+
+#include <charconv>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+namespace platform::web {
+namespace {
+
+std::string env(const char* name, std::string fallback = {}) {
+  const char* v = std::getenv(name);
+  return v && *v ? std::string(v) : fallback;
+}
+
+result<long> env_number(const char* name, long fallback, long min, long max) {
+  std::string v = env(name);
+  if (v.empty()) return fallback;
+  long n = 0;
+  auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+  if (ec != std::errc() || p != v.data() + v.size() || n < min || n > max) {
+    return fail("invalid_config", std::string(name) + " must be a number from " + std::to_string(min) + " to " +
+                                      std::to_string(max));
+  }
+  return n;
+}
+
+}  // namespace
+
+result<config> config_from_env() {
+  config c;
+  c.host = env("PLATFORM_WEB_HOST", c.host);
+  auto port = env_number("PLATFORM_WEB_PORT", c.port, 0, 65535);
+  if (!port) return tl::unexpected(port.error());
+  c.port = static_cast<int>(*port);
+  c.data_dir = env("PLATFORM_DATA_DIR", c.data_dir);
+  c.database_url = env("PLATFORM_DATABASE_URL");
+  c.redis_url = env("PLATFORM_REDIS_URL");
+  c.worker_url = env("PLATFORM_WORKER_URL", c.worker_url);
+  c.production = env("PLATFORM_ENV") == "production";
+  c.internal_token = env("INTERNAL_API_TOKEN");
+  std::string mode = env("PLATFORM_AUTH_MODE", "none");
+  if (mode == "none") c.auth = auth_mode::none;
+  else if (mode == "external") c.auth = auth_mode::external;
+  else return fail("invalid_config", "PLATFORM_AUTH_MODE must be none or external");
+  if (c.production && c.internal_token.size() < 32) {
+    return fail("invalid_config", "production mode needs INTERNAL_API_TOKEN of at least 32 bytes");
+  }
+  if (c.production && c.auth == auth_mode::none) {
+    return fail("invalid_config", "production mode needs PLATFORM_AUTH_MODE=external");
+  }
+  c.jwt_issuer = env("PLATFORM_JWT_ISSUER");
+  c.jwt_audience = env("PLATFORM_JWT_AUDIENCE");
+  c.jwt_hs256_secret = env("PLATFORM_JWT_HS256_SECRET");
+  if (std::string key_file = env("PLATFORM_JWT_PUBLIC_KEY_FILE"); !key_file.empty()) {
+    std::ifstream in(key_file);
+    if (!in) return fail("invalid_config", "PLATFORM_JWT_PUBLIC_KEY_FILE cannot be read");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    c.jwt_rs256_public_key_pem = ss.str();
+  }
+  if (c.auth == auth_mode::external &&
+      (c.jwt_issuer.empty() || c.jwt_audience.empty() ||
+       (c.jwt_hs256_secret.empty() && c.jwt_rs256_public_key_pem.empty()))) {
+    return fail("invalid_config",
+                "external auth needs PLATFORM_JWT_ISSUER, PLATFORM_JWT_AUDIENCE and PLATFORM_JWT_HS256_SECRET or "
+                "PLATFORM_JWT_PUBLIC_KEY_FILE");
+  }
+  auto body = env_number("PLATFORM_MAX_BODY_BYTES", static_cast<long>(c.max_body_bytes), 1024, 1L << 30);
+  if (!body) return tl::unexpected(body.error());
+  c.max_body_bytes = static_cast<std::size_t>(*body);
+  auto lease = env_number("PLATFORM_STREAM_LEASE_MS", 30000, 1000, 3600000);
+  if (!lease) return tl::unexpected(lease.error());
+  c.lease = std::chrono::milliseconds(*lease);
+  auto hb = env_number("PLATFORM_SSE_HEARTBEAT_MS", 15000, 100, 600000);
+  if (!hb) return tl::unexpected(hb.error());
+  c.heartbeat = std::chrono::milliseconds(*hb);
+  return c;
+}
+
+}  // namespace platform::web

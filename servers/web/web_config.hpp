@@ -1,0 +1,38 @@
+#pragma once
+// platform-web's settings, all from the environment (docs/operations.md lists them).
+#include <chrono>
+#include <cstddef>
+#include <string>
+
+#include "platform/error.hpp"
+
+namespace platform::web {
+
+enum class auth_mode { none, external };
+
+struct config {
+  std::string host = "127.0.0.1";
+  int port = 8787;
+  std::string data_dir = "./data";
+  std::string database_url;      // PLATFORM_DATABASE_URL: PostgreSQL; empty = SQLite in data_dir
+  std::string redis_url;         // PLATFORM_REDIS_URL: Redis; empty = in-process
+  std::string worker_url = "http://127.0.0.1:8788";
+  auth_mode auth = auth_mode::none;
+  bool production = false;       // PLATFORM_ENV=production
+  std::string internal_token;    // INTERNAL_API_TOKEN
+  // external auth: a JWT in `Authorization: Bearer` or the `platform_session` cookie.
+  std::string jwt_issuer;
+  std::string jwt_audience;
+  std::string jwt_hs256_secret;  // PLATFORM_JWT_HS256_SECRET
+  std::string jwt_rs256_public_key_pem;  // read from PLATFORM_JWT_PUBLIC_KEY_FILE
+  std::size_t max_body_bytes = 8u << 20;
+  std::chrono::milliseconds lease{30000};        // a streaming claim's lease
+  std::chrono::milliseconds attach_wait{2000};   // resume rule 2: wait for an attachable stream
+  std::chrono::milliseconds heartbeat{15000};    // SSE keep-alive comment interval
+  std::string instance_id;       // this process, for logs
+};
+
+// Errors name the variable and what is wrong with it; secret values are never echoed.
+result<config> config_from_env();
+
+}  // namespace platform::web

@@ -1,0 +1,212 @@
+// platform-worker: runs agent sessions for the web server (spec "Worker endpoints"). Glue:
+// configuration, the runtime runners, routes. No database access; sessions live in memory.
+#include <httplib.h>
+#include <openssl/crypto.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "platform/runtime_registry.hpp"
+#include "platform/ui_stream.hpp"
+#include "runtime_a.hpp"
+#include "sessions.hpp"
+#include "worker_config.hpp"
+
+namespace {
+
+using nlohmann::json;
+using namespace platform::worker;
+
+httplib::Server* running = nullptr;
+void on_signal(int) {
+  if (running) running->stop();
+}
+
+void send_error(httplib::Response& res, int status, std::string_view code, std::string_view message) {
+  res.status = status;
+  res.set_content(json({{"error", {{"code", code}, {"message", message}}}}).dump(), "application/json");
+}
+
+bool authorized(const config& cfg, const httplib::Request& req, httplib::Response& res) {
+  if (cfg.internal_token.empty()) return true;
+  std::string h = req.get_header_value("Authorization");
+  std::string want = "Bearer " + cfg.internal_token;
+  if (h.size() == want.size() && CRYPTO_memcmp(h.data(), want.data(), h.size()) == 0) return true;
+  send_error(res, 401, "unauthenticated", "the worker needs the internal API token");
+  return false;
+}
+
+std::string str(const json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+// The builder message body → a runtime turn. Settings are normalized again here from their
+// three persisted fields, so no request can put arbitrary flags on a runtime's argv.
+std::optional<turn_request> parse_turn(const json& body, const std::string& app_id, httplib::Response& res,
+                                       const platform::runtime_registry& registry) {
+  turn_request t;
+  t.app_id = app_id;
+  t.run_id = str(body, "runId");
+  t.prompt = str(body, "prompt");
+  t.system_prompt = str(body, "systemPrompt");
+  if (t.run_id.empty() || t.prompt.empty()) {
+    send_error(res, 400, "invalid_body", "runId and prompt are required strings");
+    return std::nullopt;
+  }
+  json s = body.value("settings", json::object());
+  json settings = s.value("settings", json::object());
+  std::map<std::string, std::string> params;
+  if (auto it = settings.find("runtimeParams"); it != settings.end() && it->is_object()) {
+    for (auto p = it->begin(); p != it->end(); ++p) {
+      if (p->is_string()) params[p.key()] = p->get<std::string>();
+    }
+  }
+  std::string runtime = str(settings, "runtimeId");
+  std::optional<std::string> model;
+  if (auto m = str(settings, "runtimeModel"); !m.empty()) model = m;
+  auto normalized = platform::normalize_runtime_settings(registry, runtime.empty() ? "runtime-a" : runtime, model, params);
+  if (!normalized) {
+    send_error(res, 400, normalized.error().code, normalized.error().message);
+    return std::nullopt;
+  }
+  if (normalized->runtime_id != "runtime-a") {
+    send_error(res, 501, "runtime_not_available", "this worker runs runtime-a builder sessions only so far");
+    return std::nullopt;
+  }
+  t.settings_args = normalized->args;
+  t.model = normalized->runtime_model;
+  const json& state = body.contains("sessionState") ? body["sessionState"] : json();
+  if (state.is_object() && str(state, "runtimeId") == "runtime-a") {
+    t.restore = provider_session{"runtime-a", str(state, "sessionId"), str(state, "data")};
+  }
+  return t;
+}
+
+struct turn_stream {
+  std::unique_ptr<runtime_a_turn> turn;
+  bool done = false;
+};
+
+void post_messages(const config& cfg, session_table& sessions, const platform::runtime_registry& registry,
+                   const httplib::Request& req, httplib::Response& res) {
+  if (!authorized(cfg, req, res)) return;
+  std::string app_id = req.matches[1];
+  json body = json::parse(req.body, nullptr, false);
+  if (body.is_discarded() || !body.is_object()) return send_error(res, 400, "invalid_json", "the body must be a JSON object");
+  auto t = parse_turn(body, app_id, res, registry);
+  if (!t) return;
+  // A session this worker still holds is newer than nothing; the web's copy wins otherwise.
+  if (!t->restore) t->restore = sessions.get(app_id, t->run_id);
+  auto turn = runtime_a_turn::start(cfg, *t);
+  if (!turn) return send_error(res, 503, turn.error().code, turn.error().message);
+  if (cfg.trace) std::fprintf(stderr, "worker: turn start app=%s run=%s\n", app_id.c_str(), t->run_id.c_str());
+  auto state = std::make_shared<turn_stream>();
+  state->turn = std::move(*turn);
+  std::string run_id = t->run_id;
+  res.set_header("Cache-Control", "no-cache");
+  res.set_chunked_content_provider(
+      "text/event-stream",
+      [state, &sessions, app_id, run_id, &cfg](std::size_t, httplib::DataSink& sink) {
+        std::string line, out;
+        if (state->turn->next(line)) {
+          platform::append_sse_data(out, line);
+          return sink.write(out.data(), out.size());
+        }
+        int code = state->turn->exit_code();
+        if (!state->turn->result_seen()) {
+          // Only the exit code: stderr may quote the prompt or files.
+          json err = {{"type", "error"},
+                      {"error", "The runtime exited with code " + std::to_string(code) + " before finishing the turn."}};
+          platform::append_sse_data(out, err.dump());
+        }
+        if (auto s = state->turn->session()) sessions.put(app_id, run_id, std::move(*s));
+        if (cfg.trace) std::fprintf(stderr, "worker: turn end app=%s run=%s exit=%d\n", app_id.c_str(), run_id.c_str(), code);
+        out += platform::sse_done_event;
+        sink.write(out.data(), out.size());
+        sink.done();
+        return true;
+      },
+      [state](bool) { state->turn.reset(); });  // a web server that went away ends the turn
+}
+
+void get_session_state(const config& cfg, session_table& sessions, const httplib::Request& req, httplib::Response& res) {
+  if (!authorized(cfg, req, res)) return;
+  auto s = sessions.get(req.matches[1], req.get_param_value("runId"));
+  json state = nullptr;
+  if (s) state = {{"runtimeId", s->runtime_id}, {"sessionId", s->session_id}, {"data", s->data}, {"format", "jsonl"}};
+  res.set_content(json({{"sessionState", state}}).dump(), "application/json");
+}
+
+void detect_provider(const config& cfg, const httplib::Request& req, httplib::Response& res) {
+  if (!authorized(cfg, req, res)) return;
+  std::error_code ec;
+  bool claude = std::filesystem::exists(cfg.claude_path, ec) && ::access(cfg.claude_path.c_str(), X_OK) == 0;
+  json auth = json::object();
+  for (const char* name : {"ANTHROPIC_API_KEY", "CODEX_API_KEY", "OPENAI_API_KEY", "GOOGLE_API_KEY", "GEMINI_API_KEY"}) {
+    const char* v = std::getenv(name);
+    auth[name] = v != nullptr && *v != '\0';  // presence only, never the value
+  }
+  json r = {{"runtimes",
+             {{"runtime-a", {{"installed", claude}, {"usable", claude}}},
+              {"runtime-b", {{"installed", false}, {"usable", false}}},
+              {"runtime-c", {{"installed", false}, {"usable", false}}}}},
+            {"auth", auth}};
+  res.set_content(r.dump(), "application/json");
+}
+
+}  // namespace
+
+int main(int, char** argv) {
+  std::error_code ec;
+  auto exe = std::filesystem::canonical("/proc/self/exe", ec);
+  auto cfg = config_from_env(ec ? std::string(argv[0]) : exe.string());
+  if (!cfg) {
+    std::fprintf(stderr, "platform-worker: %s\n", cfg.error().message.c_str());
+    return 2;
+  }
+  session_table sessions(cfg->session_ttl);
+  auto registry = platform::builtin_runtime_registry();
+  httplib::Server server;
+  server.new_task_queue = [] { return new httplib::ThreadPool(256); };
+  server.set_read_timeout(30, 0);
+  server.set_write_timeout(30, 0);
+  server.set_payload_max_length(64u << 20);
+  const std::string app = "/sessions/([A-Za-z0-9_-]{1,200})";
+  server.Post(app + "/messages", [&](const httplib::Request& req, httplib::Response& res) {
+    post_messages(*cfg, sessions, registry, req, res);
+  });
+  server.Get(app + "/session-state", [&](const httplib::Request& req, httplib::Response& res) {
+    get_session_state(*cfg, sessions, req, res);
+  });
+  server.Get("/detect-provider", [&](const httplib::Request& req, httplib::Response& res) {
+    detect_provider(*cfg, req, res);
+  });
+  server.Get("/health", [&](const httplib::Request&, httplib::Response& res) {
+    res.set_content(json({{"ok", true}, {"sessions", sessions.size()}}).dump(), "application/json");
+  });
+  server.set_error_handler([](const httplib::Request&, httplib::Response& res) {
+    if (res.body.empty()) send_error(res, res.status, res.status == 404 ? "not_found" : "http_error", "request failed");
+  });
+  running = &server;
+  std::signal(SIGINT, on_signal);
+  std::signal(SIGTERM, on_signal);
+  std::signal(SIGPIPE, SIG_IGN);
+  int port = cfg->port == 0 ? server.bind_to_any_port(cfg->host) : (server.bind_to_port(cfg->host, cfg->port) ? cfg->port : -1);
+  if (port < 0) {
+    std::fprintf(stderr, "platform-worker: cannot listen on %s:%d\n", cfg->host.c_str(), cfg->port);
+    return 1;
+  }
+  std::printf("platform-worker listening on http://%s:%d\n", cfg->host.c_str(), port);
+  std::fflush(stdout);
+  bool ok = server.listen_after_bind();
+  running = nullptr;
+  return ok ? 0 : 1;
+}

@@ -1,0 +1,138 @@
+#include "runtime_a.hpp"
+
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "platform/runtime_registry.hpp"
+
+namespace platform::worker {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+// ~/.claude/projects/<key>: the realpath of cwd with every non-alphanumeric character as '-'.
+std::string project_key(const std::string& cwd) {
+  std::string key = fs::weakly_canonical(cwd).string();
+  for (auto& c : key) {
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '-';
+  }
+  return key;
+}
+
+bool safe_session_id(const std::string& id) {
+  if (id.empty() || id.size() > 128) return false;
+  for (char c : id) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_') return false;
+  }
+  return true;
+}
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+}  // namespace
+
+result<std::unique_ptr<runtime_a_turn>> runtime_a_turn::start(const config& cfg, const turn_request& req) {
+  std::unique_ptr<runtime_a_turn> t(new runtime_a_turn());
+  std::error_code ec;
+  t->cwd_ = (fs::absolute(cfg.workspaces_dir) / req.app_id).string();
+  fs::create_directories(t->cwd_, ec);
+  if (ec) return fail("workspace_unavailable", "cannot create the app workspace: " + ec.message());
+  std::string tmpl = (fs::temp_directory_path() / "platform-turn-XXXXXX").string();
+  if (!mkdtemp(tmpl.data())) return fail("spawn_failed", "cannot create a temp home for the runtime");
+  t->home_ = tmpl;
+
+  std::vector<std::string> args = req.settings_args;
+  args.insert(args.end(), {"--setting-sources=", "--permission-mode=acceptEdits",
+                           "--allowedTools=Bash,Edit,Write,Read,Glob,Grep,WebFetch,WebSearch"});
+  if (req.restore && req.restore->runtime_id == "runtime-a" && safe_session_id(req.restore->session_id) &&
+      !req.restore->data.empty()) {
+    fs::path dir = fs::path(t->home_) / ".claude/projects" / project_key(t->cwd_);
+    fs::create_directories(dir, ec);
+    std::ofstream(dir / (req.restore->session_id + ".jsonl"), std::ios::binary) << req.restore->data;
+    args.push_back("--resume=" + req.restore->session_id);
+  }
+  process_spec spec{cfg.claude_path, args, {}, t->cwd_};
+  spec.env = {"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + t->home_, "LANG=C.UTF-8",
+              "CLAUDE_CONFIG_DIR=" + t->home_ + "/.claude", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+              "DISABLE_AUTOUPDATER=1", "CLAUDE_CODE_ENTRYPOINT=sdk-ts"};
+  spec.env.insert(spec.env.end(), cfg.provider_env.begin(), cfg.provider_env.end());
+  auto proc = child_process::spawn(spec);
+  if (!proc) return tl::unexpected(proc.error());
+  t->proc_ = std::move(*proc);
+
+  usage_context uc;
+  uc.model = req.model;
+  uc.pricing = builtin_runtime_registry().pricing();
+  auto acc = make_usage_accumulator("runtime-a", std::move(uc));
+  if (acc) t->usage_ = std::move(*acc);
+
+  json init = {{"request_id", "init-1"}, {"type", "control_request"},
+               {"request", {{"subtype", "initialize"}, {"systemPrompt", req.system_prompt}}}};
+  json user = {{"type", "user"}, {"session_id", ""}, {"parent_tool_use_id", nullptr},
+               {"message", {{"role", "user"}, {"content", json::array({{{"type", "text"}, {"text", req.prompt}}})}}}};
+  auto w = t->proc_->write_stdin(init.dump() + "\n" + user.dump() + "\n");
+  if (!w) return tl::unexpected(w.error());
+  return t;
+}
+
+runtime_a_turn::~runtime_a_turn() {
+  proc_.reset();
+  std::error_code ec;
+  if (!home_.empty()) fs::remove_all(home_, ec);
+}
+
+// The CLI does not keep key order (a result line may start with "duration_api_ms"), so lines
+// that may matter are parsed; the cheap substring test only skips the parse for the rest.
+bool runtime_a_turn::next(std::string& line) {
+  while (proc_->read_line(line)) {
+    if (line.empty() || line.front() != '{') continue;
+    std::optional<run_usage> turn_usage;
+    if (usage_) turn_usage = usage_->feed_line(line);
+    bool maybe_result = line.find("\"result\"") != std::string::npos;
+    bool maybe_control = line.find("\"control_") != std::string::npos;
+    bool maybe_init = session_id_.empty() && line.find("\"init\"") != std::string::npos;
+    if (!maybe_result && !maybe_control && !maybe_init) return true;
+    json m = json::parse(line, nullptr, false);
+    std::string type = m.is_object() ? m.value("type", "") : "";
+    if (type.rfind("control_", 0) == 0) continue;  // the SDK consumes these
+    if (type == "system" && m.value("subtype", "") == "init") session_id_ = m.value("session_id", "");
+    if (type == "result") {
+      result_seen_ = true;
+      session_id_ = m.value("session_id", session_id_);
+      // One turn per process: the CLI exits when stdin closes after its result.
+      proc_->close_stdin();
+      if (turn_usage && line.back() == '}') {
+        line.pop_back();
+        line += ",\"platform_turn_usage\":" + run_usage_to_json(*turn_usage) + "}";
+      }
+    }
+    return true;
+  }
+  return false;
+}
+
+std::optional<provider_session> runtime_a_turn::session() const {
+  if (!safe_session_id(session_id_)) return std::nullopt;
+  fs::path file = fs::path(home_) / ".claude/projects" / project_key(cwd_) / (session_id_ + ".jsonl");
+  std::error_code ec;
+  if (!fs::exists(file, ec)) return std::nullopt;
+  return provider_session{"runtime-a", session_id_, read_file(file)};
+}
+
+int runtime_a_turn::exit_code() { return proc_->wait(); }
+
+std::string runtime_a_turn::stderr_tail() const { return proc_->stderr_tail(); }
+
+}  // namespace platform::worker
