@@ -1,10 +1,18 @@
 #!/usr/bin/env bash
-# Sets up this machine, builds the platform and runs it on its embedded defaults.
-# For now the platform is its core and command-line tool; the web and worker servers join
-# this script as they land.
+# Sets up this machine, builds the platform and runs it on its embedded defaults: SQLite in
+# ./data, in-process pub/sub, platform-web on 127.0.0.1:8787 and platform-worker on :8788.
+# The worker runs the real Claude Code CLI; give it ANTHROPIC_API_KEY (and, for a scripted
+# or proxy endpoint, ANTHROPIC_BASE_URL). Ctrl-C stops both.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
+bash scripts/setup-runtimes.sh
 [ -f build/build.ninja ] || meson setup build --wrap-mode=nodownload >/dev/null
 ninja -C build
-./build/tools/platformctl/platformctl --help
+export PLATFORM_DATA_DIR=${PLATFORM_DATA_DIR:-$PWD/data}
+./build/servers/worker/platform-worker &
+worker=$!
+trap 'kill $worker 2>/dev/null || true' EXIT
+exec_status=0
+./build/servers/web/platform-web || exec_status=$?
+exit $exec_status

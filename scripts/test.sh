@@ -1,10 +1,16 @@
 #!/usr/bin/env bash
-# Sets up this machine and runs every test: unit and CLI tests through `meson test`, then a
-# short libFuzzer smoke run of every fuzz target. Prints the runner's summary and a final
+# Sets up this machine and runs every test: unit, store, cache, CLI and end-to-end tests through
+# `meson test` (with PostgreSQL and Redis started on 127.0.0.1 for the run), then a short
+# libFuzzer smoke run of every fuzz target. Prints the runner's summary and a final
 # "N passed, N failed" line.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
+bash scripts/setup-runtimes.sh
+# PostgreSQL and Redis for the store, cache and multi-replica tests, stopped on exit.
+eval "$(bash scripts/services.sh start)"
+trap 'bash scripts/services.sh stop "$PLATFORM_TEST_SERVICES_DIR"' EXIT
+export PLATFORM_TEST_REQUIRE_SERVICES=1
 if [ ! -f build/build.ninja ]; then
   meson setup build --wrap-mode=nodownload >/dev/null
 fi

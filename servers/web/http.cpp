@@ -68,6 +68,19 @@ void follow_replay(httplib::Response& res, cache_store& cache, follow_options op
     state->cursor = r->next_cursor;
     if (out.empty() && !r->terminal) {
       if (state->still_live && !state->still_live()) {
+        // The run ended without completing this stream (its producer died and stale stream
+        // recovery failed it): say so, unless the last events arrived meanwhile.
+        auto last = cache.read_from(state->stream_id, state->cursor, 4096);
+        if (last && last->status == replay_status::ok && !last->chunks.empty()) {
+          for (const auto& c : last->chunks) out += c.bytes;
+          state->cursor = last->next_cursor;
+          if (!sink.write(out.data(), out.size())) return false;
+          if (last->terminal) sink.done();
+          return true;
+        }
+        out = "data: {\"type\":\"error\",\"errorText\":\"The run stopped before its stream finished.\"}\n\n";
+        out += sse_done_event;
+        sink.write(out.data(), out.size());
         sink.done();
         return true;
       }

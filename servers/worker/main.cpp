@@ -5,6 +5,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -25,6 +26,7 @@ using nlohmann::json;
 using namespace platform::worker;
 
 httplib::Server* running = nullptr;
+std::atomic<std::uint64_t> turns_started{0};  // for /health: tests count runtime queries
 void on_signal(int) {
   if (running) running->stop();
 }
@@ -108,6 +110,7 @@ void post_messages(const config& cfg, session_table& sessions, const platform::r
   auto turn = runtime_a_turn::start(cfg, *t);
   if (!turn) return send_error(res, 503, turn.error().code, turn.error().message);
   if (cfg.trace) std::fprintf(stderr, "worker: turn start app=%s run=%s\n", app_id.c_str(), t->run_id.c_str());
+  turns_started.fetch_add(1);
   auto state = std::make_shared<turn_stream>();
   state->turn = std::move(*turn);
   std::string run_id = t->run_id;
@@ -190,7 +193,7 @@ int main(int, char** argv) {
     detect_provider(*cfg, req, res);
   });
   server.Get("/health", [&](const httplib::Request&, httplib::Response& res) {
-    res.set_content(json({{"ok", true}, {"sessions", sessions.size()}}).dump(), "application/json");
+    res.set_content(json({{"ok", true}, {"sessions", sessions.size()}, {"turnsStarted", turns_started.load()}}).dump(), "application/json");
   });
   server.set_error_handler([](const httplib::Request&, httplib::Response& res) {
     if (res.body.empty()) send_error(res, res.status, res.status == 404 ? "not_found" : "http_error", "request failed");

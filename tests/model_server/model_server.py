@@ -43,6 +43,11 @@ class Script:
             self.data = substitute(json.load(f), variables)
         self.counter = 0
         self.lock = threading.Lock()
+        self.pauses = {}
+
+    def pause(self, name):
+        with self.lock:
+            return self.pauses.setdefault(name, threading.Event())
 
     def turn_for(self, request):
         if not request.get("tools") and "aux" in self.data:
@@ -59,14 +64,21 @@ class Script:
             return "msg_scripted%04d" % self.counter
 
 
-def anthropic_events(turn, message_id, model):
+def anthropic_events(turn, message_id, model, script):
     usage = dict(turn.get("usage") or {"input_tokens": 10, "output_tokens": 5})
     start_usage = dict(usage, output_tokens=1)
     yield "message_start", {"type": "message_start", "message": {
         "id": message_id, "type": "message", "role": "assistant", "model": model, "content": [],
         "stop_reason": None, "stop_sequence": None, "usage": start_usage}}
-    for index, block in enumerate(turn.get("blocks", [])):
+    index = -1
+    for block in turn.get("blocks", []):
         kind = block["type"]
+        if kind == "pause":
+            # Holds the stream here until POST /control/release/<name>: tests attach viewers
+            # mid-stream without guessing at timing.
+            script.pause(block["name"]).wait(timeout=block.get("timeout", 120))
+            continue
+        index += 1
         if kind == "thinking":
             yield "content_block_start", {"type": "content_block_start", "index": index,
                                           "content_block": {"type": "thinking", "thinking": "", "signature": ""}}
@@ -98,9 +110,7 @@ def anthropic_events(turn, message_id, model):
 
 
 def anthropic_message(turn, message_id, model):
-    content = []
-    for block in turn.get("blocks", []):
-        content.append(dict(block))
+    content = [dict(b) for b in turn.get("blocks", []) if b["type"] != "pause"]
     return {"id": message_id, "type": "message", "role": "assistant", "model": model, "content": content,
             "stop_reason": turn.get("stop_reason", "end_turn"), "stop_sequence": None,
             "usage": turn.get("usage") or {"input_tokens": 10, "output_tokens": 5}}
@@ -136,6 +146,8 @@ def make_handler(script, log_path, state):
 
         def do_GET(self):
             state["last"] = time.time()
+            if self.path == "/control/stats":
+                return self._json(200, {"requests": state["requests"]})
             if self.path.startswith("/v1/models"):
                 return self._json(200, {"data": [], "has_more": False})
             self._json(404, {"type": "error", "error": {"type": "not_found_error", "message": "no such route"}})
@@ -149,6 +161,12 @@ def make_handler(script, log_path, state):
             except ValueError:
                 return self._json(400, {"type": "error", "error": {"type": "invalid_request_error",
                                                                    "message": "invalid JSON"}})
+            if self.path.startswith("/control/release/"):
+                script.pause(self.path[len("/control/release/"):]).set()
+                return self._json(200, {"released": True})
+            if self.path.startswith("/control/arm/"):
+                script.pause(self.path[len("/control/arm/"):]).clear()
+                return self._json(200, {"armed": True})
             self._log(body)
             with state["log_lock"]:
                 state["requests"] += 1
@@ -168,7 +186,7 @@ def make_handler(script, log_path, state):
             self.send_header("cache-control", "no-cache")
             self.send_header("connection", "close")
             self.end_headers()
-            for name, event in anthropic_events(turn, message_id, model):
+            for name, event in anthropic_events(turn, message_id, model, script):
                 self.wfile.write(("event: %s\ndata: %s\n\n" % (name, json.dumps(event))).encode())
                 self.wfile.flush()
             self.close_connection = True

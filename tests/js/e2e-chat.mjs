@@ -1,0 +1,331 @@
+// End to end: platform-web + platform-worker + the real Claude Code CLI + the scripted model
+// server, driven over HTTP and read with the real `ai` client (DefaultChatTransport and
+// readUIMessageStream), on the embedded defaults (SQLite, in-process pub/sub) or, with
+// --replicas, on two web processes sharing PostgreSQL and Redis.
+//
+// Usage: node e2e-chat.mjs --build DIR --project DIR [--replicas]
+// Prints one line per check and "N passed, N failed"; exit 1 when any check failed.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { DefaultChatTransport, readUIMessageStream } from 'ai';
+
+const args = process.argv.slice(2);
+const opt = (name) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const buildDir = path.resolve(opt('--build') ?? 'build');
+const projectDir = path.resolve(opt('--project') ?? '.');
+const replicas = args.includes('--replicas');
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'platform-e2e-'));
+const children = [];
+let passed = 0;
+let failed = 0;
+
+async function check(name, fn) {
+  try {
+    await fn();
+    passed += 1;
+    console.log(`ok   ${name}`);
+  } catch (e) {
+    failed += 1;
+    console.log(`FAIL ${name}: ${e?.stack ?? e}`);
+  }
+}
+
+// Starts a process and resolves with the first stdout line matching `ready`.
+function start(name, cmd, argv, env, ready) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, argv, { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
+    const log = fs.createWriteStream(path.join(tmp, `${name}.log`));
+    child.stderr.pipe(log);
+    let buffer = '';
+    const timer = setTimeout(() => reject(new Error(`${name} did not start`)), 20000);
+    child.stdout.on('data', (d) => {
+      buffer += d;
+      const m = buffer.match(ready);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, match: m });
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`${name} exited with ${code}`)));
+  });
+}
+
+const scenario = {
+  turns: [
+    {
+      blocks: [
+        { type: 'thinking', thinking: 'The user wants a greeting; answer in two parts.', signature: 'c2ln' },
+        { type: 'text', text: 'Part one. ' },
+        { type: 'pause', name: 'mid' },
+        { type: 'text', text: 'Part two.' },
+      ],
+      stop_reason: 'end_turn',
+      usage: { input_tokens: 1000, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, output_tokens: 40 },
+    },
+  ],
+  aux: { blocks: [{ type: 'text', text: 'Greeting' }], stop_reason: 'end_turn' },
+};
+
+async function json(res) {
+  const text = await res.text();
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new Error(`not JSON (HTTP ${res.status}): ${text.slice(0, 200)}`);
+  }
+}
+
+// SSE events (whole "data: ...\n\n" strings) of a fetch body, read incrementally.
+class EventReader {
+  constructor(res) {
+    this.reader = res.body.getReader();
+    this.decoder = new TextDecoder();
+    this.buffer = '';
+    this.events = [];
+    this.done = false;
+  }
+  async until(pred) {
+    while (!pred(this.events)) {
+      if (this.done) throw new Error(`stream ended first; have ${this.events.length} events`);
+      const { done, value } = await this.reader.read();
+      if (done) {
+        this.done = true;
+        continue;
+      }
+      this.buffer += this.decoder.decode(value, { stream: true });
+      let i;
+      while ((i = this.buffer.indexOf('\n\n')) >= 0) {
+        const ev = this.buffer.slice(0, i + 2);
+        this.buffer = this.buffer.slice(i + 2);
+        if (!ev.startsWith(':')) this.events.push(ev);  // keep-alive comments are not chunks
+      }
+    }
+    return this.events;
+  }
+  toEnd() {
+    return this.until((e) => e.length > 0 && e[e.length - 1] === 'data: [DONE]\n\n');
+  }
+}
+
+async function main() {
+  const scenarioFile = path.join(tmp, 'scenario.json');
+  fs.writeFileSync(scenarioFile, JSON.stringify(scenario));
+  const model = await start('model', 'python3', [path.join(projectDir, 'tests/model_server/model_server.py'),
+    '--script', scenarioFile, '--port', '0', '--log', path.join(tmp, 'requests.jsonl'), '--idle-exit', '600'], {}, /^(\d+)\n/m);
+  const modelUrl = `http://127.0.0.1:${model.match[1]}`;
+  const worker = await start('worker', path.join(buildDir, 'servers/worker/platform-worker'), [], {
+    PLATFORM_WORKER_PORT: '0',
+    PLATFORM_DATA_DIR: path.join(tmp, 'data'),
+    ANTHROPIC_BASE_URL: modelUrl,
+    ANTHROPIC_API_KEY: 'scripted-model-key',
+    CLAUDE_CODE_MAX_RETRIES: '0',
+  }, /listening on (http:\S+)/);
+  const workerUrl = worker.match[1];
+  const webEnv = {
+    PLATFORM_WEB_PORT: '0',
+    PLATFORM_DATA_DIR: path.join(tmp, 'data'),
+    PLATFORM_WORKER_URL: workerUrl,
+    PLATFORM_MAX_BODY_BYTES: '65536',
+    PLATFORM_SSE_HEARTBEAT_MS: '500',
+  };
+  if (replicas) {
+    webEnv.PLATFORM_DATABASE_URL = process.env.PLATFORM_TEST_PG_URL;
+    webEnv.PLATFORM_REDIS_URL = process.env.PLATFORM_TEST_REDIS_URL;
+    webEnv.PLATFORM_STREAM_LEASE_MS = '2000';
+  }
+  const webA = await start('web-a', path.join(buildDir, 'servers/web/platform-web'), [], webEnv, /listening on (http:\S+)/);
+  const a = webA.match[1];
+  const b = replicas
+    ? (await start('web-b', path.join(buildDir, 'servers/web/platform-web'), [], webEnv, /listening on (http:\S+)/)).match[1]
+    : a;
+
+  const post = (base, p, body) =>
+    fetch(base + p, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  const app = await json(await post(a, '/api/workspaces/default/apps', { name: 'E2E' }));
+  const run = await json(await post(a, `/api/workspaces/default/apps/${app.id}/runs`, {}));
+  const runPath = `/api/workspaces/default/apps/${app.id}/runs/${run.id}`;
+  const userMessage = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Say hello in two parts.' }] };
+  const chatBody = { messages: [userMessage], runtimeModel: 'claude-sonnet-4-5-20250929' };
+  const workerTurns = async () => (await json(await fetch(`${workerUrl}/health`))).turnsStarted;
+  const turnsBefore = await workerTurns();
+
+  // Workspace events, from before the turn starts.
+  const eventsRes = await fetch(`${b}/api/workspaces/default/events`);
+  const workspaceEvents = new EventReader(eventsRes);
+
+  let postEvents;
+  let resumedFromZero;
+  let resumedFromCursor;
+  const cursor = 3;
+  await check('chat POST streams the turn; viewers attach mid-stream (replica B when --replicas)', async () => {
+    const res = await post(a, `${runPath}/chat`, chatBody);
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('x-sdk-ai-ui-message-stream'), 'v1');
+    assert.equal(res.headers.get('x-vercel-ai-ui-message-stream'), 'v1');
+    const live = new EventReader(res);
+    await live.until((e) => e.some((x) => x.includes('Part one.')));
+    const sofar = live.events.length;
+    const r0 = new EventReader(await fetch(`${b}${runPath}/chat/stream`));
+    const rc = new EventReader(await fetch(`${b}${runPath}/chat/stream?cursor=${cursor}`));
+    await r0.until((e) => e.length >= sofar);
+    await rc.until((e) => e.length >= sofar - cursor);
+    await fetch(`${modelUrl}/control/release/mid`, { method: 'POST', body: '{}' });
+    postEvents = await live.toEnd();
+    resumedFromZero = await r0.toEnd();
+    resumedFromCursor = await rc.toEnd();
+    assert.ok(postEvents.join('').includes('Part two.'));
+  });
+
+  await check('resume from zero is byte-identical; from a cursor it is the exact remainder', async () => {
+    assert.equal(resumedFromZero.join(''), postEvents.join(''));
+    assert.equal(resumedFromCursor.join(''), postEvents.slice(cursor).join(''));
+  });
+
+  await check('the real AI SDK client accepts the stream and assembles one assistant message', async () => {
+    const body = postEvents.join('');
+    const transport = new DefaultChatTransport({
+      api: 'http://replay.invalid/chat',
+      fetch: async () => new Response(body, { headers: { 'content-type': 'text/event-stream' } }),
+    });
+    const chunks = await transport.sendMessages({ chatId: run.id, messages: [userMessage], trigger: 'submit-message', messageId: undefined, abortSignal: undefined });
+    let last;
+    for await (const m of readUIMessageStream({ stream: chunks, onError: (e) => { throw e; } })) last = m;
+    assert.equal(last.role, 'assistant');
+    assert.equal(last.id, `msg-${run.id}-1`);
+    const text = last.parts.filter((p) => p.type === 'text').map((p) => p.text).join('');
+    assert.equal(text, 'Part one. Part two.');
+    assert.ok(last.parts.some((p) => p.type === 'reasoning' && p.text.includes('greeting')));
+  });
+
+  await check('the turn is persisted with usage; a conversational turn completes', async () => {
+    const history = await json(await fetch(`${b}${runPath}/chat`));
+    assert.equal(history.status, 'completed');
+    assert.equal(history.messageCount, 2);
+    assert.equal(history.messages[1].role, 'assistant');
+    assert.equal(history.messages[1].id, `msg-${run.id}-1`);
+    assert.equal(history.activeStreamId, null);
+    assert.equal(history.usage.totalInputTokens, 1000);
+    assert.equal(history.usage.totalOutputTokens, 40);
+    assert.ok(history.usage.totalCostUsd > 0);
+  });
+
+  await check('workspace events: run.starting, run.stream_ready, run.completed, ids and status only', async () => {
+    const evs = await workspaceEvents.until((e) => e.some((x) => x.includes('run.completed')));
+    const mine = evs.map((x) => JSON.parse(x.slice(6))).filter((e) => e.runId === run.id);
+    assert.deepEqual(mine.map((e) => e.type), ['run.starting', 'run.stream_ready', 'run.completed']);
+    for (const e of mine) {
+      assert.deepEqual(Object.keys(e).sort(), ['appId', 'kind', 'runId', 'status', 'type', 'workspaceId']);
+    }
+    workspaceEvents.reader.cancel();
+  });
+
+  await check('nothing attachable after the turn: resume answers 204', async () => {
+    const res = await fetch(`${b}${runPath}/chat/stream`);
+    assert.equal(res.status, 204);
+  });
+
+  await check('a stale POST (same message list) gets an empty successful stream; history untouched', async () => {
+    const res = await post(b, `${runPath}/chat`, chatBody);
+    assert.equal(res.status, 200);
+    assert.equal(await res.text(), 'data: [DONE]\n\n');
+    const history = await json(await fetch(`${a}${runPath}/chat`));
+    assert.equal(history.messageCount, 2);
+    assert.equal(await workerTurns(), turnsBefore + 1);
+  });
+
+  await check('200 parallel duplicate chat POSTs: exactly one worker query', async () => {
+    const fresh = await json(await post(a, `/api/workspaces/default/apps/${app.id}/runs`, {}));
+    const p = `/api/workspaces/default/apps/${app.id}/runs/${fresh.id}/chat`;
+    const before = await workerTurns();
+    const bodies = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => post(i % 2 ? b : a, p, chatBody).then((r) => r.text())),
+    );
+    const full = bodies.filter((x) => x !== 'data: [DONE]\n\n');
+    assert.equal(full.length, 1);
+    assert.ok(full[0].includes('Part two.'));
+    assert.equal(await workerTurns(), before + 1);
+  });
+
+  await check('cross-app and cross-workspace probes are 404', async () => {
+    const other = await json(await post(a, '/api/workspaces/default/apps', { name: 'Other' }));
+    for (const p of [
+      `/api/workspaces/default/apps/${other.id}/runs/${run.id}/chat`,
+      `/api/workspaces/default/apps/${other.id}/runs/${run.id}/chat/stream`,
+      `/api/workspaces/elsewhere/apps/${app.id}/runs/${run.id}/chat`,
+      `/api/workspaces/default/apps/nope/runs/${run.id}/chat`,
+    ]) {
+      const res = await fetch(a + p);
+      assert.equal(res.status, 404, p);
+      const body = await json(res);
+      assert.equal(body.error.code, 'not_found');
+    }
+    const res = await post(a, `/api/workspaces/default/apps/${other.id}/runs/${run.id}/chat`, chatBody);
+    assert.equal(res.status, 404);
+  });
+
+  await check('bad input: malformed JSON, wrong types, oversized bodies, bad cursor; nothing written', async () => {
+    const fresh = await json(await post(a, `/api/workspaces/default/apps/${app.id}/runs`, {}));
+    const p = `/api/workspaces/default/apps/${app.id}/runs/${fresh.id}/chat`;
+    const cases = [
+      ['{not json', 400, 'invalid_json'],
+      ['[]', 400, 'invalid_body'],
+      [JSON.stringify({ messages: 'hello' }), 400, 'invalid_body'],
+      [JSON.stringify({ messages: [] }), 400, 'invalid_body'],
+      [JSON.stringify({ messages: [{ parts: [] }] }), 400, 'invalid_body'],
+      [JSON.stringify({ messages: [userMessage], runtimeId: 'runtime-z' }), 400, undefined],
+      [JSON.stringify({ messages: [userMessage], pad: 'x'.repeat(100000) }), 413, 'body_too_large'],
+    ];
+    for (const [body, status, code] of cases) {
+      const res = await post(a, p, body);
+      assert.equal(res.status, status, body.slice(0, 60));
+      const j = await json(res);
+      assert.ok(j.error && typeof j.error.message === 'string', body.slice(0, 60));
+      if (code) assert.equal(j.error.code, code);
+    }
+    const bad = await fetch(`${a}${p}/stream?cursor=-1`);
+    assert.equal(bad.status, 400);
+    const after = await json(await fetch(`${a}${p}`));
+    assert.equal(after.status, 'pending');
+    assert.equal(after.messageCount, 0);
+    const badApp = await post(a, '/api/workspaces/default/apps', { name: 42 });
+    assert.equal(badApp.status, 400);
+  });
+
+  if (replicas) {
+    await check('killing replica A mid-stream fails the run cleanly; replica B reports it', async () => {
+      const fresh = await json(await post(a, `/api/workspaces/default/apps/${app.id}/runs`, {}));
+      const p = `/api/workspaces/default/apps/${app.id}/runs/${fresh.id}`;
+      await fetch(`${modelUrl}/control/arm/mid`, { method: 'POST', body: '{}' });  // hold this turn
+      const res = await post(a, `${p}/chat`, chatBody);
+      const live = new EventReader(res);
+      await live.until((e) => e.length >= 2);
+      webA.child.kill('SIGKILL');
+      const viewer = new EventReader(await fetch(`${b}${p}/chat/stream`));
+      const events = await viewer.toEnd();
+      assert.ok(events.some((x) => x.includes('"type":"error"')), 'the viewer is told the run stopped');
+      const history = await json(await fetch(`${b}${p}/chat`));
+      assert.equal(history.status, 'failed');
+      assert.equal(history.activeStreamId, null);
+    });
+  }
+}
+
+try {
+  await main();
+} catch (e) {
+  failed += 1;
+  console.log(`FAIL setup: ${e?.stack ?? e}`);
+} finally {
+  for (const c of children) c.kill('SIGKILL');
+  if (failed === 0) fs.rmSync(tmp, { recursive: true, force: true });
+  else console.log(`logs kept in ${tmp}`);
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exit(failed === 0 ? 0 : 1);
+}

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# End-to-end chat test (e2e-chat.mjs): BUILD_DIR PROJECT_DIR [--replicas]. The replicas
+# variant needs PLATFORM_TEST_PG_URL and PLATFORM_TEST_REDIS_URL (scripts/services.sh); without
+# them it is skipped (exit 77), unless PLATFORM_TEST_REQUIRE_SERVICES=1 makes that a failure.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")"
+build=$1 project=$2; shift 2
+if [[ " $* " == *" --replicas "* ]] && { [ -z "${PLATFORM_TEST_PG_URL:-}" ] || [ -z "${PLATFORM_TEST_REDIS_URL:-}" ]; }; then
+  if [ "${PLATFORM_TEST_REQUIRE_SERVICES:-0}" = 1 ]; then echo "PostgreSQL/Redis test URLs missing" >&2; exit 1; fi
+  exit 77
+fi
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm ci --no-audit --no-fund --loglevel=error >&2
+fi
+[ -x "$project/runtimes/node_modules/@anthropic-ai/claude-code/bin/claude.exe" ] || bash "$project/scripts/setup-runtimes.sh"
+exec node e2e-chat.mjs --build "$build" --project "$project" "$@"
