@@ -1,51 +1,131 @@
 #!/usr/bin/env bash
-# Starts or stops the test servers on 127.0.0.1, each in a temp dir: PostgreSQL and Redis.
-#   eval "$(bash scripts/services.sh start)"   # exports PLATFORM_TEST_PG_URL, PLATFORM_TEST_REDIS_URL,
-#                                               # PLATFORM_TEST_SERVICES_DIR
+# Starts or stops the test servers, Redis and PostgreSQL, on free ports of 127.0.0.1 with
+# everything under one temp dir (nothing is written to the system's config directories).
+#   eval "$(bash scripts/services.sh start)"   # exports PLATFORM_TEST_REDIS_URL,
+#                                               # PLATFORM_TEST_PG_URL, PLATFORM_TEST_SERVICES_DIR
+#   bash scripts/services.sh restart-redis "$PLATFORM_TEST_SERVICES_DIR"   # same port, empty data
 #   bash scripts/services.sh stop "$PLATFORM_TEST_SERVICES_DIR"
+# Runs as root (PostgreSQL then runs as the postgres user) or as any user able to run both.
+# Only the export lines go to stdout; logs stay in the temp dir.
 set -euo pipefail
 
 free_port() {
   python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
 }
 
-start() {
-  local dir redis_port pg_port pgbin
-  dir=$(mktemp -d /tmp/platform-services.XXXXXX)
-  chmod 755 "$dir"
-  redis_port=$(free_port)
-  redis-server --bind 127.0.0.1 --port "$redis_port" --dir "$dir" --save '' --appendonly no \
-    --daemonize yes --pidfile "$dir/redis.pid" --logfile "$dir/redis.log" >/dev/null
-  pgbin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
-  install -d -o postgres -g postgres "$dir/pg"
-  runuser -u postgres -- "$pgbin/initdb" -D "$dir/pg/data" -A trust -U postgres --no-sync >"$dir/initdb.log" 2>&1
-  pg_port=$(free_port)
-  runuser -u postgres -- "$pgbin/pg_ctl" -D "$dir/pg/data" -l "$dir/pg/server.log" -w \
-    -o "-p $pg_port -c listen_addresses=127.0.0.1 -k $dir/pg -c fsync=off -c max_connections=300" start >/dev/null
-  for _ in $(seq 50); do
-    redis-cli -p "$redis_port" ping >/dev/null 2>&1 && break
-    sleep 0.1
+pg_bin() {
+  local bin
+  bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
+  [ -n "$bin" ] || { echo "services.sh: PostgreSQL is not installed (bash scripts/setup.sh)" >&2; exit 1; }
+  echo "$bin"
+}
+
+as_postgres() {
+  if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+
+wait_for_redis() {
+  local port=$1
+  for _ in $(seq 100); do
+    [ "$(redis-cli -p "$port" ping 2>/dev/null)" = PONG ] && return 0
+    sleep 0.05
   done
+  return 1
+}
+
+redis_up() {
+  local dir=$1 port=$2
+  redis-server --bind 127.0.0.1 --port "$port" --dir "$dir" --save '' --appendonly no \
+    --daemonize yes --pidfile "$dir/redis.pid" --logfile "$dir/redis.log" >/dev/null
+  wait_for_redis "$port"
+}
+
+# A daemonized server's parent may be an init that reaps slowly: a zombie has exited.
+alive() {
+  [ -e "/proc/$1" ] && ! grep -q '^[0-9]* ([^)]*) Z' "/proc/$1/stat" 2>/dev/null
+}
+
+# Waits for the old server to exit, so the port is free when it returns.
+redis_down() {
+  local dir=$1 pid
+  [ -f "$dir/redis.pid" ] || return 0
+  pid=$(cat "$dir/redis.pid")
+  kill "$pid" 2>/dev/null || true
+  for _ in $(seq 200); do
+    alive "$pid" || break
+    sleep 0.05
+  done
+  rm -f "$dir/redis.pid"
+}
+
+# A port found free may be taken before the server binds it: try a few.
+start_redis() {
+  local dir=$1 port
+  for _ in 1 2 3 4 5; do
+    port=$(free_port)
+    if redis_up "$dir" "$port"; then
+      echo "$port" >"$dir/redis.port"
+      return 0
+    fi
+    redis_down "$dir"
+  done
+  echo "services.sh: Redis did not start; see $dir/redis.log" >&2
+  return 1
+}
+
+start_postgres() {
+  local dir=$1 bin port
+  bin=$(pg_bin)
+  if [ "$(id -u)" = 0 ]; then install -d -o postgres -g postgres "$dir/pg"; else mkdir -p "$dir/pg"; fi
+  as_postgres "$bin/initdb" -D "$dir/pg/data" -A trust -U postgres --no-sync >"$dir/initdb.log" 2>&1
+  for _ in 1 2 3 4 5; do
+    port=$(free_port)
+    if as_postgres "$bin/pg_ctl" -D "$dir/pg/data" -l "$dir/pg/server.log" -w -t 30 \
+      -o "-p $port -c listen_addresses=127.0.0.1 -k $dir/pg -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300" \
+      start >/dev/null; then
+      echo "$port" >"$dir/pg.port"
+      return 0
+    fi
+  done
+  echo "services.sh: PostgreSQL did not start; see $dir/pg/server.log" >&2
+  return 1
+}
+
+start() {
+  local dir
+  dir=$(mktemp -d /tmp/platform-services.XXXXXX)
+  chmod 755 "$dir"  # the postgres user must be able to reach its data dir
+  trap 'stop "$dir"' ERR
+  start_redis "$dir"
+  start_postgres "$dir"
+  trap - ERR
   echo "export PLATFORM_TEST_SERVICES_DIR=$dir"
-  echo "export PLATFORM_TEST_REDIS_URL=redis://127.0.0.1:$redis_port"
-  echo "export PLATFORM_TEST_REDIS_PORT=$redis_port"
-  echo "export PLATFORM_TEST_PG_URL=postgresql://postgres@127.0.0.1:$pg_port/postgres"
+  echo "export PLATFORM_TEST_REDIS_URL=redis://127.0.0.1:$(cat "$dir/redis.port")"
+  echo "export PLATFORM_TEST_REDIS_PORT=$(cat "$dir/redis.port")"
+  echo "export PLATFORM_TEST_PG_URL=postgresql://postgres@127.0.0.1:$(cat "$dir/pg.port")/postgres"
+}
+
+# The tests use this to check that clients survive a Redis restart.
+restart_redis() {
+  local dir=${1:?usage: services.sh restart-redis DIR}
+  [ -f "$dir/redis.port" ] || { echo "services.sh: no Redis in $dir" >&2; exit 1; }
+  redis_down "$dir"
+  redis_up "$dir" "$(cat "$dir/redis.port")"
 }
 
 stop() {
   local dir=${1:?usage: services.sh stop DIR}
   [ -d "$dir" ] || return 0
-  local pgbin
-  pgbin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
   if [ -f "$dir/pg/data/postmaster.pid" ]; then
-    runuser -u postgres -- "$pgbin/pg_ctl" -D "$dir/pg/data" -m fast -w stop >/dev/null 2>&1 || true
+    as_postgres "$(pg_bin)/pg_ctl" -D "$dir/pg/data" -m fast -w stop >/dev/null 2>&1 || true
   fi
-  if [ -f "$dir/redis.pid" ]; then kill "$(cat "$dir/redis.pid")" 2>/dev/null || true; fi
+  redis_down "$dir"
   rm -rf "$dir"
 }
 
 case "${1:-}" in
   start) start ;;
+  restart-redis) restart_redis "${2:-}" ;;
   stop) stop "${2:-}" ;;
-  *) echo "usage: services.sh start | stop DIR" >&2; exit 2 ;;
+  *) echo "usage: services.sh start | restart-redis DIR | stop DIR" >&2; exit 2 ;;
 esac

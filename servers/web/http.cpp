@@ -57,7 +57,9 @@ void set_ui_stream_headers(httplib::Response& res) {
 void follow_replay(httplib::Response& res, cache_store& cache, follow_options options) {
   auto state = std::make_shared<follow_options>(std::move(options));
   res.set_chunked_content_provider("text/event-stream", [&cache, state](std::size_t, httplib::DataSink& sink) {
-    auto r = cache.wait_read(state->stream_id, state->cursor, 4096, state->heartbeat);
+    result<replay_read> r = state->first ? result<replay_read>(std::move(*state->first))
+                                         : cache.wait_read(state->stream_id, state->cursor, 16384, state->heartbeat);
+    state->first.reset();
     if (!r || r->status != replay_status::ok) {
       // The stream expired or vanished: end the body; the client reloads the persisted chat.
       sink.done();
@@ -70,7 +72,7 @@ void follow_replay(httplib::Response& res, cache_store& cache, follow_options op
       if (state->still_live && !state->still_live()) {
         // The run ended without completing this stream (its producer died and stale stream
         // recovery failed it): say so, unless the last events arrived meanwhile.
-        auto last = cache.read_from(state->stream_id, state->cursor, 4096);
+        auto last = cache.read_from(state->stream_id, state->cursor, 16384);
         if (last && last->status == replay_status::ok && !last->chunks.empty()) {
           for (const auto& c : last->chunks) out += c.bytes;
           state->cursor = last->next_cursor;

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -37,6 +38,7 @@ struct follow_options {
   std::uint64_t cursor = 0;
   std::chrono::milliseconds heartbeat{15000};
   std::function<bool()> still_live;
+  std::optional<replay_read> first;  // a read the handler already made (sent before waiting)
 };
 void follow_replay(httplib::Response& res, cache_store& cache, follow_options options);
 

@@ -177,7 +177,7 @@ void send_empty_stream(httplib::Response& res) {
 // True while the run still streams `stream_id` (a follower's liveness check).
 std::function<bool()> stream_alive(web_app& app, run_key key, std::string stream_id) {
   return [&app, key = std::move(key), stream_id = std::move(stream_id)] {
-    auto r = app.db.get_builder_run(key);
+    auto r = app.db.builder_run_stream(key);
     if (!r) return true;  // the store is down: keep the viewer, the run may be fine
     return *r && (*r)->status == run_status::streaming && (*r)->active_stream_id == stream_id;
   };
@@ -216,7 +216,7 @@ void post_chat(web_app& app, const httplib::Request& req, httplib::Response& res
   // A lost claim (duplicate or stale) is not an error: an empty successful stream.
   if (started->outcome != claim_outcome::claimed) return send_empty_stream(res);
   set_ui_stream_headers(res);
-  follow_replay(res, app.cache, {started->stream_id, 0, app.cfg.heartbeat, stream_alive(app, key, started->stream_id)});
+  follow_replay(res, app.cache, {started->stream_id, 0, app.cfg.heartbeat, stream_alive(app, key, started->stream_id), std::nullopt});
 }
 
 void get_chat(web_app& app, const httplib::Request& req, httplib::Response& res) {
@@ -228,7 +228,7 @@ void get_chat(web_app& app, const httplib::Request& req, httplib::Response& res)
 
 // Resume rule 2: a streaming run that is not attachable yet gets a short wait for its
 // run.stream_ready (or any end) before the answer.
-std::optional<builder_run_record> wait_attachable(web_app& app, const run_key& key, builder_run_record run) {
+run_stream_state wait_attachable(web_app& app, const run_key& key, run_stream_state run) {
   if (run.status != run_status::streaming || run.active_stream_id) return run;
   std::mutex mu;
   std::condition_variable cv;
@@ -239,12 +239,12 @@ std::optional<builder_run_record> wait_attachable(web_app& app, const run_key& k
     woke = true;
     cv.notify_all();
   });
-  auto again = app.db.get_builder_run(key);  // the event may have come before the subscription
+  auto again = app.db.builder_run_stream(key);  // the event may have come before the subscription
   if (again && *again && ((*again)->active_stream_id || (*again)->status != run_status::streaming)) return **again;
   std::unique_lock lock(mu);
   cv.wait_for(lock, app.cfg.attach_wait, [&] { return woke; });
   lock.unlock();
-  again = app.db.get_builder_run(key);
+  again = app.db.builder_run_stream(key);
   if (again && *again) return **again;
   return run;
 }
@@ -252,8 +252,6 @@ std::optional<builder_run_record> wait_attachable(web_app& app, const run_key& k
 void resume_chat(web_app& app, const httplib::Request& req, httplib::Response& res) {
   run_key key = key_of(req);
   if (!authorize(app, req, res, key.workspace_id)) return;
-  auto run = load_run(app, key, res);
-  if (!run) return;
   std::uint64_t cursor = 0;
   if (req.has_param("cursor")) {
     std::string c = req.get_param_value("cursor");
@@ -262,21 +260,25 @@ void resume_chat(web_app& app, const httplib::Request& req, httplib::Response& r
       return send_error(res, 400, "invalid_cursor", "cursor must be a non-negative integer");
     }
   }
-  run = wait_attachable(app, key, *run);
-  if (run->status != run_status::streaming || !run->active_stream_id) {
+  auto state = app.db.builder_run_stream(key);
+  if (!state) return send_store_error(res, state.error());
+  if (!*state) return send_error(res, 404, "not_found", "no such run for this app");
+  auto run = wait_attachable(app, key, **state);
+  if (run.status != run_status::streaming || !run.active_stream_id) {
     res.status = 204;
     return;
   }
-  auto info = app.cache.info(*run->active_stream_id);
+  // The first read decides between 204 and a stream, and is sent as the stream's start.
   // Replays are used only when they start at the beginning of the run (or still hold the
-  // cursor); anything else would show the viewer a message with a hole in it.
-  if (!info || (!info->starts_at_beginning && cursor < info->first_seq) || cursor > info->next_seq) {
+  // cursor): anything else would show the viewer a message with a hole in it.
+  auto first = app.cache.read_from(*run.active_stream_id, cursor, 16384);
+  if (!first || first->status != replay_status::ok) {
     res.status = 204;
     return;
   }
   set_ui_stream_headers(res);
-  follow_replay(res, app.cache, {*run->active_stream_id, cursor, app.cfg.heartbeat,
-                                 stream_alive(app, key, *run->active_stream_id)});
+  follow_replay(res, app.cache, {*run.active_stream_id, cursor, app.cfg.heartbeat,
+                                 stream_alive(app, key, *run.active_stream_id), std::move(*first)});
 }
 
 // ---- workspace events ------------------------------------------------------------------------

@@ -1,13 +1,17 @@
-// One test suite for both cache stores: in-process always, Redis when PLATFORM_TEST_REDIS_URL
-// names a server (required when PLATFORM_TEST_REQUIRE_SERVICES=1). Stream ids and channels
-// carry a per-process random prefix so runs against a shared server never collide.
+// One test suite for both cache stores: the in-process store always, the Redis store when
+// PLATFORM_TEST_REDIS_URL names a server (and a failure when PLATFORM_TEST_REQUIRE_SERVICES=1
+// but it is unset). Stream ids and channels carry a per-process random prefix, so runs
+// against a shared server never collide. Nothing sleeps for timing: tests wait on conditions
+// with generous timeouts.
 #include <doctest/doctest.h>
 #include <hiredis/hiredis.h>
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdlib>
 #include <functional>
+#include <future>
 #include <mutex>
 #include <random>
 #include <string>
@@ -21,6 +25,8 @@ using namespace std::chrono_literals;
 
 namespace {
 
+constexpr auto patience = 20s;  // how long a test waits for something that should happen
+
 std::string uid(std::string_view what) {
   static const std::string prefix = [] {
     std::random_device rd;
@@ -30,41 +36,61 @@ std::string uid(std::string_view what) {
   return prefix + std::string(what) + std::to_string(++n);
 }
 
-std::string redis_url() {
-  const char* u = std::getenv("PLATFORM_TEST_REDIS_URL");
-  return u ? u : "";
+std::string env(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? v : "";
 }
 
-struct backend_case {
+std::string redis_url() { return env("PLATFORM_TEST_REDIS_URL"); }
+
+std::unique_ptr<cache_store> open_redis(replay_limits limits = {}, std::string url = redis_url()) {
+  redis_cache_options o;
+  o.url = std::move(url);
+  o.limits = limits;
+  auto store = make_redis_cache_store(o);
+  REQUIRE_MESSAGE(store, (store ? std::string() : store.error().message));
+  return std::move(*store);
+}
+
+struct backend {
   std::string name;
   std::function<std::unique_ptr<cache_store>(replay_limits)> open;
 };
 
-std::vector<backend_case> backends() {
-  std::vector<backend_case> out;
+std::vector<backend> backends() {
+  std::vector<backend> out;
   out.push_back({"memory", [](replay_limits l) {
                    memory_cache_options o;
                    o.replay.limits = l;
                    return make_memory_cache_store(o);
                  }});
-  if (!redis_url().empty()) {
-    out.push_back({"redis", [](replay_limits l) {
-                     redis_cache_options o;
-                     o.url = redis_url();
-                     o.limits = l;
-                     return make_redis_cache_store(o).value();
-                   }});
-  }
+  if (!redis_url().empty()) out.push_back({"redis", [](replay_limits l) { return open_redis(l); }});
   return out;
+}
+
+// Runs `body` once per backend (plain loops, not SUBCASEs: doctest would run a SUBCASE met
+// twice in one pass only once).
+void for_each_backend(const std::function<void(backend&)>& body) {
+  for (auto& b : backends()) {
+    INFO("backend: " << b.name);
+    body(b);
+  }
 }
 
 std::string ev(int i) { return "data: {\"n\":" + std::to_string(i) + "}\n\n"; }
 
-// Collects messages from a handler thread; wait_for() blocks until `n` arrived.
+std::vector<std::string> bytes_of(const replay_read& r) {
+  std::vector<std::string> out;
+  for (const auto& c : r.chunks) out.push_back(c.bytes);
+  return out;
+}
+
+// Collects messages from handler threads.
 struct inbox {
   std::mutex mu;
   std::condition_variable cv;
   std::vector<std::string> got;
+
   void push(std::string_view m) {
     std::lock_guard lock(mu);
     got.emplace_back(m);
@@ -72,178 +98,584 @@ struct inbox {
   }
   bool wait_for(std::size_t n) {
     std::unique_lock lock(mu);
-    return cv.wait_for(lock, 10s, [&] { return got.size() >= n; });
+    return cv.wait_for(lock, patience, [&] { return got.size() >= n; });
+  }
+  std::vector<std::string> snapshot() {
+    std::lock_guard lock(mu);
+    return got;
+  }
+  message_handler handler() {
+    return [this](std::string_view, std::string_view m) { push(m); };
   }
 };
 
-void kill_clients(const std::string& type) {
+// A command on a connection of the test's own, outside the store under test.
+void redis_admin(const std::vector<std::string>& args) {
   auto url = redis_url();
   auto port = std::stoi(url.substr(url.rfind(':') + 1));
   redisContext* c = redisConnect("127.0.0.1", port);
-  REQUIRE(c);
+  REQUIRE(c != nullptr);
   REQUIRE(c->err == 0);
-  auto* r = static_cast<redisReply*>(redisCommand(c, "CLIENT KILL TYPE %s", type.c_str()));
-  REQUIRE(r);
+  std::vector<const char*> argv;
+  std::vector<std::size_t> lens;
+  for (const auto& a : args) {
+    argv.push_back(a.data());
+    lens.push_back(a.size());
+  }
+  auto* r = static_cast<redisReply*>(redisCommandArgv(c, static_cast<int>(argv.size()), argv.data(), lens.data()));
+  REQUIRE(r != nullptr);
+  CHECK(r->type != REDIS_REPLY_ERROR);
   freeReplyObject(r);
   redisFree(c);
 }
 
+struct timed_read {
+  result<replay_read> read;
+  std::chrono::steady_clock::duration took;
+};
+
+// wait_read on another thread; `started` is set just before it is called.
+std::future<timed_read> wait_read_async(cache_store& c, std::string id, std::uint64_t cursor,
+                                        std::chrono::milliseconds timeout, std::promise<void>& started) {
+  return std::async(std::launch::async, [&c, id, cursor, timeout, &started] {
+    started.set_value();
+    auto t0 = std::chrono::steady_clock::now();
+    auto r = c.wait_read(id, cursor, 100, timeout);
+    return timed_read{std::move(r), std::chrono::steady_clock::now() - t0};
+  });
+}
+
 }  // namespace
 
-TEST_CASE("the Redis suite runs when services are required") {
-  const char* required = std::getenv("PLATFORM_TEST_REQUIRE_SERVICES");
-  if (required && std::string(required) == "1") CHECK_MESSAGE(!redis_url().empty(), "PLATFORM_TEST_REDIS_URL is not set");
-}
-
-TEST_CASE("cache store backends") {
-  for (const auto& b : backends()) {
-    CAPTURE(b.name);
-    SUBCASE("sequence numbers, cursors, terminal marker") {
-      auto c = b.open({});
-      auto id = uid("s");
-      REQUIRE(c->create(id));
-      auto dup = c->create(id);
-      REQUIRE_FALSE(dup);
-      CHECK(dup.error().code == "replay_exists");
-      for (int i = 0; i < 5; ++i) CHECK(c->append(id, ev(i)).value() == static_cast<std::uint64_t>(i));
-      auto all = c->read_from(id, 0).value();
-      REQUIRE(all.chunks.size() == 5);
-      CHECK(all.chunks[3].seq == 3);
-      CHECK(all.chunks[3].bytes == ev(3));
-      CHECK(all.at_end);
-      CHECK_FALSE(all.terminal);
-      auto part = c->read_from(id, 2, 2).value();
-      REQUIRE(part.chunks.size() == 2);
-      CHECK(part.chunks[0].seq == 2);
-      CHECK(part.next_cursor == 4);
-      CHECK_FALSE(part.at_end);
-      CHECK(c->read_from(id, 9).value().status == replay_status::cursor_ahead);
-      REQUIRE(c->complete(id));
-      auto end = c->read_from(id, 5).value();
-      CHECK(end.chunks.empty());
-      CHECK(end.terminal);
-      auto late = c->append(id, ev(6));
-      REQUIRE_FALSE(late);
-      CHECK(late.error().code == "replay_complete");
-      auto info = c->info(id).value();
-      CHECK(info.complete);
-      CHECK(info.next_seq == 5);
-      CHECK(info.starts_at_beginning);
-      REQUIRE(c->remove(id));
-      auto gone = c->read_from(id, 0);
-      REQUIRE_FALSE(gone);
-      CHECK(gone.error().code == "replay_not_found");
-      CHECK(c->append(uid("never"), ev(0)).error().code == "replay_not_found");
-    }
-
-    SUBCASE("limits drop the oldest events; the replay no longer starts at the beginning") {
-      auto c = b.open({1u << 20, 3});
-      auto id = uid("s");
-      REQUIRE(c->create(id));
-      for (int i = 0; i < 5; ++i) REQUIRE(c->append(id, ev(i)));
-      auto info = c->info(id).value();
-      CHECK(info.first_seq == 2);
-      CHECK_FALSE(info.starts_at_beginning);
-      CHECK(c->read_from(id, 0).value().status == replay_status::cursor_expired);
-      auto tail = c->read_from(id, 2).value();
-      REQUIRE(tail.chunks.size() == 3);
-      CHECK(tail.chunks[0].bytes == ev(2));
-    }
-
-    SUBCASE("wait_read wakes on append and on complete from another thread, and times out") {
-      auto c = b.open({});
-      auto id = uid("s");
-      REQUIRE(c->create(id));
-      auto timed_out = c->wait_read(id, 0, 10, 50ms).value();
-      CHECK(timed_out.chunks.empty());
-      CHECK(timed_out.at_end);
-      CHECK_FALSE(timed_out.terminal);
-      std::thread producer([&] {
-        REQUIRE(c->append(id, ev(0)));
-        REQUIRE(c->complete(id));
-      });
-      std::vector<std::string> seen;
-      std::uint64_t cursor = 0;
-      bool terminal = false;
-      for (int i = 0; i < 100 && !terminal; ++i) {
-        auto r = c->wait_read(id, cursor, 10, 10s).value();
-        for (auto& x : r.chunks) seen.push_back(x.bytes);
-        cursor = r.next_cursor;
-        terminal = r.terminal;
-      }
-      producer.join();
-      CHECK(terminal);
-      CHECK(seen == std::vector<std::string>{ev(0)});
-    }
-
-    SUBCASE("pub/sub delivers in order; a destroyed subscription gets nothing more") {
-      auto c = b.open({});
-      auto channel = uid("ch");
-      inbox box;
-      auto sub = c->subscribe(channel, [&](std::string_view, std::string_view m) { box.push(m); }).value();
-      for (int i = 0; i < 20; ++i) REQUIRE(c->publish(channel, std::to_string(i)));
-      REQUIRE(box.wait_for(20));
-      for (int i = 0; i < 20; ++i) CHECK(box.got[static_cast<std::size_t>(i)] == std::to_string(i));
-      sub.reset();
-      inbox other;
-      auto sub2 = c->subscribe(channel, [&](std::string_view, std::string_view m) { other.push(m); }).value();
-      REQUIRE(c->publish(channel, "after"));
-      REQUIRE(other.wait_for(1));
-      CHECK(box.got.size() == 20);
-    }
+TEST_CASE("the Redis cases run when the test services are required") {
+  if (env("PLATFORM_TEST_REQUIRE_SERVICES") == "1") {
+    CHECK_MESSAGE(!redis_url().empty(), "PLATFORM_TEST_REQUIRE_SERVICES=1 but PLATFORM_TEST_REDIS_URL is not set");
   }
 }
 
-TEST_CASE("Redis: two replicas share streams and events; both survive killed connections") {
-  if (redis_url().empty()) return;
-  redis_cache_options o;
-  o.url = redis_url();
-  auto a = make_redis_cache_store(o).value();
-  auto b = make_redis_cache_store(o).value();
-  auto id = uid("shared");
-  auto channel = uid("ws");
-  inbox box;
-  auto sub = b->subscribe(channel, [&](std::string_view, std::string_view m) { box.push(m); }).value();
-  REQUIRE(a->create(id));
-  REQUIRE(a->append(id, ev(0)));
-  std::vector<std::string> followed;
-  std::thread follower([&] {
-    std::uint64_t cursor = 0;
-    for (int i = 0; i < 200; ++i) {
-      auto r = b->wait_read(id, cursor, 100, 10s);
-      if (!r) continue;  // a killed connection: the next call reconnects
-      for (auto& x : r->chunks) followed.push_back(x.bytes);
-      cursor = r->next_cursor;
-      if (r->terminal) return;
+// ---- replay buffers ---------------------------------------------------------------------------
+
+TEST_CASE("sequence numbers start at 0 and have no gaps; reads from the start, the middle and the end") {
+  for_each_backend([](backend& b) {
+    auto c = b.open({});
+    auto id = uid("s");
+    REQUIRE(c->create(id));
+    for (int i = 0; i < 5; ++i) CHECK(c->append(id, ev(i)).value() == static_cast<std::uint64_t>(i));
+
+    auto all = c->read_from(id, 0).value();
+    CHECK(all.status == replay_status::ok);
+    CHECK(bytes_of(all) == std::vector<std::string>{ev(0), ev(1), ev(2), ev(3), ev(4)});
+    for (std::size_t i = 0; i < all.chunks.size(); ++i) CHECK(all.chunks[i].seq == i);
+    CHECK(all.next_cursor == 5);
+    CHECK(all.at_end);
+    CHECK_FALSE(all.terminal);
+
+    auto mid = c->read_from(id, 2, 2).value();
+    CHECK(bytes_of(mid) == std::vector<std::string>{ev(2), ev(3)});
+    CHECK(mid.chunks[0].seq == 2);
+    CHECK(mid.next_cursor == 4);
+    CHECK_FALSE(mid.at_end);
+
+    auto end = c->read_from(id, 5).value();
+    CHECK(end.status == replay_status::ok);
+    CHECK(end.chunks.empty());
+    CHECK(end.next_cursor == 5);
+    CHECK(end.at_end);
+    CHECK_FALSE(end.terminal);
+
+    auto info = c->info(id).value();
+    CHECK(info.first_seq == 0);
+    CHECK(info.next_seq == 5);
+    CHECK(info.starts_at_beginning);
+    CHECK(info.retained_chunks == 5);
+    CHECK_FALSE(info.complete);
+  });
+}
+
+TEST_CASE("a cursor beyond the end is cursor_ahead; unknown streams are replay_not_found") {
+  for_each_backend([](backend& b) {
+    auto c = b.open({});
+    auto id = uid("s");
+    REQUIRE(c->create(id));
+    REQUIRE(c->append(id, ev(0)));
+    auto ahead = c->read_from(id, 2).value();
+    CHECK(ahead.status == replay_status::cursor_ahead);
+    CHECK(ahead.chunks.empty());
+    CHECK(ahead.next_cursor == 2);
+
+    auto never = uid("never");
+    CHECK(c->read_from(never, 0).error().code == "replay_not_found");
+    CHECK(c->append(never, ev(0)).error().code == "replay_not_found");
+    CHECK(c->complete(never).error().code == "replay_not_found");
+    CHECK(c->info(never).error().code == "replay_not_found");
+    CHECK(c->wait_read(never, 0, 10, 10s).error().code == "replay_not_found");
+  });
+}
+
+TEST_CASE("limits drop the oldest events: old cursors expire and the replay no longer starts at the beginning") {
+  for_each_backend([](backend& b) {
+    auto c = b.open({1u << 20, 3});
+    auto id = uid("s");
+    REQUIRE(c->create(id));
+    for (int i = 0; i < 5; ++i) CHECK(c->append(id, ev(i)).value() == static_cast<std::uint64_t>(i));
+    auto info = c->info(id).value();
+    CHECK(info.first_seq == 2);
+    CHECK(info.next_seq == 5);
+    CHECK(info.retained_chunks == 3);
+    CHECK_FALSE(info.starts_at_beginning);
+    auto expired = c->read_from(id, 1).value();
+    CHECK(expired.status == replay_status::cursor_expired);
+    CHECK(expired.chunks.empty());
+    auto tail = c->read_from(id, 2).value();
+    CHECK(bytes_of(tail) == std::vector<std::string>{ev(2), ev(3), ev(4)});
+    CHECK(tail.chunks.front().seq == 2);
+
+    // By bytes: each event is 15 bytes, 30 allowed; one event bigger than the limit stays alone.
+    auto small = b.open({30, 100});
+    auto id2 = uid("s");
+    REQUIRE(small->create(id2));
+    for (int i = 0; i < 4; ++i) REQUIRE(small->append(id2, ev(i)));
+    auto i2 = small->info(id2).value();
+    CHECK(i2.first_seq == 2);
+    CHECK(i2.retained_bytes == 2 * ev(0).size());
+    std::string big(100, 'x');
+    CHECK(small->append(id2, big).value() == 4);
+    i2 = small->info(id2).value();
+    CHECK(i2.first_seq == 4);
+    CHECK(i2.retained_chunks == 1);
+    CHECK(bytes_of(small->read_from(id2, 4).value()) == std::vector<std::string>{big});
+  });
+}
+
+TEST_CASE("complete sets the terminal marker; appends after it are refused") {
+  for_each_backend([](backend& b) {
+    auto c = b.open({});
+    auto id = uid("s");
+    REQUIRE(c->create(id));
+    REQUIRE(c->append(id, ev(0)));
+    REQUIRE(c->append(id, ev(1)));
+    REQUIRE(c->complete(id));
+    REQUIRE(c->complete(id));  // idempotent
+
+    auto all = c->read_from(id, 0).value();
+    CHECK(all.chunks.size() == 2);
+    CHECK(all.terminal);
+    auto part = c->read_from(id, 0, 1).value();
+    CHECK_FALSE(part.at_end);
+    CHECK_FALSE(part.terminal);
+    auto end = c->read_from(id, 2).value();
+    CHECK(end.chunks.empty());
+    CHECK(end.terminal);
+
+    auto late = c->append(id, ev(2));
+    REQUIRE_FALSE(late);
+    CHECK(late.error().code == "replay_complete");
+    auto info = c->info(id).value();
+    CHECK(info.complete);
+    CHECK(info.next_seq == 2);
+  });
+}
+
+TEST_CASE("create refuses a taken id; remove forgets a stream, and removing a missing one is fine") {
+  for_each_backend([](backend& b) {
+    auto c = b.open({});
+    auto id = uid("s");
+    REQUIRE(c->create(id));
+    REQUIRE(c->append(id, ev(0)));
+    auto dup = c->create(id);
+    REQUIRE_FALSE(dup);
+    CHECK(dup.error().code == "replay_exists");
+    CHECK(c->read_from(id, 0).value().chunks.size() == 1);  // the refused create changed nothing
+
+    REQUIRE(c->remove(id));
+    CHECK(c->read_from(id, 0).error().code == "replay_not_found");
+    CHECK(c->remove(id));
+    // The id is free again and starts over at 0.
+    REQUIRE(c->create(id));
+    CHECK(c->append(id, ev(9)).value() == 0);
+  });
+}
+
+TEST_CASE("read_from answers like the core's replay buffer for the same history") {
+  for_each_backend([](backend& b) {
+    replay_limits limits{200, 7};
+    auto c = b.open(limits);
+    std::mt19937 rng(42);
+    for (int round = 0; round < 3; ++round) {
+      auto id = uid("s");
+      REQUIRE(c->create(id));
+      replay_buffer model(limits);
+      int appends = static_cast<int>(rng() % 25);
+      for (int i = 0; i < appends; ++i) {
+        std::string chunk(1 + rng() % 60, static_cast<char>('a' + i % 26));
+        CHECK(c->append(id, chunk).value() == model.append(chunk).value());
+      }
+      if (round != 1) {
+        REQUIRE(c->complete(id));
+        model.complete();
+      }
+      for (std::uint64_t cursor = 0; cursor <= model.next_seq() + 1; ++cursor) {
+        for (std::size_t max : {std::size_t(0), std::size_t(1), std::size_t(3), SIZE_MAX}) {
+          CAPTURE(cursor);
+          CAPTURE(max);
+          auto got = c->read_from(id, cursor, max).value();
+          auto want = model.read_from(cursor, max);
+          CHECK(got.status == want.status);
+          CHECK(got.next_cursor == want.next_cursor);
+          CHECK(got.at_end == want.at_end);
+          CHECK(got.terminal == want.terminal);
+          REQUIRE(got.chunks.size() == want.chunks.size());
+          for (std::size_t i = 0; i < got.chunks.size(); ++i) {
+            CHECK(got.chunks[i].seq == want.chunks[i].seq);
+            CHECK(got.chunks[i].bytes == want.chunks[i].bytes);
+          }
+        }
+      }
+      auto info = c->info(id).value();
+      auto want = model.info();
+      CHECK(info.first_seq == want.first_seq);
+      CHECK(info.next_seq == want.next_seq);
+      CHECK(info.complete == want.complete);
+      CHECK(info.starts_at_beginning == want.starts_at_beginning);
+      CHECK(info.retained_chunks == want.retained_chunks);
+      CHECK(info.retained_bytes == want.retained_bytes);
     }
   });
-  REQUIRE(a->publish(channel, "one"));
-  REQUIRE(box.wait_for(1));
-  kill_clients("normal");
-  kill_clients("pubsub");
-  // Commands reconnect at once; the subscriber comes back with backoff, so publish until the
-  // second message arrives.
-  REQUIRE(a->append(id, ev(1)));
-  for (int i = 0; i < 200 && box.got.size() < 2; ++i) {
-    REQUIRE(a->publish(channel, "two"));
-    std::unique_lock lock(box.mu);
-    box.cv.wait_for(lock, 50ms, [&] { return box.got.size() >= 2; });
-  }
-  CHECK(box.got.size() >= 2);
-  REQUIRE(a->complete(id));
-  follower.join();
-  CHECK(followed == std::vector<std::string>{ev(0), ev(1)});
 }
 
-TEST_CASE("Redis: bad URLs and unreachable servers are clear errors") {
-  redis_cache_options o;
-  o.url = "http://nope";
-  auto bad = make_redis_cache_store(o);
-  REQUIRE_FALSE(bad);
-  CHECK(bad.error().code == "invalid_config");
-  o.url = "redis://:secret-password@127.0.0.1:1";
-  auto down = make_redis_cache_store(o);
+// ---- wait_read ------------------------------------------------------------------------------------
+
+TEST_CASE("wait_read returns at once when there is something to read or the stream is done") {
+  for_each_backend([](backend& b) {
+    auto c = b.open({});
+    auto id = uid("s");
+    REQUIRE(c->create(id));
+    REQUIRE(c->append(id, ev(0)));
+    auto t0 = std::chrono::steady_clock::now();
+    auto r = c->wait_read(id, 0, 10, patience).value();
+    CHECK(bytes_of(r) == std::vector<std::string>{ev(0)});
+    REQUIRE(c->complete(id));
+    auto done = c->wait_read(id, 1, 10, patience).value();
+    CHECK(done.terminal);
+    CHECK(c->wait_read(id, 5, 10, patience).value().status == replay_status::cursor_ahead);
+    CHECK(std::chrono::steady_clock::now() - t0 < patience);
+  });
+}
+
+TEST_CASE("wait_read times out at the end of a live stream with nothing, at_end and not terminal") {
+  for_each_backend([](backend& b) {
+    auto c = b.open({});
+    auto id = uid("s");
+    REQUIRE(c->create(id));
+    REQUIRE(c->append(id, ev(0)));
+    auto t0 = std::chrono::steady_clock::now();
+    auto r = c->wait_read(id, 1, 10, 150ms).value();
+    CHECK(std::chrono::steady_clock::now() - t0 >= 150ms);
+    CHECK(r.status == replay_status::ok);
+    CHECK(r.chunks.empty());
+    CHECK(r.next_cursor == 1);
+    CHECK(r.at_end);
+    CHECK_FALSE(r.terminal);
+  });
+}
+
+TEST_CASE("wait_read wakes when another thread appends, completes or removes") {
+  for_each_backend([](backend& b) {
+    auto c = b.open({});
+    auto id = uid("s");
+    REQUIRE(c->create(id));
+
+    std::promise<void> started;
+    auto waiting = wait_read_async(*c, id, 0, patience, started);
+    started.get_future().wait();
+    REQUIRE(c->append(id, ev(0)));
+    auto woke = waiting.get();
+    CHECK(woke.took < patience);  // woken, not timed out
+    CHECK(bytes_of(woke.read.value()) == std::vector<std::string>{ev(0)});
+
+    std::promise<void> started2;
+    waiting = wait_read_async(*c, id, 1, patience, started2);
+    started2.get_future().wait();
+    REQUIRE(c->complete(id));
+    woke = waiting.get();
+    CHECK(woke.took < patience);
+    CHECK(woke.read.value().chunks.empty());
+    CHECK(woke.read.value().terminal);
+
+    auto id2 = uid("s");
+    REQUIRE(c->create(id2));
+    std::promise<void> started3;
+    waiting = wait_read_async(*c, id2, 0, patience, started3);
+    started3.get_future().wait();
+    REQUIRE(c->remove(id2));
+    woke = waiting.get();
+    CHECK(woke.took < patience);
+    REQUIRE_FALSE(woke.read);
+    CHECK(woke.read.error().code == "replay_not_found");
+  });
+}
+
+TEST_CASE("a follower on another thread sees every event once, in order, then the end") {
+  for_each_backend([](backend& b) {
+    auto c = b.open({});
+    auto id = uid("s");
+    REQUIRE(c->create(id));
+    auto follower = std::async(std::launch::async, [&] {
+      std::vector<std::string> seen;
+      std::uint64_t cursor = 0;
+      for (;;) {
+        auto r = c->wait_read(id, cursor, 7, patience);
+        if (!r || r->status != replay_status::ok) return seen;
+        for (auto& x : r->chunks) seen.push_back(x.bytes);
+        cursor = r->next_cursor;
+        if (r->terminal) return seen;
+        if (r->chunks.empty()) {  // timed out: the producer is gone
+          seen.push_back("timeout");
+          return seen;
+        }
+      }
+    });
+    std::vector<std::string> sent;
+    for (int i = 0; i < 200; ++i) {
+      sent.push_back(ev(i));
+      REQUIRE(c->append(id, ev(i)));
+    }
+    REQUIRE(c->complete(id));
+    CHECK(follower.get() == sent);
+  });
+}
+
+// ---- pub/sub ------------------------------------------------------------------------------------
+
+TEST_CASE("pub/sub delivers every message to every subscriber of its channel, in publish order") {
+  for_each_backend([](backend& b) {
+    auto c = b.open({});
+    auto channel = uid("ch"), other = uid("ch");
+    inbox one, two, elsewhere;
+    auto s1 = c->subscribe(channel, one.handler()).value();
+    auto s2 = c->subscribe(channel, two.handler()).value();
+    auto s3 = c->subscribe(other, elsewhere.handler()).value();
+    std::vector<std::string> sent;
+    for (int i = 0; i < 50; ++i) {
+      sent.push_back("m" + std::to_string(i));
+      REQUIRE(c->publish(channel, sent.back()));
+    }
+    REQUIRE(c->publish(other, "last"));
+    REQUIRE(elsewhere.wait_for(1));
+    REQUIRE(one.wait_for(50));
+    REQUIRE(two.wait_for(50));
+    CHECK(one.snapshot() == sent);
+    CHECK(two.snapshot() == sent);
+    CHECK(elsewhere.snapshot() == std::vector<std::string>{"last"});
+    CHECK(c->publish(uid("nobody"), "x"));  // no listener is not an error
+  });
+}
+
+TEST_CASE("destroying a subscription stops delivery; no handler runs after the destructor returns") {
+  for_each_backend([](backend& b) {
+    auto c = b.open({});
+    auto channel = uid("ch");
+    std::atomic<bool> destroyed{false};
+    std::atomic<int> late{0}, calls{0};
+    auto sub = c->subscribe(channel, [&](std::string_view, std::string_view) {
+                  if (destroyed) ++late;
+                  ++calls;
+                }).value();
+    inbox barrier;
+    auto watcher = c->subscribe(channel, barrier.handler()).value();
+    for (int i = 0; i < 100; ++i) REQUIRE(c->publish(channel, "before"));
+    REQUIRE(barrier.wait_for(100));  // deliveries to `sub` may still be running: that is the point
+    sub.reset();
+    destroyed = true;
+    for (int i = 0; i < 10; ++i) REQUIRE(c->publish(channel, "after"));
+    REQUIRE(barrier.wait_for(110));
+    CHECK(late == 0);
+    CHECK(calls == 100);
+  });
+}
+
+TEST_CASE("a handler may publish, even to its own channel, and may drop its own subscription") {
+  for_each_backend([](backend& b) {
+    auto c = b.open({});
+    auto channel = uid("ch");
+    inbox box;
+    auto relay = c->subscribe(channel, [&](std::string_view ch, std::string_view m) {
+                    box.push(m);
+                    int n = std::stoi(std::string(m));
+                    if (n < 5) CHECK(c->publish(ch, std::to_string(n + 1)));
+                  }).value();
+    REQUIRE(c->publish(channel, "0"));
+    REQUIRE(box.wait_for(6));
+    CHECK(box.snapshot() == std::vector<std::string>{"0", "1", "2", "3", "4", "5"});
+
+    auto once_channel = uid("ch");
+    std::unique_ptr<subscription> once;
+    std::atomic<int> once_calls{0};
+    once = c->subscribe(once_channel, [&](std::string_view, std::string_view) {
+              ++once_calls;
+              once.reset();
+            }).value();
+    inbox barrier;
+    auto watcher = c->subscribe(once_channel, barrier.handler()).value();
+    REQUIRE(c->publish(once_channel, "a"));
+    REQUIRE(c->publish(once_channel, "b"));
+    REQUIRE(barrier.wait_for(2));
+    CHECK(once_calls == 1);
+  });
+}
+
+TEST_CASE("a subscription may outlive its store") {
+  for_each_backend([](backend& b) {
+    auto c = b.open({});
+    auto sub = c->subscribe(uid("ch"), [](std::string_view, std::string_view) {}).value();
+    c.reset();
+    sub.reset();
+  });
+}
+
+// ---- Redis: several replicas, failures ------------------------------------------------------------
+
+TEST_CASE("Redis: two stores on one server see each other's streams and messages") {
+  if (redis_url().empty()) return;
+  auto a = open_redis(), b = open_redis();
+  auto id = uid("shared");
+  REQUIRE(a->create(id));
+  CHECK(b->create(id).error().code == "replay_exists");
+  REQUIRE(a->append(id, ev(0)));
+  CHECK(b->append(id, ev(1)).value() == 1);
+  CHECK(bytes_of(b->read_from(id, 0).value()) == std::vector<std::string>{ev(0), ev(1)});
+
+  // A follower on replica b wakes on replica a's append and completion.
+  std::promise<void> started;
+  auto waiting = wait_read_async(*b, id, 2, patience, started);
+  started.get_future().wait();
+  REQUIRE(a->append(id, ev(2)));
+  auto woke = waiting.get();
+  CHECK(woke.took < patience);
+  CHECK(bytes_of(woke.read.value()) == std::vector<std::string>{ev(2)});
+  std::promise<void> started2;
+  waiting = wait_read_async(*b, id, 3, patience, started2);
+  started2.get_future().wait();
+  REQUIRE(a->complete(id));
+  CHECK(waiting.get().read.value().terminal);
+
+  auto channel = uid("ws");
+  inbox at_a, at_b;
+  auto sa = a->subscribe(channel, at_a.handler()).value();
+  auto sb = b->subscribe(channel, at_b.handler()).value();
+  REQUIRE(a->publish(channel, "from a"));
+  REQUIRE(b->publish(channel, "from b"));
+  REQUIRE(at_a.wait_for(2));
+  REQUIRE(at_b.wait_for(2));
+  CHECK(at_a.snapshot() == std::vector<std::string>{"from a", "from b"});
+  CHECK(at_b.snapshot() == std::vector<std::string>{"from a", "from b"});
+
+  REQUIRE(b->remove(id));
+  CHECK(a->read_from(id, 0).error().code == "replay_not_found");
+}
+
+// After connections die, commands reconnect at once (and a retried append is stored once);
+// the subscriber reconnects with backoff. A new subscription returns only when Redis
+// confirmed it, and the subscriber re-subscribes everything in one command, so once a new
+// subscription is live the old ones are too.
+void check_recovery(cache_store& a, cache_store& b, inbox& old_box, const std::string& old_channel, bool data_kept,
+                    const std::string& old_stream) {
+  if (data_kept) {
+    CHECK(a.append(old_stream, ev(1)).value() == 1);
+    CHECK(b.info(old_stream).value().next_seq == 2);
+  }
+  auto id = uid("after");
+  REQUIRE(a.create(id));
+  CHECK(a.append(id, ev(0)).value() == 0);
+
+  inbox fresh;
+  auto channel = uid("ws");
+  auto sub = b.subscribe(channel, fresh.handler());
+  REQUIRE_MESSAGE(sub, (sub ? std::string() : sub.error().message));
+  std::size_t before = old_box.snapshot().size();
+  REQUIRE(a.publish(old_channel, "again"));
+  REQUIRE(a.publish(channel, "fresh"));
+  REQUIRE(old_box.wait_for(before + 1));
+  REQUIRE(fresh.wait_for(1));
+  CHECK(old_box.snapshot().back() == "again");
+
+  std::promise<void> started;
+  auto waiting = wait_read_async(b, id, 1, patience, started);
+  started.get_future().wait();
+  REQUIRE(a.append(id, ev(1)));
+  auto woke = waiting.get();
+  CHECK(woke.took < patience);
+  CHECK(bytes_of(woke.read.value()) == std::vector<std::string>{ev(1)});
+}
+
+TEST_CASE("Redis: commands and subscriptions come back after their connections are killed") {
+  if (redis_url().empty()) return;
+  auto a = open_redis(), b = open_redis();
+  auto id = uid("s");
+  REQUIRE(a->create(id));
+  REQUIRE(a->append(id, ev(0)));
+  auto channel = uid("ws");
+  inbox box;
+  auto sub = b->subscribe(channel, box.handler()).value();
+  REQUIRE(a->publish(channel, "one"));
+  REQUIRE(box.wait_for(1));
+
+  redis_admin({"CLIENT", "KILL", "TYPE", "normal"});
+  redis_admin({"CLIENT", "KILL", "TYPE", "pubsub"});
+  check_recovery(*a, *b, box, channel, true, id);
+}
+
+TEST_CASE("Redis: stores work again after the server restarts") {
+  auto dir = env("PLATFORM_TEST_SERVICES_DIR");
+  if (redis_url().empty() || dir.empty()) {
+    MESSAGE("skipped: needs PLATFORM_TEST_SERVICES_DIR from scripts/services.sh to restart Redis");
+    return;
+  }
+  auto a = open_redis(), b = open_redis();
+  auto id = uid("s");
+  REQUIRE(a->create(id));
+  auto channel = uid("ws");
+  inbox box;
+  auto sub = b->subscribe(channel, box.handler()).value();
+
+  std::string cmd = "bash '" PLATFORM_SOURCE_ROOT "/scripts/services.sh' restart-redis '" + dir + "'";
+  REQUIRE(std::system(cmd.c_str()) == 0);
+  // The restarted server has no data: the old stream is gone, and saying so is an answer,
+  // not a transport failure.
+  CHECK(a->read_from(id, 0).error().code == "replay_not_found");
+  check_recovery(*a, *b, box, channel, false, id);
+}
+
+TEST_CASE("Redis: bad URLs, wrong credentials and unreachable servers are clear errors") {
+  auto open = [](std::string url) {
+    redis_cache_options o;
+    o.url = std::move(url);
+    return make_redis_cache_store(o);
+  };
+  for (const char* bad : {"http://x", "rediss://x:1", "redis://x:0", "redis://x:99999", "redis://x:port",
+                          "redis://x:1/db", "redis://x:1/-1", "redis://x?timeout=1", "redis://[::1", "redis://:%zz@x"}) {
+    CAPTURE(bad);
+    auto r = open(bad);
+    REQUIRE_FALSE(r);
+    CHECK(r.error().code == "invalid_config");
+  }
+  auto down = open("redis://:secret-password@127.0.0.1:1");
   REQUIRE_FALSE(down);
   CHECK(down.error().code == "cache_unavailable");
   CHECK(down.error().message.find("secret-password") == std::string::npos);
+
+  if (redis_url().empty()) return;
+  auto port = redis_url().substr(redis_url().rfind(':') + 1);
+  auto refused = open("redis://user:secret-password@127.0.0.1:" + port);
+  REQUIRE_FALSE(refused);
+  CHECK(refused.error().code == "cache_unavailable");
+  CHECK(refused.error().message.find("secret-password") == std::string::npos);
+
+  // The database number selects the keyspace.
+  auto db0 = open_redis({}, "redis://127.0.0.1:" + port + "/0");
+  auto db1 = open_redis({}, "redis://127.0.0.1:" + port + "/1");
+  auto id = uid("db");
+  REQUIRE(db0->create(id));
+  CHECK(db1->read_from(id, 0).error().code == "replay_not_found");
+  REQUIRE(db1->create(id));
 }

@@ -168,8 +168,14 @@ TEST_CASE("store backends") {
       auto k = f.new_run();
       CHECK(f.db->claim_builder_run(k, claim(1, "A")).value() == claim_outcome::claimed);
       CHECK(f.db->claim_builder_run(k, claim(1, "B")).value() == claim_outcome::duplicate);
+      CHECK(f.db->builder_run_stream(k).value()->active_stream_id == std::nullopt);
       CHECK(f.db->set_active_stream(k, "A", "stream-1", 3100).value());
       CHECK_FALSE(f.db->set_active_stream(k, "B", "stream-2", 3100).value());
+      auto state = f.db->builder_run_stream(k).value();
+      REQUIRE(state);
+      CHECK(state->status == run_status::streaming);
+      CHECK(state->active_stream_id == std::optional<std::string>("stream-1"));
+      CHECK_FALSE(f.db->builder_run_stream({f.ws, uid("app"), k.run_id}).value());
       auto run = f.db->get_builder_run(k).value();
       CHECK(run->status == run_status::streaming);
       CHECK(run->active_stream_id == std::optional<std::string>("stream-1"));

@@ -1,10 +1,14 @@
 // The in-process cache store: one web process's replay buffers and pub/sub. Replays wrap the
 // core's memory_replay_store under one mutex; followers sleep on a condition variable that
-// every append or completion wakes. Messages are delivered on the publisher's thread, after
-// the lock is released, so a handler may publish or subscribe itself.
+// every append, completion or removal wakes. Messages go through a queue to one dispatcher
+// thread, so publish never runs a handler on the caller's stack: a handler that publishes
+// (even to its own channel) cannot deadlock or recurse, and every subscriber sees messages
+// in publish order.
 #include <chrono>
 #include <condition_variable>
+#include <deque>
 #include <mutex>
+#include <thread>
 
 #include "platform/cache_store.hpp"
 #include "subscribers.hpp"
@@ -17,29 +21,71 @@ std::int64_t steady_ms() {
       .count();
 }
 
+class dispatcher {
+ public:
+  dispatcher() : thread_([this] { run(); }) {}
+
+  ~dispatcher() {
+    {
+      std::lock_guard lock(mu_);
+      stopping_ = true;
+    }
+    ready_.notify_all();
+    thread_.join();
+  }
+
+  void post(detail::subscriber_table::targets to, std::string_view channel, std::string_view message) {
+    {
+      std::lock_guard lock(mu_);
+      queue_.push_back({std::move(to), std::string(channel), std::string(message)});
+    }
+    ready_.notify_one();
+  }
+
+ private:
+  struct item {
+    detail::subscriber_table::targets to;
+    std::string channel;
+    std::string message;
+  };
+
+  // Messages still queued when the store goes away are dropped, like a Redis publish that
+  // reaches no one.
+  void run() {
+    std::unique_lock lock(mu_);
+    for (;;) {
+      ready_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+      if (stopping_) return;
+      item next = std::move(queue_.front());
+      queue_.pop_front();
+      lock.unlock();
+      detail::subscriber_table::deliver(next.to, next.channel, next.message);
+      lock.lock();
+    }
+  }
+
+  std::mutex mu_;
+  std::condition_variable ready_;
+  std::deque<item> queue_;
+  bool stopping_ = false;
+  std::thread thread_;  // last: starts after the members it uses exist
+};
+
 class memory_cache_store final : public cache_store {
  public:
   explicit memory_cache_store(memory_cache_options o) : replays_(o.replay) {}
-
-  // Every replay operation runs under the one lock, after expiring what outlived its TTL.
-  template <class F>
-  auto locked(F&& f) -> decltype(f()) {
-    std::lock_guard lock(mu_);
-    replays_.tick(steady_ms());
-    return f();
-  }
 
   result<void> create(std::string_view id) override { return locked([&] { return replays_.create(id); }); }
 
   result<std::uint64_t> append(std::string_view id, std::string_view chunk) override {
     auto r = locked([&] { return replays_.append(id, chunk); });
-    grew_.notify_all();
+    changed_.notify_all();
     return r;
   }
 
   result<void> complete(std::string_view id) override {
     auto r = locked([&] { return replays_.complete(id); });
-    grew_.notify_all();
+    changed_.notify_all();
     return r;
   }
 
@@ -51,36 +97,53 @@ class memory_cache_store final : public cache_store {
 
   result<void> remove(std::string_view id) override {
     auto r = locked([&] { return replays_.remove(id); });
-    grew_.notify_all();
+    changed_.notify_all();  // a follower of a removed stream learns it at once
     return r;
   }
 
   result<replay_read> wait_read(std::string_view id, std::uint64_t cursor, std::size_t max_chunks,
                                 std::chrono::milliseconds timeout) override {
-    std::unique_lock lock(mu_);
     auto deadline = std::chrono::steady_clock::now() + timeout;
+    std::unique_lock lock(mu_);
     for (;;) {
       replays_.tick(steady_ms());
       auto r = replays_.read_from(id, cursor, max_chunks);
-      if (!r || r->status != replay_status::ok || !r->chunks.empty() || r->terminal) return r;
-      if (grew_.wait_until(lock, deadline) == std::cv_status::timeout) return replays_.read_from(id, cursor, max_chunks);
+      if (!worth_waiting(r)) return r;
+      if (changed_.wait_until(lock, deadline) == std::cv_status::timeout) {
+        replays_.tick(steady_ms());
+        return replays_.read_from(id, cursor, max_chunks);
+      }
     }
   }
 
   result<void> publish(std::string_view channel, std::string_view message) override {
-    subscribers_.deliver(channel, message);
+    auto to = subscribers_->find(channel);
+    if (!to.empty()) dispatch_.post(std::move(to), channel, message);
     return {};
   }
 
   result<std::unique_ptr<subscription>> subscribe(std::string_view channel, message_handler on_message) override {
-    return subscribers_.add(channel, std::move(on_message));
+    return subscribers_->add(channel, std::move(on_message));
   }
 
  private:
+  // Every replay operation runs under the one lock, after expiring what outlived its TTL.
+  template <class F>
+  auto locked(F&& f) -> decltype(f()) {
+    std::lock_guard lock(mu_);
+    replays_.tick(steady_ms());
+    return f();
+  }
+
+  static bool worth_waiting(const result<replay_read>& r) {
+    return r && r->status == replay_status::ok && r->chunks.empty() && r->at_end && !r->terminal;
+  }
+
   std::mutex mu_;
-  std::condition_variable grew_;
+  std::condition_variable changed_;
   memory_replay_store replays_;
-  detail::subscriber_table subscribers_;
+  std::shared_ptr<detail::subscriber_table> subscribers_ = std::make_shared<detail::subscriber_table>();
+  dispatcher dispatch_;  // last: its thread stops first, while the table still exists
 };
 
 }  // namespace

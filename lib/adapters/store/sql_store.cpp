@@ -230,6 +230,15 @@ class sql_store final : public store {
     return found;
   }
 
+  result<std::optional<run_stream_state>> builder_run_stream(const run_key& key) override {
+    auto rows = query(statement("SELECT status, active_stream_id FROM agent_runs"), key_params(key));
+    if (!rows) return tl::unexpected(rows.error());
+    if (rows->empty()) return std::optional<run_stream_state>();
+    auto status = run_status_from(to_text(rows->front()[0]));
+    if (!status) return fail("store_corrupt", "run " + key.run_id + " has an unknown status");
+    return std::optional<run_stream_state>(run_stream_state{*status, rows->front()[1]});
+  }
+
   result<claim_outcome> claim_builder_run(const run_key& key, const claim_request& claim) override {
     if (claim.claim_token.empty()) return fail("store_invalid", "a claim needs a token");
     // The UPDATE is the claim; reading the row afterwards only explains a lost claim. A row

@@ -70,6 +70,12 @@ struct builder_run_record {
   std::int64_t updated_at = 0;
 };
 
+// What a viewer needs to attach to a run's stream, without its messages.
+struct run_stream_state {
+  run_status status = run_status::pending;
+  std::optional<std::string> active_stream_id;
+};
+
 struct claim_request {
   std::int64_t incoming_messages = 0;
   std::string claim_token;  // unique per attempt; later calls prove the claim with it
@@ -107,6 +113,8 @@ class store {
   // workspace (store_invalid otherwise); store_conflict when the run id is taken.
   virtual result<void> create_builder_run(const builder_run_record& run) = 0;
   virtual result<std::optional<builder_run_record>> get_builder_run(const run_key& key) = 0;
+  // One indexed read: the resume path and the liveness checks of waiting viewers.
+  virtual result<std::optional<run_stream_state>> builder_run_stream(const run_key& key) = 0;
 
   // The streaming claim, atomically (builder_run.hpp's classify_claim rule). On `claimed`
   // the run is streaming under `claim_token` with no active stream yet.

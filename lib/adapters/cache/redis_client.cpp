@@ -1,0 +1,187 @@
+#include "redis_client.hpp"
+
+#include <hiredis/hiredis.h>
+#include <poll.h>
+
+#include <charconv>
+#include <optional>
+
+namespace platform::detail {
+namespace {
+
+tl::unexpected<error> bad_url(std::string what) { return fail("invalid_config", "the Redis URL " + what); }
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+std::optional<std::string> percent_decode(std::string_view s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] != '%') {
+      out += s[i];
+      continue;
+    }
+    if (i + 2 >= s.size()) return std::nullopt;
+    int hi = hex_value(s[i + 1]), lo = hex_value(s[i + 2]);
+    if (hi < 0 || lo < 0) return std::nullopt;
+    out += static_cast<char>(hi * 16 + lo);
+    i += 2;
+  }
+  return out;
+}
+
+bool parse_int(std::string_view s, int& out) {
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  return !s.empty() && ec == std::errc() && p == s.data() + s.size();
+}
+
+result<void> parse_userinfo(std::string_view info, redis_address& a) {
+  auto colon = info.find(':');
+  auto user = percent_decode(colon == std::string_view::npos ? std::string_view() : info.substr(0, colon));
+  auto password = percent_decode(colon == std::string_view::npos ? info : info.substr(colon + 1));
+  if (!user || !password) return bad_url("has a malformed %-escape in its user or password");
+  a.user = std::move(*user);
+  a.password = std::move(*password);
+  return {};
+}
+
+result<void> parse_host_port(std::string_view hostport, redis_address& a) {
+  std::string_view port;
+  if (!hostport.empty() && hostport.front() == '[') {
+    auto close = hostport.find(']');
+    if (close == std::string_view::npos) return bad_url("has an unclosed [ in its host");
+    a.host = std::string(hostport.substr(1, close - 1));
+    auto after = hostport.substr(close + 1);
+    if (!after.empty() && after.front() != ':') return bad_url("has text after its IPv6 host");
+    if (!after.empty()) port = after.substr(1);
+  } else {
+    auto colon = hostport.rfind(':');
+    if (colon != std::string_view::npos) port = hostport.substr(colon + 1);
+    auto host = hostport.substr(0, colon);
+    if (!host.empty()) a.host = std::string(host);
+  }
+  if (a.host.empty()) return bad_url("has an empty host");
+  if (port.empty()) return {};
+  if (!parse_int(port, a.port) || a.port <= 0 || a.port > 65535) return bad_url("has a bad port");
+  return {};
+}
+
+result<void> check(redisContext* c, const std::vector<std::string_view>& args, const char* refused) {
+  redis_reply r = redis_call(c, args);
+  if (!r) return fail("cache_unavailable", std::string("Redis connection failed during ") + std::string(args[0]));
+  if (r->type == REDIS_REPLY_ERROR) return fail("cache_unavailable", refused);
+  return {};
+}
+
+timeval to_timeval(std::chrono::milliseconds ms) {
+  return timeval{static_cast<time_t>(ms.count() / 1000), static_cast<suseconds_t>((ms.count() % 1000) * 1000)};
+}
+
+// A pooled connection has no reply pending, so anything to read means the server closed it
+// (or broke the protocol): either way it must not carry a command.
+bool idle_and_open(redisContext* c) {
+  pollfd p{c->fd, POLLIN, 0};
+  return ::poll(&p, 1, 0) == 0;
+}
+
+}  // namespace
+
+void context_deleter::operator()(redisContext* c) const { redisFree(c); }
+void reply_deleter::operator()(redisReply* r) const { freeReplyObject(r); }
+
+result<redis_address> parse_redis_url(std::string_view url) {
+  constexpr std::string_view scheme = "redis://";
+  if (url.substr(0, scheme.size()) != scheme) {
+    return bad_url(url.substr(0, 9) == "rediss://" ? "asks for TLS, which this build does not support"
+                                                   : "must start with redis://");
+  }
+  std::string_view rest = url.substr(scheme.size());
+  if (rest.find_first_of("?#") != std::string_view::npos) return bad_url("must not have a query or fragment");
+  auto slash = rest.find('/');
+  std::string_view authority = rest.substr(0, slash);
+  std::string_view path = slash == std::string_view::npos ? std::string_view() : rest.substr(slash + 1);
+  redis_address a;
+  if (auto at = authority.rfind('@'); at != std::string_view::npos) {
+    if (auto r = parse_userinfo(authority.substr(0, at), a); !r) return tl::unexpected(r.error());
+    authority.remove_prefix(at + 1);
+  }
+  if (auto r = parse_host_port(authority, a); !r) return tl::unexpected(r.error());
+  if (!path.empty() && (!parse_int(path, a.db) || a.db < 0)) return bad_url("has a bad database number");
+  return a;
+}
+
+result<redis_context> redis_connect(const redis_address& a, std::chrono::milliseconds timeout) {
+  redis_context c(redisConnectWithTimeout(a.host.c_str(), a.port, to_timeval(timeout)));
+  std::string where = a.host + ":" + std::to_string(a.port);
+  if (!c) return fail("cache_unavailable", "cannot connect to Redis at " + where);
+  if (c->err) return fail("cache_unavailable", "cannot connect to Redis at " + where + ": " + c->errstr);
+  redisSetTimeout(c.get(), to_timeval(timeout));
+  redisEnableKeepAlive(c.get());  // a peer that vanished without a FIN is noticed eventually
+  if (!a.password.empty()) {
+    std::vector<std::string_view> auth{"AUTH"};
+    if (!a.user.empty()) auth.push_back(a.user);
+    auth.push_back(a.password);
+    if (auto r = check(c.get(), auth, "Redis refused the credentials in the URL"); !r) return tl::unexpected(r.error());
+  }
+  if (a.db != 0) {
+    std::string db = std::to_string(a.db);
+    if (auto r = check(c.get(), {"SELECT", db}, "Redis refused the database number in the URL"); !r) {
+      return tl::unexpected(r.error());
+    }
+  }
+  return c;
+}
+
+redis_reply redis_call(redisContext* c, const std::vector<std::string_view>& args) {
+  std::vector<const char*> argv;
+  std::vector<std::size_t> lens;
+  argv.reserve(args.size());
+  lens.reserve(args.size());
+  for (auto s : args) {
+    argv.push_back(s.data());
+    lens.push_back(s.size());
+  }
+  return redis_reply(
+      static_cast<redisReply*>(redisCommandArgv(c, static_cast<int>(argv.size()), argv.data(), lens.data())));
+}
+
+redis_pool::redis_pool(redis_address a, std::chrono::milliseconds timeout, std::size_t max_idle)
+    : addr_(std::move(a)), timeout_(timeout), max_idle_(max_idle) {}
+
+result<redis_reply> redis_pool::call(const std::vector<std::string_view>& args) {
+  std::string last_error;
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    auto c = lease();
+    if (!c) return tl::unexpected(c.error());
+    redis_reply r = redis_call(c->get(), args);
+    if (r && (*c)->err == 0) {
+      give_back(std::move(*c));
+      return r;
+    }
+    last_error = (*c)->errstr;  // the broken connection is dropped with `c`
+  }
+  return fail("cache_unavailable", "lost the connection to Redis: " + last_error);
+}
+
+result<redis_context> redis_pool::lease() {
+  {
+    std::lock_guard lock(mu_);
+    while (!idle_.empty()) {
+      redis_context c = std::move(idle_.back());
+      idle_.pop_back();
+      if (idle_and_open(c.get())) return c;
+    }
+  }
+  return redis_connect(addr_, timeout_);
+}
+
+void redis_pool::give_back(redis_context c) {
+  std::lock_guard lock(mu_);
+  if (idle_.size() < max_idle_) idle_.push_back(std::move(c));
+}
+
+}  // namespace platform::detail

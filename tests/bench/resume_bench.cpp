@@ -1,0 +1,261 @@
+// Resume and viewer benchmarks of platform-web (not tests: they print numbers).
+//
+//   resume:  a run whose producing replica died mid-stream left a 10,000-chunk backlog in
+//            Redis; a viewer on another replica (a platform-web process started here) resumes
+//            it: time from sending the GET to the last byte of the backlog, over HTTP.
+//   viewers: 2,000 concurrent viewer streams held open on one platform-web process; its RSS
+//            growth per viewer, and one event reaching all of them.
+//
+// Needs PLATFORM_TEST_PG_URL and PLATFORM_TEST_REDIS_URL (scripts/services.sh start).
+// Usage: bench_resume WEB_BINARY [viewers=2000] [rounds=20]
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "platform/cache_store.hpp"
+#include "platform/sql_store.hpp"
+
+using namespace platform;
+using clock_type = std::chrono::steady_clock;
+
+namespace {
+
+struct web_process {
+  pid_t pid = -1;
+  int port = 0;
+};
+
+web_process start_web(const char* binary, const std::string& pg, const std::string& redis) {
+  int out[2];
+  if (pipe(out) != 0) std::exit(2);
+  pid_t pid = fork();
+  if (pid == 0) {
+    dup2(out[1], 1);
+    close(out[0]);
+    setenv("PLATFORM_WEB_PORT", "0", 1);
+    setenv("PLATFORM_DATABASE_URL", pg.c_str(), 1);
+    setenv("PLATFORM_REDIS_URL", redis.c_str(), 1);
+    setenv("PLATFORM_WORKER_URL", "http://127.0.0.1:1", 1);
+    setenv("PLATFORM_SSE_HEARTBEAT_MS", "60000", 1);
+    execl(binary, binary, static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  close(out[1]);
+  std::string line;
+  char c;
+  while (read(out[0], &c, 1) == 1 && c != '\n') line.push_back(c);
+  close(out[0]);
+  auto colon = line.rfind(':');
+  if (colon == std::string::npos) {
+    std::fprintf(stderr, "platform-web did not start: %s\n", line.c_str());
+    std::exit(2);
+  }
+  return {pid, std::atoi(line.c_str() + colon + 1)};
+}
+
+long rss_kib(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+  std::string key;
+  long value = 0;
+  while (in >> key) {
+    if (key == "VmRSS:") {
+      in >> value;
+      return value;
+    }
+    in.ignore(4096, '\n');
+  }
+  return 0;
+}
+
+int connect_to(int port) {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(static_cast<uint16_t>(port));
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
+    close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+bool send_get(int fd, const std::string& path) {
+  std::string req = "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+  return write(fd, req.data(), req.size()) == static_cast<ssize_t>(req.size());
+}
+
+// A streaming run on `key` with `chunks` events in its replay buffer, as a producer that then
+// died would leave it (lease still running).
+std::string seed_run(store& db, cache_store& cache, const run_key& key, int chunks) {
+  builder_run_record r;
+  r.key = key;
+  r.created_at = 1;
+  if (!db.create_builder_run(r)) std::exit(2);
+  auto now = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+  if (db.claim_builder_run(key, {1, "dead-producer", now, now + 3600000}).value() != claim_outcome::claimed) std::exit(2);
+  std::string stream = "bench-" + key.run_id;
+  if (!cache.create(stream)) std::exit(2);
+  for (int i = 0; i < chunks; ++i) {
+    std::string ev = "data: {\"type\":\"text-delta\",\"id\":\"m:1\",\"delta\":\"chunk " + std::to_string(i) +
+                     " of the backlog, about a line of model output\"}\n\n";
+    if (!cache.append(stream, ev)) std::exit(2);
+  }
+  if (!db.set_active_stream(key, "dead-producer", stream, now).value()) std::exit(2);
+  return stream;
+}
+
+double resume_once(int port, const std::string& path, int chunks) {
+  auto t0 = clock_type::now();
+  int fd = connect_to(port);
+  if (fd < 0 || !send_get(fd, path)) std::exit(2);
+  // Counts event terminators as they arrive (a needle split across reads is carried over).
+  char buf[1 << 16];
+  std::size_t events = 0;
+  char last = 0;
+  bool past_headers = false;
+  std::string head;
+  while (events < static_cast<std::size_t>(chunks)) {
+    ssize_t n = read(fd, buf, sizeof buf);
+    if (n <= 0) break;
+    std::size_t i = 0;
+    if (!past_headers) {
+      head.append(buf, static_cast<std::size_t>(n));
+      auto end = head.find("\r\n\r\n");
+      if (end == std::string::npos) continue;
+      past_headers = true;
+      i = static_cast<std::size_t>(n) - (head.size() - end - 4);
+    }
+    for (; i < static_cast<std::size_t>(n); ++i) {
+      if (buf[i] == '\n' && last == '\n') ++events;
+      last = buf[i];
+    }
+  }
+  auto t1 = clock_type::now();
+  close(fd);
+  if (events < static_cast<std::size_t>(chunks)) {
+    std::fprintf(stderr, "resume returned %zu of %d chunks\n", events, chunks);
+    std::exit(1);
+  }
+  return std::chrono::duration<double, std::milli>(t1 - t0).count();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: bench_resume WEB_BINARY [viewers] [rounds]\n");
+    return 2;
+  }
+  const char* pg = std::getenv("PLATFORM_TEST_PG_URL");
+  const char* redis = std::getenv("PLATFORM_TEST_REDIS_URL");
+  if (!pg || !redis) {
+    std::printf("resume bench: skipped (PLATFORM_TEST_PG_URL / PLATFORM_TEST_REDIS_URL not set)\n");
+    return 0;
+  }
+  // 2,000 viewers need more descriptors than the usual soft limit, here and in platform-web.
+  rlimit lim{};
+  getrlimit(RLIMIT_NOFILE, &lim);
+  lim.rlim_cur = lim.rlim_max;
+  setrlimit(RLIMIT_NOFILE, &lim);
+  int viewers = argc > 2 ? std::atoi(argv[2]) : 2000;
+  int rounds = argc > 3 ? std::atoi(argv[3]) : 20;
+  auto db = open_postgres_store(pg, 2).value();
+  redis_cache_options co;
+  co.url = redis;
+  co.limits.max_chunks = 65536;
+  co.limits.max_bytes = 64u << 20;
+  auto cache = make_redis_cache_store(co).value();
+  std::string suffix = std::to_string(getpid()) + "-" + std::to_string(clock_type::now().time_since_epoch().count());
+  std::string ws = "bench-ws-" + suffix, app = "bench-app-" + suffix;
+  if (!db->put_workspace(ws, "bench", 1) || !db->create_app({app, ws, "bench", "u", "", "", "{}", 1})) return 2;
+  // The viewer's replica authenticates as the local owner; make it a member of the workspace.
+  if (!db->put_user({"local-owner", "", ""}) || !db->set_membership(ws, "local-owner", workspace_role::owner)) return 2;
+
+  constexpr int backlog = 10000;
+  run_key key{ws, app, "bench-run-" + suffix};
+  seed_run(*db, *cache, key, backlog);
+  web_process web = start_web(argv[1], pg, redis);
+  std::string path = "/api/workspaces/" + ws + "/apps/" + app + "/runs/" + key.run_id + "/chat/stream";
+
+  std::vector<double> ms;
+  resume_once(web.port, path, backlog);  // warm the replica's pools
+  for (int i = 0; i < rounds; ++i) ms.push_back(resume_once(web.port, path, backlog));
+  std::sort(ms.begin(), ms.end());
+  std::printf("resume: %d-chunk backlog of a dead producer, another replica, first to last byte over HTTP: "
+              "median %.2f ms, p95 %.2f ms, min %.2f ms (%d rounds)\n",
+              backlog, ms[ms.size() / 2], ms[std::min(ms.size() - 1, ms.size() * 95 / 100)], ms.front(), rounds);
+
+  // Viewers: a small backlog, then `viewers` streams held open at once.
+  run_key vkey{ws, app, "bench-viewers-" + suffix};
+  std::string vstream = seed_run(*db, *cache, vkey, 1);
+  std::string vpath = "/api/workspaces/" + ws + "/apps/" + app + "/runs/" + vkey.run_id + "/chat/stream";
+  long rss_before = rss_kib(web.pid);
+  std::vector<int> fds;
+  for (int i = 0; i < viewers; ++i) {
+    int fd = connect_to(web.port);
+    if (fd < 0 || !send_get(fd, vpath)) break;
+    fds.push_back(fd);
+  }
+  // Every viewer gets its headers and the backlog event before the count is taken.
+  std::vector<std::string> got(fds.size());
+  auto wait_all = [&](std::string_view needle) {
+    std::size_t ready = 0;
+    std::vector<bool> done(fds.size(), false);
+    auto deadline = clock_type::now() + std::chrono::seconds(60);
+    while (ready < fds.size() && clock_type::now() < deadline) {
+      std::vector<pollfd> p;
+      std::vector<std::size_t> idx;
+      for (std::size_t i = 0; i < fds.size(); ++i) {
+        if (!done[i]) {
+          p.push_back({fds[i], POLLIN, 0});
+          idx.push_back(i);
+        }
+      }
+      if (poll(p.data(), p.size(), 1000) <= 0) continue;
+      for (std::size_t k = 0; k < p.size(); ++k) {
+        if (!(p[k].revents & POLLIN)) continue;
+        char buf[4096];
+        ssize_t n = read(p[k].fd, buf, sizeof buf);
+        if (n <= 0) {
+          done[idx[k]] = true;
+          continue;
+        }
+        got[idx[k]].append(buf, static_cast<std::size_t>(n));
+        if (got[idx[k]].find(needle) != std::string::npos) {
+          done[idx[k]] = true;
+          ++ready;
+        }
+      }
+    }
+    return ready;
+  };
+  std::size_t attached = wait_all("chunk 0 of the backlog");
+  long rss_held = rss_kib(web.pid);
+  auto t0 = clock_type::now();
+  (void)cache->append(vstream, "data: {\"type\":\"text-delta\",\"id\":\"m:1\",\"delta\":\"broadcast\"}\n\n");
+  std::size_t reached = wait_all("broadcast");
+  double fanout_ms = std::chrono::duration<double, std::milli>(clock_type::now() - t0).count();
+  std::printf("viewers: %zu of %d streams held by one platform-web; RSS %ld KiB -> %ld KiB = %.1f KiB per viewer; "
+              "one event reached %zu viewers in %.1f ms\n",
+              attached, viewers, rss_before, rss_held,
+              attached ? static_cast<double>(rss_held - rss_before) / static_cast<double>(attached) : 0.0, reached,
+              fanout_ms);
+  for (int fd : fds) close(fd);
+  kill(web.pid, SIGTERM);
+  waitpid(web.pid, nullptr, 0);
+  return attached == static_cast<std::size_t>(viewers) && reached == attached ? 0 : 1;
+}
