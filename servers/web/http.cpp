@@ -66,6 +66,9 @@ void follow_replay(httplib::Response& res, cache_store& cache, follow_options op
       return true;
     }
     std::string out;
+    std::size_t total = 0;
+    for (const auto& c : r->chunks) total += c.bytes.size();
+    out.reserve(total);
     for (const auto& c : r->chunks) out += c.bytes;
     state->cursor = r->next_cursor;
     if (out.empty() && !r->terminal) {

@@ -59,6 +59,10 @@ int main() {
   // One pool thread per viewer stream: glibc's per-thread arenas would keep megabytes of
   // mostly idle heap each; two arenas hold 2,000 viewers in far less memory.
   mallopt(M_ARENA_MAX, 2);
+  // A resumed backlog passes through a few megabyte-sized buffers; from the heap they are
+  // reused, from mmap every resume pays page faults for them again.
+  mallopt(M_MMAP_THRESHOLD, 8 << 20);
+  mallopt(M_TRIM_THRESHOLD, 32 << 20);
   auto cfg = config_from_env();
   if (!cfg) {
     std::fprintf(stderr, "platform-web: %s\n", cfg.error().message.c_str());
@@ -99,7 +103,12 @@ int main() {
   server.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
     send_error(res, 500, "internal", "the server failed on this request");
   });
-  register_routes(server, app);
+  router get_routes;
+  register_routes(server, get_routes, app);
+  server.set_pre_routing_handler([&get_routes](const httplib::Request& req, httplib::Response& res) {
+    return get_routes.dispatch(req, res) ? httplib::Server::HandlerResponse::Handled
+                                         : httplib::Server::HandlerResponse::Unhandled;
+  });
 
   running = &server;
   std::signal(SIGINT, on_signal);

@@ -20,9 +20,17 @@ namespace {
 
 constexpr const char* id_re = "([A-Za-z0-9_-]{1,128})";
 
-std::string route(std::initializer_list<std::string_view> parts) {
+// A pattern with {} for ids, as a regex for httplib's routes (those that take a body).
+std::string to_regex(std::string_view pattern) {
   std::string out;
-  for (auto p : parts) out += p == "{id}" ? std::string(id_re) : std::string(p);
+  for (std::size_t at = 0; at < pattern.size();) {
+    if (pattern.substr(at, 2) == "{}") {
+      out += id_re;
+      at += 2;
+    } else {
+      out += pattern[at++];
+    }
+  }
   return out;
 }
 
@@ -98,7 +106,7 @@ std::optional<builder_run_record> load_run(web_app& app, const run_key& key, htt
   return *r;
 }
 
-run_key key_of(const httplib::Request& req) { return {req.matches[1], req.matches[2], req.matches[3]}; }
+run_key key_of(const path_ids& ids) { return {ids.at(0), ids.at(1), ids.at(2)}; }
 
 std::map<std::string, std::string> string_map(const json& j) {
   std::map<std::string, std::string> out;
@@ -127,8 +135,8 @@ std::string last_user_text(const json& messages) {
 
 // ---- apps and runs ---------------------------------------------------------------------
 
-void create_app(web_app& app, const httplib::Request& req, httplib::Response& res) {
-  std::string ws = req.matches[1];
+void create_app(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
+  const std::string& ws = ids.at(0);
   auto c = authorize(app, req, res, ws);
   if (!c) return;
   if (!can_edit(c->role)) return send_error(res, 403, "forbidden", "viewers cannot create apps");
@@ -147,14 +155,15 @@ void create_app(web_app& app, const httplib::Request& req, httplib::Response& re
   send_json(res, 201, app_json(a).dump());
 }
 
-void get_app(web_app& app, const httplib::Request& req, httplib::Response& res) {
-  if (!authorize(app, req, res, req.matches[1].str())) return;
-  auto a = load_app(app, req.matches[1].str(), req.matches[2].str(), res);
+void get_app(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
+  if (!authorize(app, req, res, ids.at(0))) return;
+  auto a = load_app(app, ids.at(0), ids.at(1), res);
   if (a) send_json(res, 200, app_json(*a).dump());
 }
 
-void create_run(web_app& app, const httplib::Request& req, httplib::Response& res) {
-  std::string ws = req.matches[1], app_id = req.matches[2];
+void create_run(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
+  const std::string& ws = ids.at(0);
+  const std::string& app_id = ids.at(1);
   auto c = authorize(app, req, res, ws);
   if (!c) return;
   if (!load_app(app, ws, app_id, res)) return;
@@ -183,8 +192,8 @@ std::function<bool()> stream_alive(web_app& app, run_key key, std::string stream
   };
 }
 
-void post_chat(web_app& app, const httplib::Request& req, httplib::Response& res) {
-  run_key key = key_of(req);
+void post_chat(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
+  run_key key = key_of(ids);
   auto c = authorize(app, req, res, key.workspace_id);
   if (!c) return;
   auto a = load_app(app, key.workspace_id, key.app_id, res);
@@ -219,8 +228,8 @@ void post_chat(web_app& app, const httplib::Request& req, httplib::Response& res
   follow_replay(res, app.cache, {started->stream_id, 0, app.cfg.heartbeat, stream_alive(app, key, started->stream_id), std::nullopt});
 }
 
-void get_chat(web_app& app, const httplib::Request& req, httplib::Response& res) {
-  run_key key = key_of(req);
+void get_chat(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
+  run_key key = key_of(ids);
   if (!authorize(app, req, res, key.workspace_id)) return;
   auto run = load_run(app, key, res);
   if (run) send_json(res, 200, run_json(*run, true).dump(-1, ' ', false, json::error_handler_t::replace));
@@ -249,8 +258,8 @@ run_stream_state wait_attachable(web_app& app, const run_key& key, run_stream_st
   return run;
 }
 
-void resume_chat(web_app& app, const httplib::Request& req, httplib::Response& res) {
-  run_key key = key_of(req);
+void resume_chat(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
+  run_key key = key_of(ids);
   if (!authorize(app, req, res, key.workspace_id)) return;
   std::uint64_t cursor = 0;
   if (req.has_param("cursor")) {
@@ -290,9 +299,9 @@ struct event_queue {
   bool overflow = false;
 };
 
-void workspace_events(web_app& app, const httplib::Request& req, httplib::Response& res,
+void workspace_events(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids,
                       std::optional<run_key> only_run) {
-  std::string ws = req.matches[1];
+  const std::string& ws = ids.at(0);
   if (!authorize(app, req, res, ws)) return;
   auto q = std::make_shared<event_queue>();
   auto push = [q](std::string s) {
@@ -337,7 +346,7 @@ void workspace_events(web_app& app, const httplib::Request& req, httplib::Respon
       [holder](bool) { holder->reset(); });
 }
 
-void detect_provider(web_app& app, const httplib::Request& req, httplib::Response& res) {
+void detect_provider(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids&) {
   if (!app.auth.identify(req, res)) return;
   auto r = app.worker.detect_provider();
   if (!r) return send_error(res, 502, r.error().code, r.error().message);
@@ -346,39 +355,48 @@ void detect_provider(web_app& app, const httplib::Request& req, httplib::Respons
 
 }  // namespace
 
-void register_routes(httplib::Server& s, web_app& app) {
-  auto bind = [&app](void (*fn)(web_app&, const httplib::Request&, httplib::Response&)) {
-    return [&app, fn](const httplib::Request& req, httplib::Response& res) { fn(app, req, res); };
+void register_routes(httplib::Server& s, router& r, web_app& app) {
+  using handler_fn = void (*)(web_app&, const httplib::Request&, httplib::Response&, const path_ids&);
+  auto get = [&](std::string_view pattern, handler_fn fn) {
+    r.get(pattern, [&app, fn](const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
+      fn(app, req, res, ids);
+    });
   };
-  const std::string ws = route({"/api/workspaces/", "{id}"});
-  const std::string app_path = ws + route({"/apps/", "{id}"});
-  const std::string run_path = app_path + route({"/runs/", "{id}"});
+  auto post = [&](std::string_view pattern, handler_fn fn) {
+    s.Post(to_regex(pattern), [&app, fn](const httplib::Request& req, httplib::Response& res) {
+      path_ids ids(req.matches.begin() + 1, req.matches.end());
+      fn(app, req, res, ids);
+    });
+  };
+  const std::string ws = "/api/workspaces/{}";
+  const std::string app_path = ws + "/apps/{}";
+  const std::string run_path = app_path + "/runs/{}";
 
-  s.Get("/api/health", [&app](const httplib::Request&, httplib::Response& res) {
+  get("/api/health", [](web_app& app, const httplib::Request&, httplib::Response& res, const path_ids&) {
     send_json(res, 200, json({{"ok", true}, {"activeTurns", app.chat.active_turns()}}).dump());
   });
-  s.Get("/api/me", [&app](const httplib::Request& req, httplib::Response& res) {
+  get("/api/me", [](web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids&) {
     auto who = app.auth.identify(req, res);
     if (!who) return;
     json me = {{"id", who->user_id}, {"email", who->email}, {"name", who->name}};
     if (app.cfg.auth == auth_mode::none) me["defaultWorkspaceId"] = local_workspace_id;
     send_json(res, 200, me.dump());
   });
-  s.Post(ws + "/apps", bind(create_app));
-  s.Get(app_path, bind(get_app));
-  s.Post(app_path + "/runs", bind(create_run));
-  s.Post(run_path + "/chat", bind(post_chat));
-  s.Get(run_path + "/chat", bind(get_chat));
-  s.Get(run_path + "/chat/stream", bind(resume_chat));
-  s.Get(ws + "/events", [&app](const httplib::Request& req, httplib::Response& res) {
-    workspace_events(app, req, res, std::nullopt);
+  post(ws + "/apps", create_app);
+  get(app_path, get_app);
+  post(app_path + "/runs", create_run);
+  post(run_path + "/chat", post_chat);
+  get(run_path + "/chat", get_chat);
+  get(run_path + "/chat/stream", resume_chat);
+  get(ws + "/events", [](web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
+    workspace_events(app, req, res, ids, std::nullopt);
   });
-  s.Get(run_path + "/events", [&app](const httplib::Request& req, httplib::Response& res) {
-    run_key key = key_of(req);
+  get(run_path + "/events", [](web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
+    run_key key = key_of(ids);
     if (!authorize(app, req, res, key.workspace_id) || !load_run(app, key, res)) return;
-    workspace_events(app, req, res, key);
+    workspace_events(app, req, res, ids, key);
   });
-  s.Get("/api/setup/detect-provider", bind(detect_provider));
+  get("/api/setup/detect-provider", detect_provider);
 }
 
 }  // namespace platform::web

@@ -7,6 +7,7 @@
 #include "platform/cache_store.hpp"
 #include "platform/runtime_registry.hpp"
 #include "platform/store.hpp"
+#include "router.hpp"
 #include "web_config.hpp"
 #include "worker_client.hpp"
 
@@ -22,6 +23,8 @@ struct web_app {
   chat_service& chat;
 };
 
-void register_routes(httplib::Server& server, web_app& app);
+// GET routes go to `r` (which the server runs as its pre-routing handler), the others to
+// httplib's own routing.
+void register_routes(httplib::Server& server, router& r, web_app& app);
 
 }  // namespace platform::web

@@ -149,8 +149,8 @@ redis_reply redis_call(redisContext* c, const std::vector<std::string_view>& arg
       static_cast<redisReply*>(redisCommandArgv(c, static_cast<int>(argv.size()), argv.data(), lens.data())));
 }
 
-redis_pool::redis_pool(redis_address a, std::chrono::milliseconds timeout, std::size_t max_idle)
-    : addr_(std::move(a)), timeout_(timeout), max_idle_(max_idle) {}
+redis_pool::redis_pool(redis_address a, std::chrono::milliseconds timeout, std::size_t max_open)
+    : addr_(std::move(a)), timeout_(timeout), max_open_(max_open) {}
 
 result<redis_reply> redis_pool::call(const std::vector<std::string_view>& args) {
   std::string last_error;
@@ -162,26 +162,95 @@ result<redis_reply> redis_pool::call(const std::vector<std::string_view>& args) 
       give_back(std::move(*c));
       return r;
     }
-    last_error = (*c)->errstr;  // the broken connection is dropped with `c`
+    last_error = (*c)->errstr;
+    drop(std::move(*c));
+  }
+  return fail("cache_unavailable", "lost the connection to Redis: " + last_error);
+}
+
+namespace {
+
+bool append_command(redisContext* c, const std::vector<std::string_view>& args) {
+  std::vector<const char*> argv;
+  std::vector<std::size_t> lens;
+  argv.reserve(args.size());
+  lens.reserve(args.size());
+  for (auto s : args) {
+    argv.push_back(s.data());
+    lens.push_back(s.size());
+  }
+  return redisAppendCommandArgv(c, static_cast<int>(argv.size()), argv.data(), lens.data()) == REDIS_OK;
+}
+
+// Null when the connection broke.
+std::optional<std::vector<redis_reply>> exchange(redisContext* c, const std::vector<std::vector<std::string_view>>& commands) {
+  for (const auto& args : commands) {
+    if (!append_command(c, args)) return std::nullopt;
+  }
+  std::vector<redis_reply> replies;
+  replies.reserve(commands.size());
+  for (std::size_t i = 0; i < commands.size(); ++i) {
+    void* raw = nullptr;
+    if (redisGetReply(c, &raw) != REDIS_OK || raw == nullptr) return std::nullopt;
+    replies.emplace_back(static_cast<redisReply*>(raw));
+  }
+  return replies;
+}
+
+}  // namespace
+
+result<std::vector<redis_reply>> redis_pool::pipeline(const std::vector<std::vector<std::string_view>>& commands) {
+  std::string last_error;
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    auto c = lease();
+    if (!c) return tl::unexpected(c.error());
+    auto replies = exchange(c->get(), commands);
+    if (replies && (*c)->err == 0) {
+      give_back(std::move(*c));
+      return std::move(*replies);
+    }
+    last_error = (*c)->errstr;
+    drop(std::move(*c));
   }
   return fail("cache_unavailable", "lost the connection to Redis: " + last_error);
 }
 
 result<redis_context> redis_pool::lease() {
-  {
-    std::lock_guard lock(mu_);
+  std::unique_lock lock(mu_);
+  for (;;) {
     while (!idle_.empty()) {
       redis_context c = std::move(idle_.back());
       idle_.pop_back();
       if (idle_and_open(c.get())) return c;
+      --open_;  // the server closed it while idle
     }
+    if (open_ < max_open_) break;
+    // Every connection is busy: wait for one rather than open more. Thousands of viewers
+    // woken by one append would otherwise each connect, and Redis pays for every connect.
+    freed_.wait(lock);
   }
-  return redis_connect(addr_, timeout_);
+  ++open_;
+  lock.unlock();
+  auto c = redis_connect(addr_, timeout_);
+  if (!c) {
+    std::lock_guard again(mu_);
+    --open_;
+    freed_.notify_one();
+  }
+  return c;
 }
 
 void redis_pool::give_back(redis_context c) {
   std::lock_guard lock(mu_);
-  if (idle_.size() < max_idle_) idle_.push_back(std::move(c));
+  idle_.push_back(std::move(c));
+  freed_.notify_one();
+}
+
+void redis_pool::drop(redis_context c) {
+  c.reset();
+  std::lock_guard lock(mu_);
+  --open_;
+  freed_.notify_one();
 }
 
 }  // namespace platform::detail

@@ -3,6 +3,7 @@
 // the redis:// URL, connecting with AUTH and SELECT, and a small pool of command connections
 // that survives a dropped connection (a Redis restart, a killed client).
 #include <chrono>
+#include <condition_variable>
 #include <cstddef>
 #include <memory>
 #include <mutex>
@@ -47,26 +48,32 @@ result<redis_context> redis_connect(const redis_address& a, std::chrono::millise
 // Sends one command and waits for its reply; null with `c->err` set when the connection broke.
 redis_reply redis_call(redisContext* c, const std::vector<std::string_view>& args);
 
-// Connections leased one command at a time, so concurrent callers never queue behind a slow
-// command. An idle connection that the server closed is noticed before use; one that breaks
+// Connections leased one command at a time, at most `max_open` of them; callers beyond that
+// wait for one to come back. An idle connection that the server closed is noticed before use; one that breaks
 // during a command is replaced and the command sent once more, so callers must make their
 // commands safe to repeat (the store's scripts recognise their own retried writes).
 class redis_pool {
  public:
-  redis_pool(redis_address a, std::chrono::milliseconds timeout, std::size_t max_idle = 8);
+  redis_pool(redis_address a, std::chrono::milliseconds timeout, std::size_t max_open = 32);
 
   // The reply, which may be a Redis error reply; `cache_unavailable` when no connection
   // could carry the command.
   result<redis_reply> call(const std::vector<std::string_view>& args);
+  // Several commands on one connection, sent together; their replies in order. Same retry
+  // rule as call().
+  result<std::vector<redis_reply>> pipeline(const std::vector<std::vector<std::string_view>>& commands);
 
  private:
   result<redis_context> lease();
   void give_back(redis_context c);
+  void drop(redis_context c);  // broken: forget it
 
   redis_address addr_;
   std::chrono::milliseconds timeout_;
-  std::size_t max_idle_;
+  std::size_t max_open_;
   std::mutex mu_;
+  std::condition_variable freed_;
+  std::size_t open_ = 0;
   std::vector<redis_context> idle_;
 };
 
