@@ -136,38 +136,6 @@ result<redis_context> redis_connect(const redis_address& a, std::chrono::millise
   return c;
 }
 
-redis_reply redis_call(redisContext* c, const std::vector<std::string_view>& args) {
-  std::vector<const char*> argv;
-  std::vector<std::size_t> lens;
-  argv.reserve(args.size());
-  lens.reserve(args.size());
-  for (auto s : args) {
-    argv.push_back(s.data());
-    lens.push_back(s.size());
-  }
-  return redis_reply(
-      static_cast<redisReply*>(redisCommandArgv(c, static_cast<int>(argv.size()), argv.data(), lens.data())));
-}
-
-redis_pool::redis_pool(redis_address a, std::chrono::milliseconds timeout, std::size_t max_open)
-    : addr_(std::move(a)), timeout_(timeout), max_open_(max_open) {}
-
-result<redis_reply> redis_pool::call(const std::vector<std::string_view>& args) {
-  std::string last_error;
-  for (int attempt = 0; attempt < 2; ++attempt) {
-    auto c = lease();
-    if (!c) return tl::unexpected(c.error());
-    redis_reply r = redis_call(c->get(), args);
-    if (r && (*c)->err == 0) {
-      give_back(std::move(*c));
-      return r;
-    }
-    last_error = (*c)->errstr;
-    drop(std::move(*c));
-  }
-  return fail("cache_unavailable", "lost the connection to Redis: " + last_error);
-}
-
 namespace {
 
 bool append_command(redisContext* c, const std::vector<std::string_view>& args) {
@@ -198,6 +166,21 @@ std::optional<std::vector<redis_reply>> exchange(redisContext* c, const std::vec
 }
 
 }  // namespace
+
+redis_reply redis_call(redisContext* c, const std::vector<std::string_view>& args) {
+  auto replies = exchange(c, {args});
+  if (!replies) return nullptr;
+  return std::move(replies->front());
+}
+
+redis_pool::redis_pool(redis_address a, std::chrono::milliseconds timeout, std::size_t max_open)
+    : addr_(std::move(a)), timeout_(timeout), max_open_(max_open) {}
+
+result<redis_reply> redis_pool::call(const std::vector<std::string_view>& args) {
+  auto replies = pipeline({args});
+  if (!replies) return tl::unexpected(replies.error());
+  return std::move(replies->front());
+}
 
 result<std::vector<redis_reply>> redis_pool::pipeline(const std::vector<std::vector<std::string_view>>& commands) {
   std::string last_error;
