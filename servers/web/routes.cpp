@@ -8,6 +8,7 @@
 
 #include "events.hpp"
 #include "http.hpp"
+#include "onboarding_page.hpp"
 #include "platform/ui_message.hpp"
 #include "platform/ui_stream.hpp"
 #include "platform/usage.hpp"
@@ -131,6 +132,84 @@ std::string last_user_text(const json& messages) {
     return text;
   }
   return {};
+}
+
+// ---- workspaces and members -------------------------------------------------------------
+// Not in the spec's route table, but `external` mode needs them: roles come from the store's
+// memberships (design notes), so someone must be able to create a workspace and add people.
+
+void list_workspaces(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids&) {
+  auto who = app.auth.identify(req, res);
+  if (!who) return;
+  auto mine = app.db.workspaces_of(who->user_id);
+  if (!mine) return send_store_error(res, mine.error());
+  json out = json::array();
+  for (const auto& w : *mine) out.push_back({{"id", w.id}, {"name", w.name}, {"role", to_string(w.role)}});
+  send_json(res, 200, json({{"workspaces", out}}).dump());
+}
+
+void create_workspace(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids&) {
+  auto who = app.auth.identify(req, res);
+  if (!who) return;
+  json body;
+  if (!parse_json_body(req, res, app.cfg.max_body_bytes, body)) return;
+  auto name = body.find("name");
+  if (name == body.end() || !name->is_string() || name->get<std::string>().empty() || name->get<std::string>().size() > 200) {
+    return send_error(res, 400, "invalid_body", "name must be a string of 1 to 200 bytes");
+  }
+  std::string id = "ws_" + random_id(8);
+  if (auto r = app.db.create_workspace(id, name->get<std::string>(), who->user_id, now_ms()); !r) {
+    return send_store_error(res, r.error());
+  }
+  send_json(res, 201, json({{"id", id}, {"name", *name}, {"role", "owner"}}).dump());
+}
+
+void list_members(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
+  if (!authorize(app, req, res, ids.at(0))) return;
+  auto people = app.db.members(ids.at(0));
+  if (!people) return send_store_error(res, people.error());
+  json out = json::array();
+  for (const auto& m : *people) {
+    out.push_back({{"userId", m.user.id}, {"email", m.user.email}, {"name", m.user.name}, {"role", to_string(m.role)}});
+  }
+  send_json(res, 200, json({{"members", out}}).dump());
+}
+
+// Admins and owners add people or change their role; nobody becomes or stops being the
+// owner this way, so a workspace always keeps its owner.
+void set_member(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
+  auto c = authorize(app, req, res, ids.at(0));
+  if (!c) return;
+  if (c->role != workspace_role::owner && c->role != workspace_role::admin) {
+    return send_error(res, 403, "forbidden", "only admins and owners manage members");
+  }
+  json body;
+  if (!parse_json_body(req, res, app.cfg.max_body_bytes, body)) return;
+  auto user = body.find("userId");
+  auto role_field = body.find("role");
+  if (user == body.end() || !user->is_string() || user->get<std::string>().empty() ||
+      user->get<std::string>().size() > 256) {
+    return send_error(res, 400, "invalid_body", "userId must be a string of 1 to 256 bytes");
+  }
+  auto role = role_field != body.end() && role_field->is_string()
+                  ? workspace_role_from(role_field->get<std::string>()) : std::nullopt;
+  if (!role || *role == workspace_role::owner) {
+    return send_error(res, 400, "invalid_body", "role must be viewer, collaborator or admin");
+  }
+  auto current = app.db.membership(ids.at(0), user->get<std::string>());
+  if (!current) return send_store_error(res, current.error());
+  if (*current == workspace_role::owner) return send_error(res, 409, "conflict", "the owner's role cannot be changed");
+  if (auto r = app.db.set_membership(ids.at(0), user->get<std::string>(), *role); !r) {
+    return send_store_error(res, r.error());
+  }
+  send_json(res, 200, json({{"userId", *user}, {"role", to_string(*role)}}).dump());
+}
+
+// Provider setup (spec "Authentication" 6): only in `none` mode; `external` deployments
+// configure the key before deployment and skip it.
+void onboarding_provider(web_app& app, const httplib::Request&, httplib::Response& res, const path_ids&) {
+  if (app.cfg.auth != auth_mode::none) return send_error(res, 404, "not_found", "provider setup is configured by the deployment");
+  res.set_content(std::string(onboarding_page), "text/html; charset=utf-8");
 }
 
 // ---- apps and runs ---------------------------------------------------------------------
@@ -368,6 +447,9 @@ void register_routes(httplib::Server& s, router& r, web_app& app) {
       fn(app, req, res, ids);
     });
   };
+  get("/onboarding/provider", onboarding_provider);
+  get("/api/workspaces", list_workspaces);
+  post("/api/workspaces", create_workspace);
   const std::string ws = "/api/workspaces/{}";
   const std::string app_path = ws + "/apps/{}";
   const std::string run_path = app_path + "/runs/{}";
@@ -382,6 +464,8 @@ void register_routes(httplib::Server& s, router& r, web_app& app) {
     if (app.cfg.auth == auth_mode::none) me["defaultWorkspaceId"] = local_workspace_id;
     send_json(res, 200, me.dump());
   });
+  get(ws + "/members", list_members);
+  post(ws + "/members", set_member);
   post(ws + "/apps", create_app);
   get(app_path, get_app);
   post(app_path + "/runs", create_run);

@@ -129,6 +129,38 @@ TEST_CASE("store backends") {
       CHECK_FALSE(missing_ws);
     }
 
+    SUBCASE("a new workspace comes with its owner; lists of workspaces and members") {
+      auto db = b.open();
+      std::string owner = uid("owner"), other = uid("other"), ws = uid("ws");
+      REQUIRE(db->put_user({owner, "o@example.test", "O"}));
+      REQUIRE(db->create_workspace(ws, "Team", owner, 5));
+      CHECK(db->membership(ws, owner).value() == workspace_role::owner);
+      auto again = db->create_workspace(ws, "Team 2", other, 6);
+      REQUIRE_FALSE(again);
+      CHECK(again.error().code == "store_conflict");
+      // The failed create left nothing behind: no membership for the second caller.
+      CHECK_FALSE(db->membership(ws, other).value());
+      REQUIRE(db->set_membership(ws, other, workspace_role::viewer));
+      auto mine = db->workspaces_of(owner).value();
+      REQUIRE(mine.size() == 1);
+      CHECK(mine[0].id == ws);
+      CHECK(mine[0].name == "Team");
+      CHECK(mine[0].role == workspace_role::owner);
+      CHECK(db->workspaces_of(uid("nobody")).value().empty());
+      auto people = db->members(ws).value();
+      REQUIRE(people.size() == 2);
+      for (const auto& m : people) {
+        if (m.user.id == owner) {
+          CHECK(m.user.email == "o@example.test");
+          CHECK(m.role == workspace_role::owner);
+        } else {
+          CHECK(m.user.id == other);
+          CHECK(m.user.email.empty());  // never signed in yet
+          CHECK(m.role == workspace_role::viewer);
+        }
+      }
+    }
+
     SUBCASE("apps belong to one workspace; ids are unique") {
       fixture f(b.open());
       auto a = f.db->get_app(f.ws, f.app).value();

@@ -181,6 +181,43 @@ class sql_store final : public store {
     return role;
   }
 
+  result<void> create_workspace(std::string_view id, std::string_view name, std::string_view owner,
+                                std::int64_t now) override {
+    return in_transaction([&](sql::connection& c) -> result<void> {
+      auto ws = c.exec("INSERT INTO workspaces (id, name, created_at) VALUES (?, ?, ?)", {v(id), v(name), v(now)});
+      if (!ws) return tl::unexpected(ws.error());
+      auto m = c.exec("INSERT INTO memberships (workspace_id, user_id, role) VALUES (?, ?, 'owner')", {v(id), v(owner)});
+      if (!m) return tl::unexpected(m.error());
+      return {};
+    });
+  }
+
+  result<std::vector<workspace_summary>> workspaces_of(std::string_view user) override {
+    auto r = query("SELECT w.id, w.name, m.role FROM memberships m JOIN workspaces w ON w.id = m.workspace_id "
+                   "WHERE m.user_id = ? ORDER BY w.created_at, w.id", {v(user)});
+    if (!r) return tl::unexpected(r.error());
+    std::vector<workspace_summary> out;
+    for (const auto& x : *r) {
+      auto role = workspace_role_from(to_text(x[2]));
+      if (!role) return fail("store_corrupt", "a membership has an unknown role");
+      out.push_back({to_text(x[0]), to_text(x[1]), *role});
+    }
+    return out;
+  }
+
+  result<std::vector<member_record>> members(std::string_view ws) override {
+    auto r = query("SELECT m.user_id, COALESCE(u.email, ''), COALESCE(u.name, ''), m.role FROM memberships m "
+                   "LEFT JOIN users u ON u.id = m.user_id WHERE m.workspace_id = ? ORDER BY m.user_id", {v(ws)});
+    if (!r) return tl::unexpected(r.error());
+    std::vector<member_record> out;
+    for (const auto& x : *r) {
+      auto role = workspace_role_from(to_text(x[3]));
+      if (!role) return fail("store_corrupt", "a membership has an unknown role");
+      out.push_back({{to_text(x[0]), to_text(x[1]), to_text(x[2])}, *role});
+    }
+    return out;
+  }
+
   result<void> create_app(const app_record& a) override {
     return write("INSERT INTO apps (id, workspace_id, name, created_by, runtime_id, runtime_model, "
                  "runtime_params, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",

@@ -30,6 +30,17 @@ struct user_record {
   std::string name;
 };
 
+struct workspace_summary {
+  std::string id;
+  std::string name;
+  workspace_role role = workspace_role::viewer;  // the asking user's
+};
+
+struct member_record {
+  user_record user;
+  workspace_role role = workspace_role::viewer;
+};
+
 struct app_record {
   std::string id;
   std::string workspace_id;
@@ -103,6 +114,11 @@ class store {
   virtual result<bool> workspace_exists(std::string_view workspace_id) = 0;
   virtual result<void> set_membership(std::string_view workspace_id, std::string_view user_id, workspace_role role) = 0;
   virtual result<std::optional<workspace_role>> membership(std::string_view workspace_id, std::string_view user_id) = 0;
+  // A new workspace and its owner, in one transaction. store_conflict when the id is taken.
+  virtual result<void> create_workspace(std::string_view workspace_id, std::string_view name,
+                                        std::string_view owner_user_id, std::int64_t now) = 0;
+  virtual result<std::vector<workspace_summary>> workspaces_of(std::string_view user_id) = 0;
+  virtual result<std::vector<member_record>> members(std::string_view workspace_id) = 0;
 
   // ---- apps --------------------------------------------------------------------------------
   virtual result<void> create_app(const app_record& app) = 0;  // store_conflict when taken
