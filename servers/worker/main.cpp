@@ -16,8 +16,10 @@
 
 #include "platform/runtime_registry.hpp"
 #include "platform/ui_stream.hpp"
+#include "agent_runner.hpp"
 #include "runtime_a.hpp"
 #include "sessions.hpp"
+#include "turn_settings.hpp"
 #include "worker_config.hpp"
 
 namespace {
@@ -63,18 +65,7 @@ std::optional<turn_request> parse_turn(const json& body, const std::string& app_
     send_error(res, 400, "invalid_body", "runId and prompt are required strings");
     return std::nullopt;
   }
-  json s = body.value("settings", json::object());
-  json settings = s.value("settings", json::object());
-  std::map<std::string, std::string> params;
-  if (auto it = settings.find("runtimeParams"); it != settings.end() && it->is_object()) {
-    for (auto p = it->begin(); p != it->end(); ++p) {
-      if (p->is_string()) params[p.key()] = p->get<std::string>();
-    }
-  }
-  std::string runtime = str(settings, "runtimeId");
-  std::optional<std::string> model;
-  if (auto m = str(settings, "runtimeModel"); !m.empty()) model = m;
-  auto normalized = platform::normalize_runtime_settings(registry, runtime.empty() ? "runtime-a" : runtime, model, params);
+  auto normalized = settings_from_body(registry, body);
   if (!normalized) {
     send_error(res, 400, normalized.error().code, normalized.error().message);
     return std::nullopt;
@@ -189,11 +180,21 @@ int main(int, char** argv) {
   server.Get(app + "/session-state", [&](const httplib::Request& req, httplib::Response& res) {
     get_session_state(*cfg, sessions, req, res);
   });
+  agent_run_table agent_runs(cfg->max_agent_runs, cfg->agent_run_retention);
+  std::atomic<std::uint64_t> agent_runs_started{0};
+  server.Post(app + "/agent-run", [&](const httplib::Request& req, httplib::Response& res) {
+    if (authorized(*cfg, req, res)) start_agent_run(*cfg, registry, agent_runs, agent_runs_started, req.matches[1], req, res);
+  });
+  server.Get(app + "/agent-run/([A-Za-z0-9_-]{1,128})/events", [&](const httplib::Request& req, httplib::Response& res) {
+    if (authorized(*cfg, req, res)) follow_agent_run(agent_runs, req.matches[1], req.matches[2], std::chrono::seconds(15), res);
+  });
   server.Get("/detect-provider", [&](const httplib::Request& req, httplib::Response& res) {
     detect_provider(*cfg, req, res);
   });
   server.Get("/health", [&](const httplib::Request&, httplib::Response& res) {
-    res.set_content(json({{"ok", true}, {"sessions", sessions.size()}, {"turnsStarted", turns_started.load()}}).dump(), "application/json");
+    res.set_content(json({{"ok", true}, {"sessions", sessions.size()}, {"turnsStarted", turns_started.load()},
+                          {"agentRuns", agent_runs.size()}, {"agentRunsStarted", agent_runs_started.load()}}).dump(),
+                    "application/json");
   });
   server.set_error_handler([](const httplib::Request&, httplib::Response& res) {
     if (res.body.empty()) send_error(res, res.status, res.status == 404 ? "not_found" : "http_error", "request failed");

@@ -46,7 +46,7 @@ std::string read_file(const fs::path& p) {
 result<std::unique_ptr<runtime_a_turn>> runtime_a_turn::start(const config& cfg, const turn_request& req) {
   std::unique_ptr<runtime_a_turn> t(new runtime_a_turn());
   std::error_code ec;
-  t->cwd_ = (fs::absolute(cfg.workspaces_dir) / req.app_id).string();
+  t->cwd_ = req.cwd.empty() ? (fs::absolute(cfg.workspaces_dir) / req.app_id).string() : req.cwd;
   fs::create_directories(t->cwd_, ec);
   if (ec) return fail("workspace_unavailable", "cannot create the app workspace: " + ec.message());
   std::string tmpl = (fs::temp_directory_path() / "platform-turn-XXXXXX").string();
@@ -54,8 +54,20 @@ result<std::unique_ptr<runtime_a_turn>> runtime_a_turn::start(const config& cfg,
   t->home_ = tmpl;
 
   std::vector<std::string> args = req.settings_args;
-  args.insert(args.end(), {"--setting-sources=", "--permission-mode=acceptEdits",
-                           "--allowedTools=Bash,Edit,Write,Read,Glob,Grep,WebFetch,WebSearch"});
+  if (req.cwd.empty()) {
+    args.insert(args.end(), {"--setting-sources=", "--permission-mode=acceptEdits",
+                             "--allowedTools=Bash,Edit,Write,Read,Glob,Grep,WebFetch,WebSearch"});
+  } else {
+    // --tools is what exists (built-ins only; none when empty), --allowedTools what runs
+    // without asking (MCP tools included). Nothing can ask here, so the rest is denied.
+    std::string builtins, allowed;
+    for (const auto& name : req.allowed_tools) {
+      allowed += (allowed.empty() ? "" : ",") + name;
+      if (name.rfind("mcp__", 0) != 0) builtins += (builtins.empty() ? "" : ",") + name;
+    }
+    args.insert(args.end(), {"--setting-sources=", "--permission-mode=default", "--tools=" + builtins,
+                             "--allowedTools=" + allowed});
+  }
   if (req.restore && req.restore->runtime_id == "runtime-a" && safe_session_id(req.restore->session_id) &&
       !req.restore->data.empty()) {
     fs::path dir = fs::path(t->home_) / ".claude/projects" / project_key(t->cwd_);

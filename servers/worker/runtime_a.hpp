@@ -28,6 +28,10 @@ struct turn_request {
   std::vector<std::string> settings_args;  // from the runtime registry
   std::string model;
   std::optional<provider_session> restore;
+  // App-agent runs: their own workspace (the run's source files) and tool allowlist, with
+  // nothing auto-approved beyond it. Empty: a builder turn in the app's workspace.
+  std::string cwd;
+  std::vector<std::string> allowed_tools;
 };
 
 class runtime_a_turn {

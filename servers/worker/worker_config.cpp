@@ -44,6 +44,24 @@ result<config> config_from_env(const std::string& exe_path) {
     if (std::string v = env(name); !v.empty()) c.provider_env.push_back(std::string(name) + "=" + v);
   }
   c.trace = env("PLATFORM_CODEX_TRACE") == "1";
+  for (auto [name, target] : {std::pair{"PLATFORM_WORKER_MAX_AGENT_RUNS", &c.max_agent_runs}}) {
+    std::string v = env(name);
+    if (v.empty()) continue;
+    auto [end, err] = std::from_chars(v.data(), v.data() + v.size(), *target);
+    if (err != std::errc() || end != v.data() + v.size() || *target == 0) {
+      return fail("invalid_config", std::string(name) + " must be a positive integer");
+    }
+  }
+  if (std::string v = env("PLATFORM_WORKER_AGENT_RUN_RETENTION_MS"); !v.empty()) {
+    long long ms = 0;
+    auto [end, err] = std::from_chars(v.data(), v.data() + v.size(), ms);
+    if (err != std::errc() || end != v.data() + v.size() || ms <= 0) {
+      return fail("invalid_config", "PLATFORM_WORKER_AGENT_RUN_RETENTION_MS must be a positive integer");
+    }
+    c.agent_run_retention = std::chrono::milliseconds(ms);
+  }
+  c.web_url = env("PLATFORM_WEB_URL");
+  while (!c.web_url.empty() && c.web_url.back() == '/') c.web_url.pop_back();
   return c;
 }
 

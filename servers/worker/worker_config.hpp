@@ -20,6 +20,11 @@ struct config {
   std::vector<std::string> provider_env;
   std::chrono::minutes session_ttl{15};
   bool trace = false;                  // PLATFORM_CODEX_TRACE=1
+  std::size_t max_agent_runs = 100;    // PLATFORM_WORKER_MAX_AGENT_RUNS
+  std::chrono::milliseconds agent_run_retention{30 * 60 * 1000};  // PLATFORM_WORKER_AGENT_RUN_RETENTION_MS
+  // PLATFORM_WEB_URL: the only origin completion callbacks go to (the internal token rides
+  // on them). Unset: loopback origins only, for local development.
+  std::string web_url;
 };
 
 result<config> config_from_env(const std::string& exe_path);

@@ -9,43 +9,15 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { harness } from './harness.mjs';
 
 const args = process.argv.slice(2);
 const buildDir = path.resolve(args[args.indexOf('--build') + 1] ?? 'build');
 const web = path.join(buildDir, 'servers/web/platform-web');
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'platform-auth-'));
-const children = [];
-let passed = 0;
-let failed = 0;
-
-async function check(name, fn) {
-  try {
-    await fn();
-    passed += 1;
-    console.log(`ok   ${name}`);
-  } catch (e) {
-    failed += 1;
-    console.log(`FAIL ${name}: ${e?.stack ?? e}`);
-  }
-}
-
-function startWeb(env) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(web, [], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    children.push(child);
-    let out = '';
-    let err = '';
-    child.stderr.on('data', (d) => { err += d; });
-    child.stdout.on('data', (d) => {
-      out += d;
-      const m = out.match(/listening on (http:\S+)/);
-      if (m) resolve(m[1]);
-    });
-    child.on('exit', (code) => reject(new Error(`platform-web exited with ${code}: ${err}`)));
-  });
-}
+const { tmp, check, start, run } = harness('platform-auth-');
+let webs = 0;
+const startWeb = async (env) => (await start(`web-${webs++}`, web, [], env, /listening on (http:\S+)/)).match[1];
 
 // Runs platform-web expecting it to refuse to start; resolves with its exit code and stderr.
 function refuseToStart(env) {
@@ -231,14 +203,4 @@ async function main() {
   });
 }
 
-try {
-  await main();
-} catch (e) {
-  failed += 1;
-  console.log(`FAIL setup: ${e?.stack ?? e}`);
-} finally {
-  for (const c of children) c.kill('SIGTERM');
-  fs.rmSync(tmp, { recursive: true, force: true });
-}
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);
+await run(main);

@@ -6,11 +6,10 @@
 // Usage: node e2e-chat.mjs --build DIR --project DIR [--replicas]
 // Prints one line per check and "N passed, N failed"; exit 1 when any check failed.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { DefaultChatTransport, readUIMessageStream } from 'ai';
+import { harness, SseReader as EventReader } from './harness.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name) => {
@@ -20,42 +19,7 @@ const opt = (name) => {
 const buildDir = path.resolve(opt('--build') ?? 'build');
 const projectDir = path.resolve(opt('--project') ?? '.');
 const replicas = args.includes('--replicas');
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'platform-e2e-'));
-const children = [];
-let passed = 0;
-let failed = 0;
-
-async function check(name, fn) {
-  try {
-    await fn();
-    passed += 1;
-    console.log(`ok   ${name}`);
-  } catch (e) {
-    failed += 1;
-    console.log(`FAIL ${name}: ${e?.stack ?? e}`);
-  }
-}
-
-// Starts a process and resolves with the first stdout line matching `ready`.
-function start(name, cmd, argv, env, ready) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, argv, { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    children.push(child);
-    const log = fs.createWriteStream(path.join(tmp, `${name}.log`));
-    child.stderr.pipe(log);
-    let buffer = '';
-    const timer = setTimeout(() => reject(new Error(`${name} did not start`)), 20000);
-    child.stdout.on('data', (d) => {
-      buffer += d;
-      const m = buffer.match(ready);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ child, match: m });
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`${name} exited with ${code}`)));
-  });
-}
+const { tmp, check, start, run } = harness('platform-e2e-');
 
 const scenario = {
   turns: [
@@ -79,38 +43,6 @@ async function json(res) {
     return JSON.parse(text);
   } catch {
     throw new Error(`not JSON (HTTP ${res.status}): ${text.slice(0, 200)}`);
-  }
-}
-
-// SSE events (whole "data: ...\n\n" strings) of a fetch body, read incrementally.
-class EventReader {
-  constructor(res) {
-    this.reader = res.body.getReader();
-    this.decoder = new TextDecoder();
-    this.buffer = '';
-    this.events = [];
-    this.done = false;
-  }
-  async until(pred) {
-    while (!pred(this.events)) {
-      if (this.done) throw new Error(`stream ended first; have ${this.events.length} events`);
-      const { done, value } = await this.reader.read();
-      if (done) {
-        this.done = true;
-        continue;
-      }
-      this.buffer += this.decoder.decode(value, { stream: true });
-      let i;
-      while ((i = this.buffer.indexOf('\n\n')) >= 0) {
-        const ev = this.buffer.slice(0, i + 2);
-        this.buffer = this.buffer.slice(i + 2);
-        if (!ev.startsWith(':')) this.events.push(ev);  // keep-alive comments are not chunks
-      }
-    }
-    return this.events;
-  }
-  toEnd() {
-    return this.until((e) => e.length > 0 && e[e.length - 1] === 'data: [DONE]\n\n');
   }
 }
 
@@ -317,15 +249,4 @@ async function main() {
   }
 }
 
-try {
-  await main();
-} catch (e) {
-  failed += 1;
-  console.log(`FAIL setup: ${e?.stack ?? e}`);
-} finally {
-  for (const c of children) c.kill('SIGKILL');
-  if (failed === 0) fs.rmSync(tmp, { recursive: true, force: true });
-  else console.log(`logs kept in ${tmp}`);
-  console.log(`${passed} passed, ${failed} failed`);
-  process.exit(failed === 0 ? 0 : 1);
-}
+await run(main);

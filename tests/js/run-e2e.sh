@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# End-to-end chat test (e2e-chat.mjs): BUILD_DIR PROJECT_DIR [--replicas]. The replicas
+# End-to-end tests with the real runtime CLI: BUILD_DIR PROJECT_DIR [--replicas]. Runs
+# e2e-chat.mjs, or the script named by E2E_SCRIPT. The replicas
 # variant needs PLATFORM_TEST_PG_URL and PLATFORM_TEST_REDIS_URL (scripts/services.sh); without
 # them it is skipped (exit 77), unless PLATFORM_TEST_REQUIRE_SERVICES=1 makes that a failure.
 set -euo pipefail
@@ -13,4 +14,4 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   npm ci --no-audit --no-fund --loglevel=error >&2
 fi
 [ -x "$project/runtimes/node_modules/@anthropic-ai/claude-code/bin/claude.exe" ] || bash "$project/scripts/setup-runtimes.sh"
-exec node e2e-chat.mjs --build "$build" --project "$project" "$@"
+exec node "${E2E_SCRIPT:-e2e-chat.mjs}" --build "$build" --project "$project" "$@"

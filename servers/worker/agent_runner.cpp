@@ -1,0 +1,275 @@
+#include "agent_runner.hpp"
+
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "platform/ui_stream.hpp"
+#include "platform/usage.hpp"
+#include "runtime_a.hpp"
+#include "turn_settings.hpp"
+
+namespace platform::worker {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+constexpr std::size_t max_source_bytes = 32u << 20;
+constexpr std::size_t max_source_files = 5000;
+
+struct run_spec {
+  std::string key;  // {appId}__agent__{runId}
+  std::string workspace_id, app_id, run_id;
+  std::string prompt, system_prompt;
+  std::string callback_url;
+  std::vector<std::string> allowed_tools;
+  std::map<std::string, std::string> source_files;
+  std::vector<std::string> settings_args;
+  std::string model;
+};
+
+std::string str(const json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+// App agents get only their own kinds of tools, whatever the request asks for: the web search
+// and fetch builtins and their broker servers. Never shell or file writes.
+bool app_agent_tool(std::string_view name) {
+  return name == "WebSearch" || name == "WebFetch" || name.rfind("mcp__app_tools__", 0) == 0 ||
+         name.rfind("mcp__app_data__", 0) == 0;
+}
+
+// A relative path that stays inside the run's workspace.
+bool safe_relative_path(const std::string& p) {
+  if (p.empty() || p.size() > 1024 || p.front() == '/' || p.find('\0') != std::string::npos) return false;
+  for (const auto& part : fs::path(p)) {
+    if (part == ".." || part == ".") return false;
+  }
+  return true;
+}
+
+// The callback carries the internal token, so it goes only to the web server: PLATFORM_WEB_URL
+// when set, else a loopback origin (local development).
+bool allowed_callback(const config& cfg, const std::string& url) {
+  constexpr std::string_view path = "/api/internal/agent-run-complete";
+  if (!cfg.web_url.empty()) return url == cfg.web_url + std::string(path);
+  for (std::string_view origin : {"http://127.0.0.1:", "http://localhost:", "http://[::1]:"}) {
+    if (url.rfind(origin, 0) != 0) continue;
+    std::string_view rest = std::string_view(url).substr(origin.size());
+    auto slash = rest.find('/');
+    if (slash == 0 || slash == std::string_view::npos) return false;
+    for (char c : rest.substr(0, slash)) {
+      if (c < '0' || c > '9') return false;
+    }
+    return rest.substr(slash) == path;
+  }
+  return false;
+}
+
+tl::expected<run_spec, error> parse_run(const config& cfg, const std::string& key, const json& body) {
+  run_spec r;
+  r.key = key;
+  r.run_id = str(body, "runId");
+  r.app_id = str(body, "appId");
+  r.workspace_id = str(body, "workspaceId");
+  r.prompt = str(body, "prompt");
+  r.system_prompt = str(body, "systemPrompt");
+  r.callback_url = str(body, "callbackUrl");
+  if (r.run_id.empty() || r.app_id.empty() || r.workspace_id.empty() || r.prompt.empty()) {
+    return fail("invalid_body", "runId, appId, workspaceId and prompt are required strings");
+  }
+  if (key != r.app_id + "__agent__" + r.run_id) {
+    return fail("invalid_body", "the path must be /sessions/{appId}__agent__{runId}/agent-run for this body");
+  }
+  if (!r.callback_url.empty() && !allowed_callback(cfg, r.callback_url)) {
+    return fail("invalid_body", "callbackUrl must be the web server's /api/internal/agent-run-complete");
+  }
+  if (auto it = body.find("allowedTools"); it != body.end()) {
+    if (!it->is_array()) return fail("invalid_body", "allowedTools must be an array of tool names");
+    for (const auto& t : *it) {
+      if (!t.is_string()) return fail("invalid_body", "allowedTools must be an array of tool names");
+      if (app_agent_tool(t.get<std::string>())) r.allowed_tools.push_back(t.get<std::string>());
+    }
+  }
+  if (auto it = body.find("sourceFiles"); it != body.end()) {
+    if (!it->is_object() || it->size() > max_source_files) {
+      return fail("invalid_body", "sourceFiles must be an object of at most 5000 path → content entries");
+    }
+    std::size_t total = 0;
+    for (auto f = it->begin(); f != it->end(); ++f) {
+      if (!f->is_string() || !safe_relative_path(f.key())) {
+        return fail("invalid_body", "sourceFiles: \"" + f.key().substr(0, 200) + "\" is not a relative path with text content");
+      }
+      total += f->get_ref<const std::string&>().size();
+      if (total > max_source_bytes) return fail("invalid_body", "sourceFiles exceed 32 MiB");
+      r.source_files[f.key()] = f->get<std::string>();
+    }
+  }
+  return r;
+}
+
+// The run's own workspace, its source files written in.
+tl::expected<std::string, error> make_workspace(const run_spec& r) {
+  std::string dir = (fs::temp_directory_path() / "platform-agent-XXXXXX").string();
+  if (!mkdtemp(dir.data())) return fail("workspace_unavailable", "cannot create the agent run's workspace");
+  std::error_code ec;
+  for (const auto& [path, content] : r.source_files) {
+    fs::path p = fs::path(dir) / path;
+    fs::create_directories(p.parent_path(), ec);
+    std::ofstream out(p, std::ios::binary);
+    out << content;
+    if (!out) {
+      fs::remove_all(dir, ec);
+      return fail("workspace_unavailable", "cannot write the agent run's source files");
+    }
+  }
+  return dir;
+}
+
+struct run_outcome {
+  agent_run_state state = agent_run_state::failed;
+  json result = nullptr;
+  json error = nullptr;
+  json usage = nullptr;
+  json transcript = json::array();
+};
+
+// Bounded retries: the web server may be restarting. The body carries the transcript, never
+// the prompt or the source files.
+void post_callback(const config& cfg, const run_spec& r, const run_outcome& o) {
+  if (r.callback_url.empty()) return;
+  std::string url = r.callback_url;
+  auto scheme_end = url.find("://");
+  auto path_start = url.find('/', scheme_end + 3);
+  httplib::Client client(url.substr(0, path_start));
+  client.set_connection_timeout(5, 0);
+  client.set_read_timeout(30, 0);
+  httplib::Headers headers;
+  if (!cfg.internal_token.empty()) headers.emplace("Authorization", "Bearer " + cfg.internal_token);
+  json body = {{"workspaceId", r.workspace_id}, {"appId", r.app_id}, {"runId", r.run_id},
+               {"status", o.state == agent_run_state::completed ? "completed" : "failed"},
+               {"result", o.result}, {"error", o.error}, {"usage", o.usage}, {"transcript", o.transcript}};
+  std::string text = body.dump(-1, ' ', false, json::error_handler_t::replace);
+  for (int attempt = 0; attempt < 4; ++attempt) {
+    auto res = client.Post(url.substr(path_start), headers, text, "application/json");
+    if (res && res->status < 500) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(250 << attempt));
+  }
+  if (cfg.trace) std::fprintf(stderr, "worker: callback failed run=%s\n", r.run_id.c_str());
+}
+
+// The outcome, from the result line and what the runtime did.
+void take_result(const json& m, run_outcome& o) {
+  bool is_error = m.value("is_error", false) || m.value("subtype", "success") != "success";
+  o.state = is_error ? agent_run_state::failed : agent_run_state::completed;
+  if (auto it = m.find("result"); it != m.end() && it->is_string()) {
+    (is_error ? o.error : o.result) = *it;
+  }
+  if (auto it = m.find("platform_turn_usage"); it != m.end()) o.usage = *it;
+}
+
+void run_in_background(const config& cfg, std::shared_ptr<agent_run> run, run_spec r, std::string workspace,
+                       agent_run_table& table) {
+  run_outcome o;
+  turn_request t;
+  t.app_id = r.app_id;
+  t.run_id = r.run_id;
+  t.prompt = r.prompt;
+  t.system_prompt = r.system_prompt;
+  t.cwd = workspace;
+  t.allowed_tools = r.allowed_tools;
+  t.settings_args = r.settings_args;
+  t.model = r.model;
+  auto turn = runtime_a_turn::start(cfg, t);
+  if (!turn) {
+    o.error = "The runtime could not start: " + turn.error().message;
+  } else {
+    std::string line;
+    while ((*turn)->next(line)) {
+      run->append(line);
+      if (line.find("\"stream_event\"") != std::string::npos) continue;  // deltas: not transcript
+      json m = json::parse(line, nullptr, false);
+      if (!m.is_object()) continue;
+      if (m.value("type", "") == "result") take_result(m, o);
+      o.transcript.push_back(std::move(m));
+    }
+    int code = (*turn)->exit_code();
+    if (!(*turn)->result_seen()) {
+      o.state = agent_run_state::failed;
+      o.error = "The runtime exited with code " + std::to_string(code) + " before finishing the run.";
+      run->append(json({{"type", "error"}, {"error", o.error}}).dump());
+    }
+    turn->reset();
+  }
+  std::error_code ec;
+  fs::remove_all(workspace, ec);
+  run->finish(o.state);
+  table.finished(run->key(), agent_run_table::clock::now());
+  post_callback(cfg, r, o);
+}
+
+void send_error(httplib::Response& res, int status, std::string_view code, std::string_view message) {
+  res.status = status;
+  res.set_content(json({{"error", {{"code", code}, {"message", message}}}}).dump(), "application/json");
+}
+
+}  // namespace
+
+void start_agent_run(const config& cfg, const runtime_registry& registry, agent_run_table& table, std::atomic<std::uint64_t>& started,
+                     const std::string& key, const httplib::Request& req, httplib::Response& res) {
+  json body = json::parse(req.body, nullptr, false);
+  if (body.is_discarded() || !body.is_object()) return send_error(res, 400, "invalid_json", "the body must be a JSON object");
+  auto spec = parse_run(cfg, key, body);
+  if (!spec) return send_error(res, 400, spec.error().code, spec.error().message);
+  auto settings = settings_from_body(registry, body);
+  if (!settings) return send_error(res, 400, settings.error().code, settings.error().message);
+  if (settings->runtime_id != "runtime-a") {
+    return send_error(res, 501, "runtime_not_available", "this worker runs runtime-a agent runs only so far");
+  }
+  spec->settings_args = settings->args;
+  spec->model = settings->runtime_model;
+  auto run = table.admit(key, spec->run_id, agent_run_table::clock::now());
+  if (!run) {
+    int status = run.error().code == "run_exists" ? 409 : 503;
+    return send_error(res, status, run.error().code, run.error().message);
+  }
+  auto workspace = make_workspace(*spec);
+  if (!workspace) {
+    (*run)->finish(agent_run_state::failed);
+    table.finished(key, agent_run_table::clock::now());
+    return send_error(res, 503, workspace.error().code, workspace.error().message);
+  }
+  started.fetch_add(1);
+  if (cfg.trace) std::fprintf(stderr, "worker: agent run start app=%s run=%s\n", spec->app_id.c_str(), spec->run_id.c_str());
+  std::thread(run_in_background, std::cref(cfg), *run, std::move(*spec), std::move(*workspace), std::ref(table)).detach();
+  res.status = 202;
+  res.set_content(json({{"status", "started"}, {"runId", (*run)->run_id()}}).dump(), "application/json");
+}
+
+void follow_agent_run(agent_run_table& table, const std::string& key, const std::string& run_id,
+                      std::chrono::milliseconds heartbeat, httplib::Response& res) {
+  auto run = table.find(key, agent_run_table::clock::now());
+  if (!run || run->run_id() != run_id) return send_error(res, 404, "not_found", "no such agent run on this worker");
+  auto cursor = std::make_shared<std::size_t>(0);
+  res.set_header("Cache-Control", "no-cache");
+  res.set_chunked_content_provider("text/event-stream", [run, cursor, heartbeat](std::size_t, httplib::DataSink& sink) {
+    auto r = run->wait_from(*cursor, heartbeat);
+    std::string out;
+    for (const auto& m : r.messages) append_sse_data(out, m);
+    *cursor = r.next;
+    if (r.finished) out += sse_done_event;
+    if (out.empty()) out = sse_heartbeat;
+    if (!sink.write(out.data(), out.size())) return false;  // the viewer left; the run goes on
+    if (r.finished) sink.done();
+    return true;
+  });
+}
+
+}  // namespace platform::worker

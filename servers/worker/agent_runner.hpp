@@ -1,0 +1,27 @@
+#pragma once
+// The worker's app-agent run endpoints (spec "Worker endpoints"): start a run in the
+// background and answer at once; stream a run's buffered then live messages to a viewer.
+#include <httplib.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+#include "agent_runs.hpp"
+#include "platform/runtime_registry.hpp"
+#include "worker_config.hpp"
+
+namespace platform::worker {
+
+// POST /sessions/{appId}__agent__{runId}/agent-run. 202 {status: "started", runId}; the run
+// goes on in the background and posts the completion callback when it ends.
+void start_agent_run(const config& cfg, const runtime_registry& registry, agent_run_table& table, std::atomic<std::uint64_t>& started,
+                     const std::string& key, const httplib::Request& req, httplib::Response& res);
+
+// GET /sessions/{key}/agent-run/{runId}/events: SSE of the run's worker messages, buffered
+// first then live, `data: [DONE]` after the last; keep-alive comments while idle.
+void follow_agent_run(agent_run_table& table, const std::string& key, const std::string& run_id,
+                      std::chrono::milliseconds heartbeat, httplib::Response& res);
+
+}  // namespace platform::worker

@@ -1,0 +1,83 @@
+#pragma once
+// App-agent runs in worker memory (spec "Worker session and run retention", "App agent
+// trigger flow" 3–5): each run buffers every worker message so a viewer that comes late
+// replays it all, then follows live; a viewer that leaves never stops the run. Finished runs
+// are kept `retention`; at most `capacity` runs are held, and admitting one more evicts the
+// least recently used finished run (never a running one).
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <list>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "platform/error.hpp"
+
+namespace platform::worker {
+
+enum class agent_run_state : unsigned char { running, completed, failed };
+
+class agent_run {
+ public:
+  agent_run(std::string key, std::string run_id) : key_(std::move(key)), run_id_(std::move(run_id)) {}
+
+  void append(std::string message);
+  void finish(agent_run_state s);
+
+  struct read_result {
+    std::vector<std::string> messages;  // from the cursor on
+    std::size_t next = 0;
+    bool finished = false;              // and nothing after `next`
+  };
+  // Messages from `cursor`; waits up to `timeout` when there are none yet and the run goes on.
+  read_result wait_from(std::size_t cursor, std::chrono::milliseconds timeout);
+
+  [[nodiscard]] agent_run_state state() const;
+  [[nodiscard]] const std::string& key() const { return key_; }
+  [[nodiscard]] const std::string& run_id() const { return run_id_; }
+
+ private:
+  const std::string key_;
+  const std::string run_id_;
+  mutable std::mutex mu_;
+  std::condition_variable grew_;
+  std::vector<std::string> messages_;
+  agent_run_state state_ = agent_run_state::running;
+};
+
+class agent_run_table {
+ public:
+  using clock = std::chrono::steady_clock;
+  agent_run_table(std::size_t capacity, std::chrono::milliseconds retention)
+      : capacity_(capacity), retention_(retention) {}
+
+  // A new running run under `key` ({appId}__agent__{runId}). Fails with `run_exists` when the
+  // key is held, `worker_busy` when `capacity` runs are all still running.
+  result<std::shared_ptr<agent_run>> admit(const std::string& key, const std::string& run_id, clock::time_point now);
+  // The run, if held and not expired; counts as a use for the LRU order.
+  std::shared_ptr<agent_run> find(const std::string& key, clock::time_point now);
+  // Records when a run finished (its retention starts then).
+  void finished(const std::string& key, clock::time_point now);
+  std::size_t size();
+
+ private:
+  struct entry {
+    std::shared_ptr<agent_run> run;
+    std::optional<clock::time_point> finished_at;
+    std::list<std::string>::iterator lru;
+  };
+  void expire(clock::time_point now);
+  void touch(entry& e);
+
+  std::size_t capacity_;
+  std::chrono::milliseconds retention_;
+  std::mutex mu_;
+  std::map<std::string, entry> runs_;
+  std::list<std::string> lru_;  // front = least recently used
+};
+
+}  // namespace platform::worker

@@ -1,0 +1,198 @@
+// App-agent runs on platform-worker end to end, with the real Claude Code CLI and the scripted
+// model server: start returns at once, a late viewer gets the buffer then live messages, a
+// viewer that leaves does not stop the run, the completion callback (internal token, status,
+// result, usage, transcript), capacity with LRU eviction of finished runs, and bad input.
+// A small HTTP server here stands in for the web server's internal callback route.
+//
+// Usage: node e2e-agent-runs.mjs --build DIR --project DIR
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { harness, SseReader } from './harness.mjs';
+
+const args = process.argv.slice(2);
+const opt = (name) => args[args.indexOf(name) + 1];
+const buildDir = path.resolve(opt('--build'));
+const projectDir = path.resolve(opt('--project'));
+const { tmp, check, start, run } = harness('platform-agent-e2e-');
+
+// Callbacks the worker posts, by runId; waiters resolve when theirs arrives.
+const callbacks = new Map();
+const callbackWaiters = new Map();
+function callbackOf(runId) {
+  if (callbacks.has(runId)) return Promise.resolve(callbacks.get(runId));
+  return new Promise((resolve) => callbackWaiters.set(runId, resolve));
+}
+
+class Events extends SseReader {
+  constructor(res) {
+    super(res, { payload: true });
+  }
+}
+
+const text = (events) => events.filter((e) => e !== '[DONE]').map((e) => JSON.parse(e))
+  .filter((m) => m.type === 'stream_event' && m.event?.delta?.type === 'text_delta')
+  .map((m) => m.event.delta.text).join('');
+
+async function main() {
+  const token = 'internal-token-for-tests-0123456789abcdef';
+  const receiver = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => { body += d; });
+    req.on('end', () => {
+      const parsed = JSON.parse(body);
+      const record = { auth: req.headers.authorization, path: req.url, body: parsed, raw: body };
+      callbacks.set(parsed.runId, record);
+      callbackWaiters.get(parsed.runId)?.(record);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"ok":true}');
+    });
+  });
+  await new Promise((r) => receiver.listen(0, '127.0.0.1', r));
+  const callbackUrl = `http://127.0.0.1:${receiver.address().port}/api/internal/agent-run-complete`;
+
+  const scenario = {
+    turns: [{
+      blocks: [
+        { type: 'text', text: 'Agent answer part one. ' },
+        { type: 'pause', name: 'mid' },
+        { type: 'text', text: 'Agent answer part two.' },
+      ],
+      stop_reason: 'end_turn',
+      usage: { input_tokens: 500, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, output_tokens: 20 },
+    }],
+    aux: { blocks: [{ type: 'text', text: 'Title' }], stop_reason: 'end_turn' },
+  };
+  fs.writeFileSync(path.join(tmp, 'scenario.json'), JSON.stringify(scenario));
+  const model = await start('model', 'python3', [path.join(projectDir, 'tests/model_server/model_server.py'),
+    '--script', path.join(tmp, 'scenario.json'), '--port', '0', '--idle-exit', '600'], {}, /^(\d+)\n/m);
+  const modelUrl = `http://127.0.0.1:${model.match[1]}`;
+  const worker = (await start('worker', path.join(buildDir, 'servers/worker/platform-worker'), [], {
+    PLATFORM_WORKER_PORT: '0',
+    PLATFORM_DATA_DIR: path.join(tmp, 'data'),
+    INTERNAL_API_TOKEN: token,
+    PLATFORM_WORKER_MAX_AGENT_RUNS: '2',
+    ANTHROPIC_BASE_URL: modelUrl,
+    ANTHROPIC_API_KEY: 'scripted-model-key',
+    CLAUDE_CODE_MAX_RETRIES: '0',
+  }, /listening on (http:\S+)/)).match[1];
+
+  const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const body = (runId, extra = {}) => ({
+    runId, appId: 'app1', workspaceId: 'ws1', prompt: `Do the task for ${runId}`, systemPrompt: 'You are an app agent.',
+    agentConfig: { id: 'helper', tools: [], dataCollections: [] }, allowedTools: ['WebFetch', 'Bash', 'mcp__app_data__insert'],
+    callbackUrl, sourceFiles: { 'agents.json': '{"agents":[]}', 'src/App.tsx': 'export default 1;\n' }, ...extra,
+  });
+  const startRun = (runId, extra, key = `app1__agent__${runId}`) => fetch(`${worker}/sessions/${key}/agent-run`,
+    { method: 'POST', headers: auth, body: JSON.stringify(body(runId, extra)) });
+  const events = (runId, signal) => fetch(`${worker}/sessions/app1__agent__${runId}/agent-run/${runId}/events`,
+    { headers: auth, signal });
+
+  await check('the internal token is required', async () => {
+    const r = await fetch(`${worker}/sessions/app1__agent__r0/agent-run`, { method: 'POST', body: JSON.stringify(body('r0')) });
+    assert.equal(r.status, 401);
+    assert.equal((await r.json()).error.code, 'unauthenticated');
+    assert.equal((await fetch(`${worker}/sessions/app1__agent__r0/agent-run/r0/events`)).status, 401);
+  });
+
+  await check('bad input is a clear 400 and starts nothing', async () => {
+    const bad = [
+      [`app1__agent__other`, body('r0')],
+      ['app1__agent__r0', body('r0', { callbackUrl: 'http://example.com/api/internal/agent-run-complete' })],
+      ['app1__agent__r0', body('r0', { callbackUrl: 'http://127.0.0.1:1/somewhere-else' })],
+      ['app1__agent__r0', body('r0', { sourceFiles: { '../escape.txt': 'x' } })],
+      ['app1__agent__r0', body('r0', { sourceFiles: { '/etc/passwd': 'x' } })],
+      ['app1__agent__r0', body('r0', { allowedTools: 'WebFetch' })],
+      ['app1__agent__r0', body('r0', { prompt: 42 })],
+    ];
+    for (const [key, b] of bad) {
+      const r = await fetch(`${worker}/sessions/${key}/agent-run`, { method: 'POST', headers: auth, body: JSON.stringify(b) });
+      assert.equal(r.status, 400, JSON.stringify(b).slice(0, 120));
+      assert.equal(typeof (await r.json()).error.message, 'string');
+    }
+    const malformed = await fetch(`${worker}/sessions/app1__agent__r0/agent-run`, { method: 'POST', headers: auth, body: '{"runId":' });
+    assert.equal(malformed.status, 400);
+    const health = await (await fetch(`${worker}/health`)).json();
+    assert.equal(health.agentRunsStarted, 0);
+  });
+
+  let lateViewer;
+  await check('start answers at once; a late viewer gets the buffer, then live messages to the end', async () => {
+    const r = await startRun('r1');
+    assert.equal(r.status, 202);
+    assert.deepEqual(await r.json(), { status: 'started', runId: 'r1' });
+    // The run reaches the pause in the model's reply: part one is buffered by then.
+    const first = new Events(await events('r1'));
+    await first.until((e) => text(e).includes('part one'));
+    first.reader.cancel();
+    // A viewer that comes now still sees everything from the first message.
+    lateViewer = new Events(await events('r1'));
+    const seen = await lateViewer.until((e) => text(e).includes('part one'));
+    assert.equal(JSON.parse(seen[0]).type, 'system');
+    const init = JSON.parse(seen[0]);
+    assert.equal(init.subtype, 'init');
+    // Asked for WebFetch, Bash and a data tool: only WebFetch exists (no broker yet for the
+    // data tool), never shell or file tools.
+    assert.deepEqual(init.tools, ['WebFetch']);
+  });
+
+  await check('a viewer that disconnects does not stop the run; a full worker refuses another run', async () => {
+    const r2 = await startRun('r2');
+    assert.equal(r2.status, 202);
+    const ctrl = new AbortController();
+    const leaving = new Events(await events('r2', ctrl.signal));
+    await leaving.until((e) => text(e).includes('part one'));
+    ctrl.abort();
+    const busy = await startRun('r3');
+    assert.equal(busy.status, 503);
+    assert.equal((await busy.json()).error.code, 'worker_busy');
+    const dup = await startRun('r1');
+    assert.equal(dup.status, 409);
+    await fetch(`${modelUrl}/control/release/mid`, { method: 'POST' });
+    const cb2 = await callbackOf('r2');
+    assert.equal(cb2.body.status, 'completed');
+  });
+
+  await check('the late viewer follows live to the end of the run', async () => {
+    const all = await lateViewer.toEnd();
+    assert.equal(text(all), 'Agent answer part one. Agent answer part two.');
+    const result = JSON.parse(all.at(-2));
+    assert.equal(result.type, 'result');
+  });
+
+  await check('the completion callback: internal token, status, result, usage, transcript', async () => {
+    const cb = await callbackOf('r1');
+    assert.equal(cb.auth, `Bearer ${token}`);
+    assert.equal(cb.path, '/api/internal/agent-run-complete');
+    assert.equal(cb.body.workspaceId, 'ws1');
+    assert.equal(cb.body.appId, 'app1');
+    assert.equal(cb.body.status, 'completed');
+    // The CLI's own result: the text of its last content block.
+    assert.equal(cb.body.result, cb.body.transcript.at(-1).result);
+    assert.match(cb.body.result, /Agent answer part two\./);
+    assert.equal(cb.body.usage.totalInputTokens, 500);
+    assert.equal(cb.body.usage.totalOutputTokens, 20);
+    assert.ok(Array.isArray(cb.body.transcript));
+    assert.equal(cb.body.transcript.at(-1).type, 'result');
+    assert.ok(cb.body.transcript.every((m) => m.type !== 'stream_event'), 'deltas are not transcript');
+    assert.ok(!cb.raw.includes('You are an app agent.'), 'the system prompt never leaves the worker');
+    assert.ok(!cb.raw.includes('export default 1;'), 'source files never leave the worker');
+  });
+
+  await check('a finished run replays whole; at capacity the least recently used finished run is evicted', async () => {
+    // r2 is used now, so r1 is the least recently used finished run.
+    const replay = new Events(await events('r2'));
+    assert.equal(text(await replay.toEnd()), 'Agent answer part one. Agent answer part two.');
+    const r3 = await startRun('r3');
+    assert.equal(r3.status, 202);
+    assert.equal((await events('r1')).status, 404);
+    assert.equal((await events('r2')).status, 200);
+    assert.equal((await callbackOf('r3')).body.status, 'completed');
+    const health = await (await fetch(`${worker}/health`)).json();
+    assert.equal(health.agentRuns, 2);
+    assert.equal(health.agentRunsStarted, 3);
+  });
+}
+
+await run(main);

@@ -1,0 +1,101 @@
+// What every end-to-end script here shares: named checks with a summary line, child
+// processes that are ready when a line of their stdout says so (and are killed at the end),
+// and an incremental reader of SSE bodies.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export function harness(prefix) {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const children = [];
+  let passed = 0;
+  let failed = 0;
+
+  async function check(name, fn) {
+    try {
+      await fn();
+      passed += 1;
+      console.log(`ok   ${name}`);
+    } catch (e) {
+      failed += 1;
+      console.log(`FAIL ${name}: ${e?.stack ?? e}`);
+    }
+  }
+
+  // Starts `cmd` with only PATH and `env`, stderr to <tmp>/<name>.log, and resolves with
+  // { child, match } for the first stdout text matching `ready`.
+  function start(name, cmd, argv, env, ready) {
+    return new Promise((resolve, reject) => {
+      const child = spawn(cmd, argv, { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      children.push(child);
+      child.stderr.pipe(fs.createWriteStream(path.join(tmp, `${name}.log`)));
+      let buffer = '';
+      const timer = setTimeout(() => reject(new Error(`${name} did not start`)), 20000);
+      child.stdout.on('data', (d) => {
+        buffer += d;
+        const m = buffer.match(ready);
+        if (m) {
+          clearTimeout(timer);
+          resolve({ child, match: m });
+        }
+      });
+      child.on('exit', (code) => reject(new Error(`${name} exited with ${code}`)));
+    });
+  }
+
+  // Runs `main`, then stops the children, prints the summary and exits 0 or 1. Logs stay in
+  // the temp dir when something failed.
+  async function run(main) {
+    try {
+      await main();
+    } catch (e) {
+      failed += 1;
+      console.log(`FAIL setup: ${e?.stack ?? e}`);
+    } finally {
+      for (const c of children) c.kill('SIGKILL');
+      if (failed === 0) fs.rmSync(tmp, { recursive: true, force: true });
+      else console.log(`logs kept in ${tmp}`);
+      console.log(`${passed} passed, ${failed} failed`);
+      process.exit(failed === 0 ? 0 : 1);
+    }
+  }
+
+  return { tmp, check, start, run };
+}
+
+// SSE events of a fetch body, read incrementally: whole "data: ...\n\n" strings, or with
+// { payload: true } only what follows "data: ". Keep-alive comments are skipped.
+export class SseReader {
+  constructor(res, { payload = false } = {}) {
+    this.reader = res.body.getReader();
+    this.decoder = new TextDecoder();
+    this.payload = payload;
+    this.buffer = '';
+    this.events = [];
+    this.done = false;
+  }
+  async until(pred) {
+    while (!pred(this.events)) {
+      if (this.done) throw new Error(`stream ended first; have ${this.events.length} events`);
+      const { done, value } = await this.reader.read();
+      if (done) {
+        this.done = true;
+        continue;
+      }
+      this.buffer += this.decoder.decode(value, { stream: true });
+      let i;
+      while ((i = this.buffer.indexOf('\n\n')) >= 0) {
+        const ev = this.buffer.slice(0, i + 2);
+        this.buffer = this.buffer.slice(i + 2);
+        if (ev.startsWith(':')) continue;
+        this.events.push(this.payload ? ev.slice(6, -2) : ev);
+      }
+    }
+    return this.events;
+  }
+  toEnd() {
+    const last = this.payload ? '[DONE]' : 'data: [DONE]\n\n';
+    return this.until((e) => e.length > 0 && e[e.length - 1] === last);
+  }
+}
