@@ -40,25 +40,6 @@ constexpr std::string_view no_json_text =
     "opencode did not print JSON events; the installed CLI may predate `run --format json`. "
     "It printed: ";
 
-// True when brackets nest deeper than `limit` outside strings.
-bool nests_deeper_than(std::string_view line, int limit) {
-  int depth = 0;
-  bool in_string = false;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    char c = line[i];
-    if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '{' || c == '[') {
-      if (++depth > limit) return true;
-    } else if (c == '}' || c == ']') {
-      --depth;
-    }
-  }
-  return false;
-}
 
 const json* member(const json& obj, const char* key) {
   if (!obj.is_object()) return nullptr;
