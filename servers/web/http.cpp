@@ -54,6 +54,20 @@ void set_ui_stream_headers(httplib::Response& res) {
   res.set_header(std::string(ui_stream_header_ai_sdk), std::string(ui_stream_header_value));
 }
 
+namespace {
+
+// The events of a read, back to back, for one write.
+std::string joined(const replay_read& r) {
+  std::size_t total = 0;
+  for (const auto& c : r.chunks) total += c.bytes.size();
+  std::string out;
+  out.reserve(total);
+  for (const auto& c : r.chunks) out += c.bytes;
+  return out;
+}
+
+}  // namespace
+
 void follow_replay(httplib::Response& res, cache_store& cache, follow_options options) {
   auto state = std::make_shared<follow_options>(std::move(options));
   res.set_chunked_content_provider("text/event-stream", [&cache, state](std::size_t, httplib::DataSink& sink) {
@@ -65,11 +79,7 @@ void follow_replay(httplib::Response& res, cache_store& cache, follow_options op
       sink.done();
       return true;
     }
-    std::string out;
-    std::size_t total = 0;
-    for (const auto& c : r->chunks) total += c.bytes.size();
-    out.reserve(total);
-    for (const auto& c : r->chunks) out += c.bytes;
+    std::string out = joined(*r);
     state->cursor = r->next_cursor;
     if (out.empty() && !r->terminal) {
       if (state->still_live && !state->still_live()) {
@@ -77,7 +87,7 @@ void follow_replay(httplib::Response& res, cache_store& cache, follow_options op
         // recovery failed it): say so, unless the last events arrived meanwhile.
         auto last = cache.read_from(state->stream_id, state->cursor, 16384);
         if (last && last->status == replay_status::ok && !last->chunks.empty()) {
-          for (const auto& c : last->chunks) out += c.bytes;
+          out = joined(*last);
           state->cursor = last->next_cursor;
           if (!sink.write(out.data(), out.size())) return false;
           if (last->terminal) sink.done();

@@ -1,31 +1,14 @@
 #include "web_config.hpp"
 
-#include <charconv>
-#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
+#include "../common/env.hpp"
+
 namespace platform::web {
-namespace {
 
-std::string env(const char* name, std::string fallback = {}) {
-  const char* v = std::getenv(name);
-  return v && *v ? std::string(v) : fallback;
-}
-
-result<long> env_number(const char* name, long fallback, long min, long max) {
-  std::string v = env(name);
-  if (v.empty()) return fallback;
-  long n = 0;
-  auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
-  if (ec != std::errc() || p != v.data() + v.size() || n < min || n > max) {
-    return fail("invalid_config", std::string(name) + " must be a number from " + std::to_string(min) + " to " +
-                                      std::to_string(max));
-  }
-  return n;
-}
-
-}  // namespace
+using servers::env;
+using servers::env_number;
 
 result<config> config_from_env() {
   config c;

@@ -11,6 +11,7 @@
 #include "platform/ui_stream.hpp"
 #include "platform/usage.hpp"
 #include "runtime_a.hpp"
+#include "worker_http.hpp"
 #include "turn_settings.hpp"
 
 namespace platform::worker {
@@ -34,10 +35,6 @@ struct run_spec {
   std::string model;
 };
 
-std::string str(const json& j, const char* key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
 
 // App agents get only their own kinds of tools, whatever the request asks for: the web search
 // and fetch builtins and their broker servers. Never shell or file writes.
@@ -76,12 +73,12 @@ bool allowed_callback(const config& cfg, const std::string& url) {
 tl::expected<run_spec, error> parse_run(const config& cfg, const std::string& key, const json& body) {
   run_spec r;
   r.key = key;
-  r.run_id = str(body, "runId");
-  r.app_id = str(body, "appId");
-  r.workspace_id = str(body, "workspaceId");
-  r.prompt = str(body, "prompt");
-  r.system_prompt = str(body, "systemPrompt");
-  r.callback_url = str(body, "callbackUrl");
+  r.run_id = string_field(body, "runId");
+  r.app_id = string_field(body, "appId");
+  r.workspace_id = string_field(body, "workspaceId");
+  r.prompt = string_field(body, "prompt");
+  r.system_prompt = string_field(body, "systemPrompt");
+  r.callback_url = string_field(body, "callbackUrl");
   if (r.run_id.empty() || r.app_id.empty() || r.workspace_id.empty() || r.prompt.empty()) {
     return fail("invalid_body", "runId, appId, workspaceId and prompt are required strings");
   }
@@ -215,10 +212,6 @@ void run_in_background(const config& cfg, std::shared_ptr<agent_run> run, run_sp
   post_callback(cfg, r, o);
 }
 
-void send_error(httplib::Response& res, int status, std::string_view code, std::string_view message) {
-  res.status = status;
-  res.set_content(json({{"error", {{"code", code}, {"message", message}}}}).dump(), "application/json");
-}
 
 }  // namespace
 

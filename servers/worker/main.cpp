@@ -18,6 +18,7 @@
 #include "platform/ui_stream.hpp"
 #include "agent_runner.hpp"
 #include "runtime_a.hpp"
+#include "worker_http.hpp"
 #include "sessions.hpp"
 #include "turn_settings.hpp"
 #include "worker_config.hpp"
@@ -33,10 +34,6 @@ void on_signal(int) {
   if (running) running->stop();
 }
 
-void send_error(httplib::Response& res, int status, std::string_view code, std::string_view message) {
-  res.status = status;
-  res.set_content(json({{"error", {{"code", code}, {"message", message}}}}).dump(), "application/json");
-}
 
 bool authorized(const config& cfg, const httplib::Request& req, httplib::Response& res) {
   if (cfg.internal_token.empty()) return true;
@@ -47,10 +44,6 @@ bool authorized(const config& cfg, const httplib::Request& req, httplib::Respons
   return false;
 }
 
-std::string str(const json& j, const char* key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
 
 // The builder message body → a runtime turn. Settings are normalized again here from their
 // three persisted fields, so no request can put arbitrary flags on a runtime's argv.
@@ -58,9 +51,9 @@ std::optional<turn_request> parse_turn(const json& body, const std::string& app_
                                        const platform::runtime_registry& registry) {
   turn_request t;
   t.app_id = app_id;
-  t.run_id = str(body, "runId");
-  t.prompt = str(body, "prompt");
-  t.system_prompt = str(body, "systemPrompt");
+  t.run_id = string_field(body, "runId");
+  t.prompt = string_field(body, "prompt");
+  t.system_prompt = string_field(body, "systemPrompt");
   if (t.run_id.empty() || t.prompt.empty()) {
     send_error(res, 400, "invalid_body", "runId and prompt are required strings");
     return std::nullopt;
@@ -77,8 +70,8 @@ std::optional<turn_request> parse_turn(const json& body, const std::string& app_
   t.settings_args = normalized->args;
   t.model = normalized->runtime_model;
   const json& state = body.contains("sessionState") ? body["sessionState"] : json();
-  if (state.is_object() && str(state, "runtimeId") == "runtime-a") {
-    t.restore = provider_session{"runtime-a", str(state, "sessionId"), str(state, "data")};
+  if (state.is_object() && string_field(state, "runtimeId") == "runtime-a") {
+    t.restore = provider_session{"runtime-a", string_field(state, "sessionId"), string_field(state, "data")};
   }
   return t;
 }

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "platform/runtime_registry.hpp"
+#include "worker_http.hpp"
 
 namespace platform::worker {
 
@@ -24,13 +25,9 @@ inline result<normalized_settings> settings_from_body(const runtime_registry& re
       if (p->is_string()) params[p.key()] = p->get<std::string>();
     }
   }
-  auto field = [&](const char* key) {
-    auto it = settings.find(key);
-    return it != settings.end() && it->is_string() ? it->get<std::string>() : std::string();
-  };
-  std::string runtime = field("runtimeId");
+  std::string runtime = string_field(settings, "runtimeId");
   std::optional<std::string> model;
-  if (auto m = field("runtimeModel"); !m.empty()) model = m;
+  if (auto m = string_field(settings, "runtimeModel"); !m.empty()) model = m;
   return normalize_runtime_settings(registry, runtime.empty() ? "runtime-a" : runtime, model, params);
 }
 

@@ -1,16 +1,14 @@
 #include "worker_config.hpp"
 
-#include <charconv>
-#include <cstdlib>
 #include <filesystem>
+
+#include "../common/env.hpp"
 
 namespace platform::worker {
 namespace {
 
-std::string env(const char* name, std::string fallback = {}) {
-  const char* v = std::getenv(name);
-  return v && *v ? std::string(v) : fallback;
-}
+using servers::env;
+using servers::env_number;
 
 // The pinned CLI that scripts/setup-runtimes.sh installs into <project>/runtimes.
 std::string find_claude(const std::string& exe_path) {
@@ -28,11 +26,9 @@ std::string find_claude(const std::string& exe_path) {
 result<config> config_from_env(const std::string& exe_path) {
   config c;
   c.host = env("PLATFORM_WORKER_HOST", c.host);
-  std::string port = env("PLATFORM_WORKER_PORT", "8788");
-  auto [p, ec] = std::from_chars(port.data(), port.data() + port.size(), c.port);
-  if (ec != std::errc() || p != port.data() + port.size() || c.port < 0 || c.port > 65535) {
-    return fail("invalid_config", "PLATFORM_WORKER_PORT must be a port number");
-  }
+  auto port = env_number("PLATFORM_WORKER_PORT", c.port, 0, 65535);
+  if (!port) return tl::unexpected(port.error());
+  c.port = static_cast<int>(*port);
   c.production = env("PLATFORM_ENV") == "production";
   c.internal_token = env("INTERNAL_API_TOKEN");
   if (c.production && c.internal_token.size() < 32) {
@@ -44,22 +40,13 @@ result<config> config_from_env(const std::string& exe_path) {
     if (std::string v = env(name); !v.empty()) c.provider_env.push_back(std::string(name) + "=" + v);
   }
   c.trace = env("PLATFORM_CODEX_TRACE") == "1";
-  for (auto [name, target] : {std::pair{"PLATFORM_WORKER_MAX_AGENT_RUNS", &c.max_agent_runs}}) {
-    std::string v = env(name);
-    if (v.empty()) continue;
-    auto [end, err] = std::from_chars(v.data(), v.data() + v.size(), *target);
-    if (err != std::errc() || end != v.data() + v.size() || *target == 0) {
-      return fail("invalid_config", std::string(name) + " must be a positive integer");
-    }
-  }
-  if (std::string v = env("PLATFORM_WORKER_AGENT_RUN_RETENTION_MS"); !v.empty()) {
-    long long ms = 0;
-    auto [end, err] = std::from_chars(v.data(), v.data() + v.size(), ms);
-    if (err != std::errc() || end != v.data() + v.size() || ms <= 0) {
-      return fail("invalid_config", "PLATFORM_WORKER_AGENT_RUN_RETENTION_MS must be a positive integer");
-    }
-    c.agent_run_retention = std::chrono::milliseconds(ms);
-  }
+  auto max_runs = env_number("PLATFORM_WORKER_MAX_AGENT_RUNS", static_cast<long long>(c.max_agent_runs), 1, 1000000);
+  if (!max_runs) return tl::unexpected(max_runs.error());
+  c.max_agent_runs = static_cast<std::size_t>(*max_runs);
+  auto retention = env_number("PLATFORM_WORKER_AGENT_RUN_RETENTION_MS", c.agent_run_retention.count(), 1,
+                              365LL * 24 * 3600 * 1000);
+  if (!retention) return tl::unexpected(retention.error());
+  c.agent_run_retention = std::chrono::milliseconds(*retention);
   c.web_url = env("PLATFORM_WEB_URL");
   while (!c.web_url.empty() && c.web_url.back() == '/') c.web_url.pop_back();
   return c;

@@ -360,12 +360,10 @@ class redis_cache_store final : public cache_store {
     std::uint64_t from = 0;
     std::from_chars(offs->str, offs->str + offset_width, from);
     std::uint64_t stop = to_u64(located->element[5]), base = to_u64(located->element[8]);
-    if (stop < from || from < base) return fail("cache_unavailable", "unexpected Redis reply");
+    // The script returns anything up to `inline_bytes` itself, so here the range is never empty.
+    if (stop <= from || from < base) return fail("cache_unavailable", "unexpected Redis reply");
     std::string meta = meta_key(id), data = data_key(id);
-    std::string lo = std::to_string(from - base), hi = std::to_string(stop - base);
-    // GETRANGE's end is inclusive; an empty range is asked as [lo, lo-1] only when lo > 0,
-    // since [0, -1] would mean the whole string.
-    std::string hi_incl = stop == from ? std::string("-1") : std::to_string(stop - base - 1);
+    std::string lo = std::to_string(from - base), hi_incl = std::to_string(stop - base - 1);  // inclusive end
     auto replies = pool_.pipeline({{"MULTI"},
                                    {"HMGET", meta, "pfirst", "created_by"},
                                    {"GETRANGE", data, lo, hi_incl},
@@ -382,7 +380,6 @@ class redis_cache_store final : public cache_store {
     redis_reply bytes(exec->element[1]);
     exec->element[1] = nullptr;
     exec->elements = 1;
-    if (stop == from) bytes->len = 0;
     return bytes;
   }
 
