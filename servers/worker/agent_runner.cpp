@@ -10,7 +10,10 @@
 
 #include "platform/ui_stream.hpp"
 #include "platform/usage.hpp"
-#include "runtime_a.hpp"
+#include "app_tools.hpp"
+#include "granted_turn.hpp"
+#include "runtime_turn.hpp"
+#include "web_internal.hpp"
 #include "worker_http.hpp"
 #include "turn_settings.hpp"
 
@@ -32,7 +35,10 @@ struct run_spec {
   std::vector<std::string> allowed_tools;
   std::map<std::string, std::string> source_files;
   std::vector<std::string> settings_args;
+  std::string protocol_params_json = "{}";
+  std::string runtime_id;
   std::string model;
+  std::string agent_config_json = "{}";  // {id, tools, dataCollections}: the approved agent
 };
 
 
@@ -94,6 +100,10 @@ tl::expected<run_spec, error> parse_run(const config& cfg, const std::string& ke
       if (!t.is_string()) return fail("invalid_body", "allowedTools must be an array of tool names");
       if (app_agent_tool(t.get<std::string>())) r.allowed_tools.push_back(t.get<std::string>());
     }
+  }
+  if (auto it = body.find("agentConfig"); it != body.end()) {
+    if (!it->is_object()) return fail("invalid_body", "agentConfig must be an object {id, tools, dataCollections}");
+    r.agent_config_json = it->dump(-1, ' ', false, json::error_handler_t::replace);
   }
   if (auto it = body.find("sourceFiles"); it != body.end()) {
     if (!it->is_object() || it->size() > max_source_files) {
@@ -172,10 +182,35 @@ void take_result(const json& m, run_outcome& o) {
   if (auto it = m.find("platform_turn_usage"); it != m.end()) o.usage = *it;
 }
 
-void run_in_background(const config& cfg, std::shared_ptr<agent_run> run, run_spec r, std::string workspace,
+// The origin of the callback URL (already checked to be the web server's): where the run's
+// tools call the internal routes too.
+std::string origin_of(const std::string& url) {
+  auto scheme_end = url.find("://");
+  if (scheme_end == std::string::npos) return {};
+  return url.substr(0, url.find('/', scheme_end + 3));
+}
+
+// The run's broker grant: its custom tools, report_tool_call_failed and its data tools.
+result<std::unique_ptr<broker_lease>> agent_grant(const config& cfg, broker& brk, const run_spec& r,
+                                                  const std::string& workspace) {
+  auto ctx = std::make_shared<turn_context>();
+  ctx->k = turn_context::kind::agent;
+  ctx->workspace_id = r.workspace_id;
+  ctx->app_id = r.app_id;
+  ctx->run_id = r.run_id;
+  ctx->runtime_id = r.runtime_id;
+  ctx->workspace_dir = workspace;
+  ctx->web_origin = web_origin(cfg, origin_of(r.callback_url));
+  ctx->agent_config_json = r.agent_config_json;
+  return brk.open(std::move(ctx), app_agent_tools(cfg, r.agent_config_json));
+}
+
+void run_in_background(const config& cfg, broker& brk, std::shared_ptr<agent_run> run, run_spec r, std::string workspace,
                        agent_run_table& table) {
   run_outcome o;
   turn_request t;
+  t.runtime_id = r.runtime_id;
+  t.protocol_params_json = r.protocol_params_json;
   t.app_id = r.app_id;
   t.run_id = r.run_id;
   t.prompt = r.prompt;
@@ -184,26 +219,42 @@ void run_in_background(const config& cfg, std::shared_ptr<agent_run> run, run_sp
   t.allowed_tools = r.allowed_tools;
   t.settings_args = r.settings_args;
   t.model = r.model;
-  auto turn = runtime_a_turn::start(cfg, t);
-  if (!turn) {
-    o.error = "The runtime could not start: " + turn.error().message;
+  auto lease = agent_grant(cfg, brk, r, workspace);
+  std::unique_ptr<granted_turn> turn;
+  if (lease) {
+    // The runtime may run the granted broker tools without asking; nothing else beyond its builtins.
+    if (!(*lease)->access().servers.empty()) t.broker = (*lease)->access();
+    for (const auto& name : (*lease)->access().tools) t.allowed_tools.push_back(name);
+    auto started = start_runtime_turn(cfg, t);
+    if (started) turn = std::make_unique<granted_turn>(std::move(*started), std::move(*lease));
+    else o.error = "The runtime could not start: " + started.error().message;
   } else {
+    o.error = "The run's tools could not be granted: " + lease.error().message;
+  }
+  if (turn) {
     std::string line;
-    while ((*turn)->next(line)) {
+    std::optional<std::string> worker_error;
+    while (turn->next(line)) {
       run->append(line);
       if (line.find("\"stream_event\"") != std::string::npos) continue;  // deltas: not transcript
       json m = json::parse(line, nullptr, false);
       if (!m.is_object()) continue;
-      if (m.value("type", "") == "result") take_result(m, o);
+      std::string type = m.value("type", "");
+      if (type == "result") take_result(m, o);
+      if (type == "error" && m.contains("error") && m["error"].is_string()) worker_error = m["error"].get<std::string>();
       o.transcript.push_back(std::move(m));
     }
-    int code = (*turn)->exit_code();
-    if (!(*turn)->result_seen()) {
+    int code = turn->exit_code();
+    if (worker_error) {
+      o.state = agent_run_state::failed;
+      o.error = *worker_error;
+    }
+    if (!turn->result_seen()) {
       o.state = agent_run_state::failed;
       o.error = "The runtime exited with code " + std::to_string(code) + " before finishing the run.";
       run->append(json({{"type", "error"}, {"error", o.error}}).dump());
     }
-    turn->reset();
+    turn.reset();
   }
   std::error_code ec;
   fs::remove_all(workspace, ec);
@@ -215,17 +266,17 @@ void run_in_background(const config& cfg, std::shared_ptr<agent_run> run, run_sp
 
 }  // namespace
 
-void start_agent_run(const config& cfg, const runtime_registry& registry, agent_run_table& table, std::atomic<std::uint64_t>& started,
-                     const std::string& key, const httplib::Request& req, httplib::Response& res) {
+void start_agent_run(const config& cfg, const runtime_registry& registry, broker& brk, agent_run_table& table,
+                     std::atomic<std::uint64_t>& started, const std::string& key, const httplib::Request& req,
+                     httplib::Response& res) {
   json body = json::parse(req.body, nullptr, false);
   if (body.is_discarded() || !body.is_object()) return send_error(res, 400, "invalid_json", "the body must be a JSON object");
   auto spec = parse_run(cfg, key, body);
   if (!spec) return send_error(res, 400, spec.error().code, spec.error().message);
   auto settings = settings_from_body(registry, body);
   if (!settings) return send_error(res, 400, settings.error().code, settings.error().message);
-  if (settings->runtime_id != "runtime-a") {
-    return send_error(res, 501, "runtime_not_available", "this worker runs runtime-a agent runs only so far");
-  }
+  spec->runtime_id = settings->runtime_id;
+  spec->protocol_params_json = settings->protocol_params_json;
   spec->settings_args = settings->args;
   spec->model = settings->runtime_model;
   auto run = table.admit(key, spec->run_id, agent_run_table::clock::now());
@@ -241,7 +292,7 @@ void start_agent_run(const config& cfg, const runtime_registry& registry, agent_
   }
   started.fetch_add(1);
   if (cfg.trace) std::fprintf(stderr, "worker: agent run start app=%s run=%s\n", spec->app_id.c_str(), spec->run_id.c_str());
-  std::thread(run_in_background, std::cref(cfg), *run, std::move(*spec), std::move(*workspace), std::ref(table)).detach();
+  std::thread(run_in_background, std::cref(cfg), std::ref(brk), *run, std::move(*spec), std::move(*workspace), std::ref(table)).detach();
   res.status = 202;
   res.set_content(json({{"status", "started"}, {"runId", (*run)->run_id()}}).dump(), "application/json");
 }

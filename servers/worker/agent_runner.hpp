@@ -9,6 +9,7 @@
 #include <string>
 
 #include "agent_runs.hpp"
+#include "broker.hpp"
 #include "platform/runtime_registry.hpp"
 #include "worker_config.hpp"
 
@@ -16,8 +17,9 @@ namespace platform::worker {
 
 // POST /sessions/{appId}__agent__{runId}/agent-run. 202 {status: "started", runId}; the run
 // goes on in the background and posts the completion callback when it ends.
-void start_agent_run(const config& cfg, const runtime_registry& registry, agent_run_table& table, std::atomic<std::uint64_t>& started,
-                     const std::string& key, const httplib::Request& req, httplib::Response& res);
+void start_agent_run(const config& cfg, const runtime_registry& registry, broker& brk, agent_run_table& table,
+                     std::atomic<std::uint64_t>& started, const std::string& key, const httplib::Request& req,
+                     httplib::Response& res);
 
 // GET /sessions/{key}/agent-run/{runId}/events: SSE of the run's worker messages, buffered
 // first then live, `data: [DONE]` after the last; keep-alive comments while idle.

@@ -17,7 +17,11 @@
 #include "platform/runtime_registry.hpp"
 #include "platform/ui_stream.hpp"
 #include "agent_runner.hpp"
-#include "runtime_a.hpp"
+#include "broker.hpp"
+#include "builder_tools.hpp"
+#include "granted_turn.hpp"
+#include "web_internal.hpp"
+#include "runtime_turn.hpp"
 #include "worker_http.hpp"
 #include "sessions.hpp"
 #include "turn_settings.hpp"
@@ -63,25 +67,38 @@ std::optional<turn_request> parse_turn(const json& body, const std::string& app_
     send_error(res, 400, normalized.error().code, normalized.error().message);
     return std::nullopt;
   }
-  if (normalized->runtime_id != "runtime-a") {
-    send_error(res, 501, "runtime_not_available", "this worker runs runtime-a builder sessions only so far");
-    return std::nullopt;
-  }
+  t.runtime_id = normalized->runtime_id;
   t.settings_args = normalized->args;
+  t.protocol_params_json = normalized->protocol_params_json;
   t.model = normalized->runtime_model;
   const json& state = body.contains("sessionState") ? body["sessionState"] : json();
-  if (state.is_object() && string_field(state, "runtimeId") == "runtime-a") {
-    t.restore = provider_session{"runtime-a", string_field(state, "sessionId"), string_field(state, "data")};
+  if (state.is_object() && string_field(state, "runtimeId") == t.runtime_id) {
+    std::string format = string_field(state, "format");
+    t.restore = provider_session{t.runtime_id, string_field(state, "sessionId"), string_field(state, "data"),
+                                 format.empty() ? "jsonl" : format};
   }
   return t;
 }
 
 struct turn_stream {
-  std::unique_ptr<runtime_a_turn> turn;
-  bool done = false;
+  std::unique_ptr<granted_turn> turn;
 };
 
-void post_messages(const config& cfg, session_table& sessions, const platform::runtime_registry& registry,
+// The builder's broker grant for this turn: the platform tools, acting on the app's workspace.
+platform::result<std::unique_ptr<broker_lease>> builder_grant(const config& cfg, broker& brk, const json& body,
+                                                    const turn_request& t) {
+  auto ctx = std::make_shared<turn_context>();
+  ctx->k = turn_context::kind::builder;
+  ctx->workspace_id = string_field(body, "workspaceId");
+  ctx->app_id = t.app_id;
+  ctx->run_id = t.run_id;
+  ctx->runtime_id = t.runtime_id;
+  ctx->workspace_dir = (std::filesystem::absolute(cfg.workspaces_dir) / t.app_id).string();
+  ctx->web_origin = web_origin(cfg);
+  return brk.open(std::move(ctx), builder_tools(cfg));
+}
+
+void post_messages(const config& cfg, session_table& sessions, const platform::runtime_registry& registry, broker& brk,
                    const httplib::Request& req, httplib::Response& res) {
   if (!authorized(cfg, req, res)) return;
   std::string app_id = req.matches[1];
@@ -91,12 +108,15 @@ void post_messages(const config& cfg, session_table& sessions, const platform::r
   if (!t) return;
   // A session this worker still holds is newer than nothing; the web's copy wins otherwise.
   if (!t->restore) t->restore = sessions.get(app_id, t->run_id);
-  auto turn = runtime_a_turn::start(cfg, *t);
+  auto lease = builder_grant(cfg, brk, body, *t);
+  if (!lease) return send_error(res, 503, lease.error().code, lease.error().message);
+  if (!(*lease)->access().servers.empty()) t->broker = (*lease)->access();
+  auto turn = start_runtime_turn(cfg, *t);
   if (!turn) return send_error(res, 503, turn.error().code, turn.error().message);
   if (cfg.trace) std::fprintf(stderr, "worker: turn start app=%s run=%s\n", app_id.c_str(), t->run_id.c_str());
   turns_started.fetch_add(1);
   auto state = std::make_shared<turn_stream>();
-  state->turn = std::move(*turn);
+  state->turn = std::make_unique<granted_turn>(std::move(*turn), std::move(*lease));
   std::string run_id = t->run_id;
   res.set_header("Cache-Control", "no-cache");
   res.set_chunked_content_provider(
@@ -128,7 +148,7 @@ void get_session_state(const config& cfg, session_table& sessions, const httplib
   if (!authorized(cfg, req, res)) return;
   auto s = sessions.get(req.matches[1], req.get_param_value("runId"));
   json state = nullptr;
-  if (s) state = {{"runtimeId", s->runtime_id}, {"sessionId", s->session_id}, {"data", s->data}, {"format", "jsonl"}};
+  if (s) state = {{"runtimeId", s->runtime_id}, {"sessionId", s->session_id}, {"data", s->data}, {"format", s->format}};
   res.set_content(json({{"sessionState", state}}).dump(), "application/json");
 }
 
@@ -160,6 +180,7 @@ int main(int, char** argv) {
     return 2;
   }
   session_table sessions(cfg->session_ttl);
+  broker brk(*cfg);
   auto registry = platform::builtin_runtime_registry();
   httplib::Server server;
   server.new_task_queue = [] { return new httplib::ThreadPool(256); };
@@ -168,7 +189,7 @@ int main(int, char** argv) {
   server.set_payload_max_length(64u << 20);
   const std::string app = "/sessions/([A-Za-z0-9_-]{1,200})";
   server.Post(app + "/messages", [&](const httplib::Request& req, httplib::Response& res) {
-    post_messages(*cfg, sessions, registry, req, res);
+    post_messages(*cfg, sessions, registry, brk, req, res);
   });
   server.Get(app + "/session-state", [&](const httplib::Request& req, httplib::Response& res) {
     get_session_state(*cfg, sessions, req, res);
@@ -176,17 +197,23 @@ int main(int, char** argv) {
   agent_run_table agent_runs(cfg->max_agent_runs, cfg->agent_run_retention);
   std::atomic<std::uint64_t> agent_runs_started{0};
   server.Post(app + "/agent-run", [&](const httplib::Request& req, httplib::Response& res) {
-    if (authorized(*cfg, req, res)) start_agent_run(*cfg, registry, agent_runs, agent_runs_started, req.matches[1], req, res);
+    if (authorized(*cfg, req, res)) start_agent_run(*cfg, registry, brk, agent_runs, agent_runs_started, req.matches[1], req, res);
   });
   server.Get(app + "/agent-run/([A-Za-z0-9_-]{1,128})/events", [&](const httplib::Request& req, httplib::Response& res) {
     if (authorized(*cfg, req, res)) follow_agent_run(agent_runs, req.matches[1], req.matches[2], std::chrono::seconds(15), res);
   });
+  // The MCP broker: runtimes authenticate with their turn's token, not the internal one.
+  const std::string mcp = "/mcp/(platform|app_tools|app_data)";
+  auto on_mcp = [&](const httplib::Request& req, httplib::Response& res) { brk.handle(req.matches[1].str(), req, res); };
+  server.Post(mcp, on_mcp);
+  server.Get(mcp, on_mcp);
+  server.Delete(mcp, on_mcp);
   server.Get("/detect-provider", [&](const httplib::Request& req, httplib::Response& res) {
     detect_provider(*cfg, req, res);
   });
   server.Get("/health", [&](const httplib::Request&, httplib::Response& res) {
     res.set_content(json({{"ok", true}, {"sessions", sessions.size()}, {"turnsStarted", turns_started.load()},
-                          {"agentRuns", agent_runs.size()}, {"agentRunsStarted", agent_runs_started.load()}}).dump(),
+                          {"agentRuns", agent_runs.size()}, {"brokerGrants", brk.live_grants()}, {"agentRunsStarted", agent_runs_started.load()}}).dump(),
                     "application/json");
   });
   server.set_error_handler([](const httplib::Request&, httplib::Response& res) {
@@ -201,6 +228,9 @@ int main(int, char** argv) {
     std::fprintf(stderr, "platform-worker: cannot listen on %s:%d\n", cfg->host.c_str(), cfg->port);
     return 1;
   }
+  // Runtimes run on this host: they reach the broker over loopback whatever address we bind.
+  bool any = cfg->host == "0.0.0.0" || cfg->host == "::";
+  cfg->broker_base_url = "http://" + std::string(any ? "127.0.0.1" : cfg->host) + ":" + std::to_string(port);
   std::printf("platform-worker listening on http://%s:%d\n", cfg->host.c_str(), port);
   std::fflush(stdout);
   bool ok = server.listen_after_bind();

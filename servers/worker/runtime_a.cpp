@@ -34,6 +34,25 @@ bool safe_session_id(const std::string& id) {
   return true;
 }
 
+// The broker servers in Claude Code's --mcp-config form, in the turn's temp HOME (0600): the
+// token stays off argv, where any local user could read it.
+result<std::string> write_mcp_config(const std::string& home, const broker_access& broker) {
+  json servers = json::object();
+  for (const auto& name : broker.servers) {
+    servers[name] = {{"type", "http"},
+                     {"url", broker.base_url + "/mcp/" + name},
+                     {"headers", {{"Authorization", "Bearer " + broker.token}}}};
+  }
+  std::string path = home + "/platform-mcp.json";
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << json({{"mcpServers", servers}}).dump();
+  out.close();
+  std::error_code ec;
+  fs::permissions(path, fs::perms::owner_read | fs::perms::owner_write, ec);
+  if (!out || ec) return fail("spawn_failed", "cannot write the runtime's MCP configuration");
+  return path;
+}
+
 std::string read_file(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
   std::stringstream ss;
@@ -43,7 +62,7 @@ std::string read_file(const fs::path& p) {
 
 }  // namespace
 
-result<std::unique_ptr<runtime_a_turn>> runtime_a_turn::start(const config& cfg, const turn_request& req) {
+result<std::unique_ptr<runtime_turn>> runtime_a_turn::start(const config& cfg, const turn_request& req) {
   std::unique_ptr<runtime_a_turn> t(new runtime_a_turn());
   std::error_code ec;
   t->cwd_ = req.cwd.empty() ? (fs::absolute(cfg.workspaces_dir) / req.app_id).string() : req.cwd;
@@ -54,9 +73,16 @@ result<std::unique_ptr<runtime_a_turn>> runtime_a_turn::start(const config& cfg,
   t->home_ = tmpl;
 
   std::vector<std::string> args = req.settings_args;
-  if (req.cwd.empty()) {
-    args.insert(args.end(), {"--setting-sources=", "--permission-mode=acceptEdits",
-                             "--allowedTools=Bash,Edit,Write,Read,Glob,Grep,WebFetch,WebSearch"});
+  args.push_back("--strict-mcp-config");
+  if (req.broker) {
+    auto file = write_mcp_config(t->home_, *req.broker);
+    if (!file) return tl::unexpected(file.error());
+    args.push_back("--mcp-config=" + *file);
+  }
+  if (!req.app_agent()) {
+    std::string allowed = "Bash,Edit,Write,Read,Glob,Grep,WebFetch,WebSearch";
+    if (req.broker) allowed += ",mcp__platform";
+    args.insert(args.end(), {"--setting-sources=", "--permission-mode=acceptEdits", "--allowedTools=" + allowed});
   } else {
     // --tools is what exists (built-ins only; none when empty), --allowedTools what runs
     // without asking (MCP tools included). Nothing can ask here, so the rest is denied.
@@ -78,7 +104,9 @@ result<std::unique_ptr<runtime_a_turn>> runtime_a_turn::start(const config& cfg,
   process_spec spec{cfg.claude_path, args, {}, t->cwd_};
   spec.env = {"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + t->home_, "LANG=C.UTF-8",
               "CLAUDE_CONFIG_DIR=" + t->home_ + "/.claude", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
-              "DISABLE_AUTOUPDATER=1", "CLAUDE_CODE_ENTRYPOINT=sdk-ts"};
+              "DISABLE_AUTOUPDATER=1", "CLAUDE_CODE_ENTRYPOINT=sdk-ts",
+              // MCP tools go to the model directly instead of behind ToolSearch.
+              "ENABLE_TOOL_SEARCH=false"};
   spec.env.insert(spec.env.end(), cfg.provider_env.begin(), cfg.provider_env.end());
   auto proc = child_process::spawn(spec);
   if (!proc) return tl::unexpected(proc.error());
@@ -108,7 +136,7 @@ runtime_a_turn::~runtime_a_turn() {
 // The CLI does not keep key order (a result line may start with "duration_api_ms"), so lines
 // that may matter are parsed; the cheap substring test only skips the parse for the rest.
 bool runtime_a_turn::next(std::string& line) {
-  while (proc_->read_line(line)) {
+  while (!stopped_ && proc_->read_line(line)) {
     if (line.empty() || line.front() != '{') continue;
     std::optional<run_usage> turn_usage;
     if (usage_) turn_usage = usage_->feed_line(line);
@@ -143,8 +171,12 @@ std::optional<provider_session> runtime_a_turn::session() const {
   return provider_session{"runtime-a", session_id_, read_file(file)};
 }
 
-int runtime_a_turn::exit_code() { return proc_->wait(); }
+int runtime_a_turn::exit_code() { return stopped_ ? 0 : proc_->wait(); }
 
-std::string runtime_a_turn::stderr_tail() const { return proc_->stderr_tail(); }
+void runtime_a_turn::stop() {
+  stopped_ = true;
+  proc_->kill_group();
+  proc_->wait();
+}
 
 }  // namespace platform::worker

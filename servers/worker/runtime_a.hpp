@@ -10,43 +10,20 @@
 
 #include "platform/child_process.hpp"
 #include "platform/usage.hpp"
-#include "worker_config.hpp"
+#include "runtime_turn.hpp"
 
 namespace platform::worker {
 
-struct provider_session {
-  std::string runtime_id;
-  std::string session_id;
-  std::string data;    // the CLI's session JSONL
-};
-
-struct turn_request {
-  std::string app_id;
-  std::string run_id;
-  std::string prompt;
-  std::string system_prompt;
-  std::vector<std::string> settings_args;  // from the runtime registry
-  std::string model;
-  std::optional<provider_session> restore;
-  // App-agent runs: their own workspace (the run's source files) and tool allowlist, with
-  // nothing auto-approved beyond it. Empty: a builder turn in the app's workspace.
-  std::string cwd;
-  std::vector<std::string> allowed_tools;
-};
-
-class runtime_a_turn {
+class runtime_a_turn final : public runtime_turn {
  public:
-  static result<std::unique_ptr<runtime_a_turn>> start(const config& cfg, const turn_request& req);
-  ~runtime_a_turn();
+  static result<std::unique_ptr<runtime_turn>> start(const config& cfg, const turn_request& req);
+  ~runtime_a_turn() override;
 
-  // The next worker message (one JSON line); false when the CLI is done. The result line
-  // carries `platform_turn_usage` (this turn's RunUsage) when the CLI reported usage.
-  bool next(std::string& line);
-  // After next() returned false: the session to keep, and the CLI's exit code.
-  std::optional<provider_session> session() const;
-  int exit_code();
-  [[nodiscard]] bool result_seen() const { return result_seen_; }
-  std::string stderr_tail() const;
+  bool next(std::string& line) override;
+  [[nodiscard]] std::optional<provider_session> session() const override;
+  int exit_code() override;
+  [[nodiscard]] bool result_seen() const override { return result_seen_; }
+  void stop() override;
 
  private:
   runtime_a_turn() = default;
@@ -56,6 +33,7 @@ class runtime_a_turn {
   std::string cwd_;
   std::string session_id_;
   bool result_seen_ = false;
+  bool stopped_ = false;
 };
 
 }  // namespace platform::worker

@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "runtime_a.hpp"
+#include "runtime_turn.hpp"
 
 namespace platform::worker {
 

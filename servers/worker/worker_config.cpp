@@ -10,15 +10,27 @@ namespace {
 using servers::env;
 using servers::env_number;
 
-// The pinned CLI that scripts/setup-runtimes.sh installs into <project>/runtimes.
-std::string find_claude(const std::string& exe_path) {
+// A pinned CLI that scripts/setup-runtimes.sh installs into <project>/runtimes, found from
+// the executable's directory upwards; else `fallback`.
+std::string find_runtime(const std::string& exe_path, const char* relative, const char* fallback) {
   namespace fs = std::filesystem;
   std::error_code ec;
   for (fs::path dir = fs::path(exe_path).parent_path(); !dir.empty() && dir != dir.root_path(); dir = dir.parent_path()) {
-    fs::path candidate = dir / "runtimes/node_modules/@anthropic-ai/claude-code/bin/claude.exe";
+    fs::path candidate = dir / "runtimes/node_modules" / relative;
     if (fs::exists(candidate, ec)) return candidate.string();
   }
-  return "/usr/local/bin/claude";
+  return fallback;
+}
+
+// The project's app workspace template, found from the executable's directory upwards.
+std::string find_app_template(const std::string& exe_path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  for (fs::path dir = fs::path(exe_path).parent_path(); !dir.empty() && dir != dir.root_path(); dir = dir.parent_path()) {
+    fs::path candidate = dir / "templates/app-workspace";
+    if (fs::exists(candidate / "package.json", ec)) return candidate.string();
+  }
+  return {};
 }
 
 }  // namespace
@@ -35,7 +47,13 @@ result<config> config_from_env(const std::string& exe_path) {
     return fail("invalid_config", "production mode needs INTERNAL_API_TOKEN of at least 32 bytes");
   }
   c.workspaces_dir = env("PLATFORM_WORKSPACES_DIR", env("PLATFORM_DATA_DIR", "./data") + "/workspaces");
-  c.claude_path = env("PLATFORM_CLAUDE_PATH", find_claude(exe_path));
+  c.app_template_dir = env("PLATFORM_APP_TEMPLATE_DIR", find_app_template(exe_path));
+  c.claude_path = env("PLATFORM_CLAUDE_PATH", find_runtime(exe_path, "@anthropic-ai/claude-code/bin/claude.exe", "/usr/local/bin/claude"));
+  // The native binary, not the node wrapper: one process to signal and nothing left behind.
+  c.codex_path = env("PLATFORM_CODEX_PATH",
+                     find_runtime(exe_path, "@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex", "/usr/local/bin/codex"));
+  c.opencode_path = env("PLATFORM_OPENCODE_PATH", find_runtime(exe_path, ".bin/opencode", "/usr/local/bin/opencode"));
+  c.codex_warm = !c.production && env("PLATFORM_CODEX_APP_SERVER_WARM") != "0";
   for (const char* name : {"ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "CLAUDE_CODE_MAX_RETRIES"}) {
     if (std::string v = env(name); !v.empty()) c.provider_env.push_back(std::string(name) + "=" + v);
   }

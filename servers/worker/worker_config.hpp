@@ -14,7 +14,18 @@ struct config {
   bool production = false;
   std::string internal_token;          // INTERNAL_API_TOKEN
   std::string workspaces_dir = "./data/workspaces";
+  // PLATFORM_APP_TEMPLATE_DIR: the app workspace template (scripts/setup-template.sh installs its
+  // node_modules) that new builder workspaces start from; else templates/app-workspace found
+  // from the executable upwards. Empty when none was found.
+  std::string app_template_dir;
   std::string claude_path;             // PLATFORM_CLAUDE_PATH (else found next to the project)
+  std::string codex_path;              // PLATFORM_CODEX_PATH
+  std::string opencode_path;           // PLATFORM_OPENCODE_PATH
+  // Local development keeps one codex app-server per app warm for 10 idle minutes;
+  // PLATFORM_CODEX_APP_SERVER_WARM=0 turns it off, production never does it.
+  bool codex_warm = true;
+  // The worker's own origin as runtimes reach it (the MCP broker): set once listening.
+  std::string broker_base_url;
   // Provider credentials a runtime may receive (spec "Authentication" 7); nothing else of the
   // worker's environment reaches a runtime.
   std::vector<std::string> provider_env;

@@ -1,0 +1,12 @@
+#include "runtime_turn.hpp"
+
+#include "runtime_a.hpp"
+
+namespace platform::worker {
+
+result<std::unique_ptr<runtime_turn>> start_runtime_turn(const config& cfg, const turn_request& req) {
+  if (req.runtime_id == "runtime-a") return runtime_a_turn::start(cfg, req);
+  return fail("runtime_not_available", "this worker cannot run " + req.runtime_id + " yet");
+}
+
+}  // namespace platform::worker
