@@ -17,3 +17,6 @@ fi
 # Node.js (with npm) runs the AI SDK and MCP SDK checks; the machine image ships it, Debian's
 # package is the fallback.
 command -v npm >/dev/null || { $SUDO apt-get install -y -qq nodejs npm; }
+# The app workspace template's node_modules (vite, typescript, react, tailwind), which every
+# builder workspace links to.
+bash "$(dirname "$0")/setup-template.sh"

@@ -266,14 +266,16 @@ void run_in_background(const config& cfg, broker& brk, std::shared_ptr<agent_run
 
 }  // namespace
 
-void start_agent_run(const config& cfg, const runtime_registry& registry, broker& brk, agent_run_table& table,
+void start_agent_run(const config& cfg, worker_registry& registry, broker& brk, agent_run_table& table,
                      std::atomic<std::uint64_t>& started, const std::string& key, const httplib::Request& req,
                      httplib::Response& res) {
   json body = json::parse(req.body, nullptr, false);
   if (body.is_discarded() || !body.is_object()) return send_error(res, 400, "invalid_json", "the body must be a JSON object");
   auto spec = parse_run(cfg, key, body);
   if (!spec) return send_error(res, 400, spec.error().code, spec.error().message);
-  auto settings = settings_from_body(registry, body);
+  auto snapshot = registry.for_body(body);
+  if (!snapshot) return send_error(res, 503, snapshot.error().code, snapshot.error().message);
+  auto settings = settings_from_body(**snapshot, body);
   if (!settings) return send_error(res, 400, settings.error().code, settings.error().message);
   spec->runtime_id = settings->runtime_id;
   spec->protocol_params_json = settings->protocol_params_json;

@@ -12,12 +12,13 @@
 #include "broker.hpp"
 #include "platform/runtime_registry.hpp"
 #include "worker_config.hpp"
+#include "worker_registry.hpp"
 
 namespace platform::worker {
 
 // POST /sessions/{appId}__agent__{runId}/agent-run. 202 {status: "started", runId}; the run
 // goes on in the background and posts the completion callback when it ends.
-void start_agent_run(const config& cfg, const runtime_registry& registry, broker& brk, agent_run_table& table,
+void start_agent_run(const config& cfg, worker_registry& registry, broker& brk, agent_run_table& table,
                      std::atomic<std::uint64_t>& started, const std::string& key, const httplib::Request& req,
                      httplib::Response& res);
 

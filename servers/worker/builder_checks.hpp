@@ -38,10 +38,15 @@ class output_tail {
 // Removes ANSI escape sequences (CSI and OSC) from one line.
 std::string strip_ansi(std::string_view line);
 
+struct asset_ref {
+  std::string tag;  // script, link, img, source
+  std::string url;  // as written, without query or fragment
+};
+
 // The local files an HTML page loads: <script src>, <link href>, <img src>, <source src>,
-// in document order, without query or fragment. Remote (scheme, `//`) and data: URLs are
-// not local and are left out; so are references inside comments.
-std::vector<std::string> local_asset_refs(std::string_view html);
+// in document order. Remote (scheme, `//`) and data: URLs are not local and are left out;
+// so are references inside comments.
+std::vector<asset_ref> local_asset_refs(std::string_view html);
 
 struct built_file {
   std::string path;  // relative to the output directory, with '/'

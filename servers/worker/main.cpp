@@ -18,14 +18,19 @@
 #include "platform/ui_stream.hpp"
 #include "agent_runner.hpp"
 #include "broker.hpp"
+#include "app_workspace.hpp"
 #include "builder_tools.hpp"
+#include "detect_provider.hpp"
 #include "granted_turn.hpp"
+#include "opencode_models.hpp"
 #include "web_internal.hpp"
+#include "runtime_b.hpp"
 #include "runtime_turn.hpp"
 #include "worker_http.hpp"
 #include "sessions.hpp"
 #include "turn_settings.hpp"
 #include "worker_config.hpp"
+#include "worker_registry.hpp"
 
 namespace {
 
@@ -95,16 +100,23 @@ platform::result<std::unique_ptr<broker_lease>> builder_grant(const config& cfg,
   ctx->runtime_id = t.runtime_id;
   ctx->workspace_dir = (std::filesystem::absolute(cfg.workspaces_dir) / t.app_id).string();
   ctx->web_origin = web_origin(cfg);
+  // A new app starts from the template. Not fatal: the builder can still talk, and
+  // done_building reports what is missing.
+  if (auto ws = ensure_app_workspace(cfg, ctx->workspace_dir); !ws) {
+    std::fprintf(stderr, "worker: app workspace app=%s: %s\n", t.app_id.c_str(), ws.error().message.c_str());
+  }
   return brk.open(std::move(ctx), builder_tools(cfg));
 }
 
-void post_messages(const config& cfg, session_table& sessions, const platform::runtime_registry& registry, broker& brk,
+void post_messages(const config& cfg, session_table& sessions, worker_registry& registry, broker& brk,
                    const httplib::Request& req, httplib::Response& res) {
   if (!authorized(cfg, req, res)) return;
   std::string app_id = req.matches[1];
   json body = json::parse(req.body, nullptr, false);
   if (body.is_discarded() || !body.is_object()) return send_error(res, 400, "invalid_json", "the body must be a JSON object");
-  auto t = parse_turn(body, app_id, res, registry);
+  auto snapshot = registry.for_body(body);
+  if (!snapshot) return send_error(res, 503, snapshot.error().code, snapshot.error().message);
+  auto t = parse_turn(body, app_id, res, **snapshot);
   if (!t) return;
   // A session this worker still holds is newer than nothing; the web's copy wins otherwise.
   if (!t->restore) t->restore = sessions.get(app_id, t->run_id);
@@ -152,23 +164,6 @@ void get_session_state(const config& cfg, session_table& sessions, const httplib
   res.set_content(json({{"sessionState", state}}).dump(), "application/json");
 }
 
-void detect_provider(const config& cfg, const httplib::Request& req, httplib::Response& res) {
-  if (!authorized(cfg, req, res)) return;
-  std::error_code ec;
-  bool claude = std::filesystem::exists(cfg.claude_path, ec) && ::access(cfg.claude_path.c_str(), X_OK) == 0;
-  json auth = json::object();
-  for (const char* name : {"ANTHROPIC_API_KEY", "CODEX_API_KEY", "OPENAI_API_KEY", "GOOGLE_API_KEY", "GEMINI_API_KEY"}) {
-    const char* v = std::getenv(name);
-    auth[name] = v != nullptr && *v != '\0';  // presence only, never the value
-  }
-  json r = {{"runtimes",
-             {{"runtime-a", {{"installed", claude}, {"usable", claude}}},
-              {"runtime-b", {{"installed", false}, {"usable", false}}},
-              {"runtime-c", {{"installed", false}, {"usable", false}}}}},
-            {"auth", auth}};
-  res.set_content(r.dump(), "application/json");
-}
-
 }  // namespace
 
 int main(int, char** argv) {
@@ -181,7 +176,7 @@ int main(int, char** argv) {
   }
   session_table sessions(cfg->session_ttl);
   broker brk(*cfg);
-  auto registry = platform::builtin_runtime_registry();
+  worker_registry registry(*cfg, platform::builtin_runtime_registry());
   httplib::Server server;
   server.new_task_queue = [] { return new httplib::ThreadPool(256); };
   server.set_read_timeout(30, 0);
@@ -209,11 +204,15 @@ int main(int, char** argv) {
   server.Get(mcp, on_mcp);
   server.Delete(mcp, on_mcp);
   server.Get("/detect-provider", [&](const httplib::Request& req, httplib::Response& res) {
-    detect_provider(*cfg, req, res);
+    if (authorized(*cfg, req, res)) handle_detect_provider(*cfg, res);
+  });
+  server.Get("/opencode/models", [&](const httplib::Request& req, httplib::Response& res) {
+    if (authorized(*cfg, req, res)) handle_opencode_models(registry, res);
   });
   server.Get("/health", [&](const httplib::Request&, httplib::Response& res) {
     res.set_content(json({{"ok", true}, {"sessions", sessions.size()}, {"turnsStarted", turns_started.load()},
-                          {"agentRuns", agent_runs.size()}, {"brokerGrants", brk.live_grants()}, {"agentRunsStarted", agent_runs_started.load()}}).dump(),
+                          {"agentRuns", agent_runs.size()}, {"brokerGrants", brk.live_grants()}, {"agentRunsStarted", agent_runs_started.load()},
+                          {"codexProcessesStarted", codex_processes_started()}}).dump(),
                     "application/json");
   });
   server.set_error_handler([](const httplib::Request&, httplib::Response& res) {

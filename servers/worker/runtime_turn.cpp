@@ -1,11 +1,15 @@
 #include "runtime_turn.hpp"
 
 #include "runtime_a.hpp"
+#include "runtime_b.hpp"
+#include "runtime_c.hpp"
 
 namespace platform::worker {
 
 result<std::unique_ptr<runtime_turn>> start_runtime_turn(const config& cfg, const turn_request& req) {
   if (req.runtime_id == "runtime-a") return runtime_a_turn::start(cfg, req);
+  if (req.runtime_id == "runtime-b") return start_runtime_b_turn(cfg, req);
+  if (req.runtime_id == "runtime-c") return runtime_c_turn::start(cfg, req);
   return fail("runtime_not_available", "this worker cannot run " + req.runtime_id + " yet");
 }
 

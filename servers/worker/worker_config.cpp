@@ -54,7 +54,20 @@ result<config> config_from_env(const std::string& exe_path) {
                      find_runtime(exe_path, "@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex", "/usr/local/bin/codex"));
   c.opencode_path = env("PLATFORM_OPENCODE_PATH", find_runtime(exe_path, ".bin/opencode", "/usr/local/bin/opencode"));
   c.codex_warm = !c.production && env("PLATFORM_CODEX_APP_SERVER_WARM") != "0";
-  for (const char* name : {"ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "CLAUDE_CODE_MAX_RETRIES"}) {
+  c.codex_base_url = env("PLATFORM_CODEX_BASE_URL");
+  while (!c.codex_base_url.empty() && c.codex_base_url.back() == '/') c.codex_base_url.pop_back();
+  for (const char* name : {"CODEX_API_KEY", "OPENAI_API_KEY"}) {
+    if (std::string v = env(name); !v.empty() && c.codex_key.empty()) {
+      c.codex_key_var = name;
+      c.codex_key = v;
+    }
+  }
+  c.codex_login_home = env("PLATFORM_CODEX_HOME", env("HOME").empty() ? std::string() : env("HOME") + "/.codex");
+  c.opencode_config = env("PLATFORM_OPENCODE_CONFIG");
+  // runtime-c's catalog providers read their keys from these (opencode's models catalog).
+  for (const char* name : {"ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "CLAUDE_CODE_MAX_RETRIES", "OPENAI_API_KEY",
+                           "OPENROUTER_API_KEY", "GOOGLE_API_KEY", "GOOGLE_GENERATIVE_AI_API_KEY", "GEMINI_API_KEY",
+                           "OPENCODE_API_KEY", "GROQ_API_KEY", "MISTRAL_API_KEY", "DEEPSEEK_API_KEY", "XAI_API_KEY"}) {
     if (std::string v = env(name); !v.empty()) c.provider_env.push_back(std::string(name) + "=" + v);
   }
   c.trace = env("PLATFORM_CODEX_TRACE") == "1";
@@ -65,6 +78,9 @@ result<config> config_from_env(const std::string& exe_path) {
                               365LL * 24 * 3600 * 1000);
   if (!retention) return tl::unexpected(retention.error());
   c.agent_run_retention = std::chrono::milliseconds(*retention);
+  auto ttl = env_number("PLATFORM_WORKER_SESSION_TTL_MS", c.session_ttl.count(), 1, 24LL * 3600 * 1000);
+  if (!ttl) return tl::unexpected(ttl.error());
+  c.session_ttl = std::chrono::milliseconds(*ttl);
   c.web_url = env("PLATFORM_WEB_URL");
   while (!c.web_url.empty() && c.web_url.back() == '/') c.web_url.pop_back();
   return c;

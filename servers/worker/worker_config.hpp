@@ -21,15 +21,26 @@ struct config {
   std::string claude_path;             // PLATFORM_CLAUDE_PATH (else found next to the project)
   std::string codex_path;              // PLATFORM_CODEX_PATH
   std::string opencode_path;           // PLATFORM_OPENCODE_PATH
+  // PLATFORM_OPENCODE_CONFIG: the operator's opencode.json(c) defining runtime-c's providers
+  // and models (`{env:VAR}` for keys). Runs see only its provider and model keys.
+  std::string opencode_config;
   // Local development keeps one codex app-server per app warm for 10 idle minutes;
   // PLATFORM_CODEX_APP_SERVER_WARM=0 turns it off, production never does it.
   bool codex_warm = true;
+  // runtime-b's provider (docs/runtime-b.md "Provider and credentials"). PLATFORM_CODEX_BASE_URL:
+  // a custom Responses API provider at that URL; else codex's built-in openai provider.
+  std::string codex_base_url;
+  std::string codex_key_var;     // CODEX_API_KEY, else OPENAI_API_KEY: the first one set
+  std::string codex_key;         // its value
+  // PLATFORM_CODEX_HOME (default $HOME/.codex): whose login (auth.json) codex uses when no key
+  // variable is set.
+  std::string codex_login_home;
   // The worker's own origin as runtimes reach it (the MCP broker): set once listening.
   std::string broker_base_url;
   // Provider credentials a runtime may receive (spec "Authentication" 7); nothing else of the
   // worker's environment reaches a runtime.
   std::vector<std::string> provider_env;
-  std::chrono::minutes session_ttl{15};
+  std::chrono::milliseconds session_ttl{15 * 60 * 1000};  // PLATFORM_WORKER_SESSION_TTL_MS
   bool trace = false;                  // PLATFORM_CODEX_TRACE=1
   std::size_t max_agent_runs = 100;    // PLATFORM_WORKER_MAX_AGENT_RUNS
   std::chrono::milliseconds agent_run_retention{30 * 60 * 1000};  // PLATFORM_WORKER_AGENT_RUN_RETENTION_MS

@@ -13,5 +13,7 @@ fi
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   npm ci --no-audit --no-fund --loglevel=error >&2
 fi
-[ -x "$project/runtimes/node_modules/@anthropic-ai/claude-code/bin/claude.exe" ] || bash "$project/scripts/setup-runtimes.sh"
+[ -x "$project/runtimes/node_modules/@anthropic-ai/claude-code/bin/claude.exe" ] \
+  && [ -x "$project/runtimes/opencode-nojson/node_modules/.bin/opencode" ] || bash "$project/scripts/setup-runtimes.sh"
+[ -f "$project/templates/app-workspace/node_modules/.platform-template.sha256" ] || bash "$project/scripts/setup-template.sh"
 exec node "${E2E_SCRIPT:-e2e-chat.mjs}" --build "$build" --project "$project" "$@"

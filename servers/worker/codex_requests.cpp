@@ -1,0 +1,71 @@
+#include "codex_requests.hpp"
+
+#include <algorithm>
+
+#include <nlohmann/json.hpp>
+
+namespace platform::worker {
+
+using nlohmann::json;
+
+namespace {
+
+const json& member(const json& j, const char* key) {
+  static const json none;
+  if (!j.is_object()) return none;
+  auto it = j.find(key);
+  return it == j.end() ? none : *it;
+}
+
+std::string str(const json& j, const char* key) {
+  const json& v = member(j, key);
+  return v.is_string() ? v.get<std::string>() : std::string();
+}
+
+bool contains(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
+
+// A genuine MCP elicitation (a server asking the user something) has no codex_approval_kind;
+// other kinds (tool_suggest, …) are not tool calls.
+bool elicitation_allowed(const json& params, const std::optional<broker_access>& broker) {
+  if (!broker) return false;
+  const json& meta = member(params, "_meta");
+  if (str(meta, "codex_approval_kind") != "mcp_tool_call") return false;
+  std::string server = str(params, "serverName");
+  std::string tool = str(meta, "tool_name");
+  if ((server != "platform" && server != "app_tools" && server != "app_data") || tool.empty()) return false;
+  return contains(broker->servers, server) && contains(broker->tools, "mcp__" + server + "__" + tool);
+}
+
+std::string reply(const json& id, json result) {
+  return json({{"id", id}, {"result", std::move(result)}}).dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+}  // namespace
+
+codex_answer answer_codex_request(std::string_view request, const std::optional<broker_access>& broker) {
+  json m = json::parse(request, nullptr, false);
+  const json& id = member(m, "id");
+  std::string method = str(m, "method");
+  const json& params = member(m, "params");
+  if (method == "mcpServer/elicitation/request") {
+    bool ok = elicitation_allowed(params, broker);
+    std::string action = ok ? "accept" : "decline";
+    return {reply(id, {{"action", action}, {"content", nullptr}, {"_meta", nullptr}}), action};
+  }
+  if (method == "item/commandExecution/requestApproval" || method == "item/fileChange/requestApproval") {
+    return {reply(id, {{"decision", "decline"}}), "decline"};
+  }
+  if (method == "execCommandApproval" || method == "applyPatchApproval") {
+    return {reply(id, {{"decision", "denied"}}), "denied"};
+  }
+  if (method == "item/permissions/requestApproval") {
+    return {reply(id, {{"permissions", json::object()}, {"scope", "turn"}}), "decline"};  // nothing granted
+  }
+  if (method == "item/tool/requestUserInput") {
+    return {reply(id, {{"answers", json::object()}}), "no_answer"};  // nobody is there to answer
+  }
+  json error = {{"id", id}, {"error", {{"code", -32601}, {"message", "not supported by this client"}}}};
+  return {error.dump(-1, ' ', false, json::error_handler_t::replace), "unsupported"};
+}
+
+}  // namespace platform::worker

@@ -1,0 +1,139 @@
+#include "detect_provider.hpp"
+
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <future>
+#include <mutex>
+
+#include <httplib.h>
+#include <nlohmann/json.hpp>
+
+#include "cli_probe.hpp"
+#include "opencode_cli.hpp"
+
+namespace platform::worker {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+constexpr auto probe_timeout = std::chrono::seconds(15);
+constexpr auto reply_max_age = std::chrono::seconds(30);
+constexpr const char* auth_variables[] = {"ANTHROPIC_API_KEY", "CODEX_API_KEY", "OPENAI_API_KEY", "GOOGLE_API_KEY",
+                                          "GEMINI_API_KEY"};
+
+bool executable(const std::string& path) {
+  struct stat st {};
+  return !path.empty() && ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(path.c_str(), X_OK) == 0;
+}
+
+// A scratch HOME for one probe, removed afterwards: a CLI's first start writes state there.
+class scratch_home {
+ public:
+  scratch_home() {
+    std::string tmpl = (fs::temp_directory_path() / "platform-detect-XXXXXX").string();
+    if (mkdtemp(tmpl.data())) path_ = tmpl;
+  }
+  ~scratch_home() {
+    std::error_code ec;
+    if (!path_.empty()) fs::remove_all(path_, ec);
+  }
+  scratch_home(const scratch_home&) = delete;
+  scratch_home& operator=(const scratch_home&) = delete;
+  [[nodiscard]] const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+json runtime_json(bool installed, bool usable, const std::string& version, const std::string& reason) {
+  json r = {{"installed", installed}, {"usable", usable}, {"version", version.empty() ? json(nullptr) : json(version)}};
+  if (!usable && !reason.empty()) r["reason"] = reason;
+  return r;
+}
+
+result<cli_output> probe(const std::string& program, std::vector<std::string> args, std::vector<std::string> env,
+                         const std::string& cwd) {
+  return run_cli(process_spec{program, std::move(args), std::move(env), cwd}, probe_timeout, 64 * 1024);
+}
+
+json detect_claude(const config& cfg) {
+  if (!executable(cfg.claude_path)) return runtime_json(false, false, "", "Claude Code is not installed (PLATFORM_CLAUDE_PATH)");
+  scratch_home home;
+  auto r = probe(cfg.claude_path, {"--version"},
+                 {"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + home.path(), "LANG=C.UTF-8",
+                  "CLAUDE_CONFIG_DIR=" + home.path() + "/.claude", "DISABLE_AUTOUPDATER=1",
+                  "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1"},
+                 home.path());
+  if (!r || r->exit_code != 0) return runtime_json(true, false, "", "`claude --version` failed");
+  return runtime_json(true, true, version_token(r->out), "");
+}
+
+// runtime-b also reports whether codex has a login of its own (`codex login status`: exit
+// code 0; it writes to stderr only, so both streams are read and nothing of them is shown).
+json detect_codex(const config& cfg) {
+  if (!executable(cfg.codex_path)) {
+    json r = runtime_json(false, false, "", "Codex is not installed (PLATFORM_CODEX_PATH)");
+    r["loggedIn"] = false;
+    return r;
+  }
+  scratch_home home;
+  std::vector<std::string> env = {"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + home.path(), "LANG=C.UTF-8",
+                                  "CODEX_HOME=" + home.path()};
+  auto version = probe(cfg.codex_path, {"--version"}, env, home.path());
+  json r = version && version->exit_code == 0 ? runtime_json(true, true, version_token(version->out + version->err), "")
+                                              : runtime_json(true, false, "", "`codex --version` failed");
+  bool logged_in = false;
+  if (!cfg.codex_login_home.empty()) {
+    env.back() = "CODEX_HOME=" + cfg.codex_login_home;
+    auto status = probe(cfg.codex_path, {"login", "status"}, env, home.path());
+    logged_in = status && !status->timed_out && status->exit_code == 0;
+  }
+  r["loggedIn"] = logged_in;
+  return r;
+}
+
+json detect_opencode(const config& cfg) {
+  opencode_support s = opencode_check(cfg);
+  return runtime_json(s.installed, s.usable, s.version, s.reason);
+}
+
+json auth_hints() {
+  json auth = json::object();
+  for (const char* name : auth_variables) {
+    const char* v = std::getenv(name);
+    auth[name] = v != nullptr && *v != '\0';  // presence only, never the value
+  }
+  return auth;
+}
+
+std::string detect(const config& cfg) {
+  // The CLIs start slowly (a second or two each): probe them side by side.
+  auto a = std::async(std::launch::async, detect_claude, std::cref(cfg));
+  auto b = std::async(std::launch::async, detect_codex, std::cref(cfg));
+  json c = detect_opencode(cfg);
+  json reply = {{"runtimes", {{"runtime-a", a.get()}, {"runtime-b", b.get()}, {"runtime-c", std::move(c)}}},
+                {"auth", auth_hints()}};
+  return reply.dump();
+}
+
+}  // namespace
+
+void handle_detect_provider(const config& cfg, httplib::Response& res) {
+  static std::mutex mu;
+  static std::string cached;
+  static std::chrono::steady_clock::time_point cached_at;
+  std::lock_guard lock(mu);  // concurrent callers share one probe
+  auto now = std::chrono::steady_clock::now();
+  if (cached.empty() || now - cached_at >= reply_max_age) {
+    cached = detect(cfg);
+    cached_at = now;
+  }
+  res.set_content(cached, "application/json");
+}
+
+}  // namespace platform::worker

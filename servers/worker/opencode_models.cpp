@@ -1,0 +1,81 @@
+#include "opencode_models.hpp"
+
+#include <httplib.h>
+
+#include <nlohmann/json.hpp>
+
+#include "opencode_cli.hpp"
+#include "worker_http.hpp"
+#include "worker_registry.hpp"
+
+namespace platform::worker {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr auto models_timeout = std::chrono::seconds(60);
+
+json model_json(const opencode_model& m) {
+  json cost = nullptr;
+  if (m.cost) {
+    cost = {{"input", m.cost->input}, {"output", m.cost->output}, {"cacheRead", m.cost->cache_read},
+            {"cacheWrite", m.cost->cache_write}};
+  }
+  return {{"id", m.id},
+          {"name", m.name},
+          {"provider", m.provider_id},
+          {"toolcall", m.toolcall},
+          {"reasoning", m.reasoning},
+          {"variants", m.variants},
+          {"contextLimit", m.context_limit},
+          {"costPerMTok", cost},
+          {"status", m.status}};
+}
+
+int status_of(const std::string& code) {
+  if (code == "runtime_not_available") return 503;
+  if (code == "opencode_models_failed") return 502;
+  return 500;
+}
+
+}  // namespace
+
+result<opencode_discovery> discover_opencode_models(const config& cfg) {
+  opencode_support support = opencode_check(cfg);
+  if (!support.usable) return fail("runtime_not_available", support.reason);
+  auto base = base_opencode_config(cfg);
+  if (!base) return tl::unexpected(base.error());
+  auto tree = opencode_tree::create(support.version);
+  if (!tree) return tl::unexpected(tree.error());
+  auto written = (*tree)->write_config(*base);
+  if (!written) return tl::unexpected(written.error());
+  auto r = run_opencode(cfg, **tree, {"models", "--verbose"}, models_timeout);
+  // Only the exit code: stderr may quote the operator's config.
+  if (!r) return fail("opencode_models_failed", "`opencode models --verbose` could not start");
+  if (r->timed_out) return fail("opencode_models_failed", "`opencode models --verbose` did not finish in time");
+  if (r->exit_code != 0) {
+    return fail("opencode_models_failed", "`opencode models --verbose` exited with code " + std::to_string(r->exit_code));
+  }
+  auto catalog = parse_opencode_models(r->out);
+  if (!catalog) return fail("opencode_models_failed", "`opencode models --verbose` printed no models");
+  opencode_discovery d{std::move(*catalog), std::nullopt};
+  if (auto it = base->find("model"); it != base->end() && it->is_string()) {
+    for (const auto& m : d.catalog.models) {
+      if (m.id == it->get<std::string>()) d.default_model = m.id;
+    }
+  }
+  return d;
+}
+
+void handle_opencode_models(worker_registry& registry, httplib::Response& res) {
+  auto d = registry.opencode_models();
+  if (!d) return send_error(res, status_of(d.error().code), d.error().code, d.error().message);
+  json models = json::array();
+  for (const auto& m : d->catalog.models) models.push_back(model_json(m));
+  json reply = {{"models", std::move(models)},
+                {"defaultModel", d->default_model ? json(*d->default_model) : json(nullptr)}};
+  res.set_content(reply.dump(-1, ' ', false, json::error_handler_t::replace), "application/json");
+}
+
+}  // namespace platform::worker

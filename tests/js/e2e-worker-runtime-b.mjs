@@ -1,0 +1,303 @@
+// runtime-b on platform-worker end to end: the real `codex app-server` (pinned 0.169.0) driven
+// over stdio JSON-RPC, answering from the scripted model server (OpenAI Responses API) on
+// 127.0.0.1. Builder turns stream worker messages with usage; the session state is the
+// thread's rollout and continues the thread on a fresh worker; an unknown thread falls back to
+// a fresh one silently; a shell command really runs in the app workspace without the secrets
+// in its environment; an app-agent run gets no shell or file tools; a warm app-server serves
+// the next turn of an app in development (one process), not with warm mode off; present_plan
+// through the MCP broker stops the turn after its result; the provider key never reaches the
+// worker's log.
+//
+// Usage: node e2e-worker-runtime-b.mjs --build DIR --project DIR
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { harness, SseReader } from './harness.mjs';
+
+const args = process.argv.slice(2);
+const opt = (name) => args[args.indexOf(name) + 1];
+const buildDir = path.resolve(opt('--build'));
+const projectDir = path.resolve(opt('--project'));
+const { tmp, check, start, run } = harness('platform-runtime-b-e2e-');
+
+const codexKey = 'scripted-codex-key-must-not-leak-5b1f';
+const token = 'runtime-b-internal-token-0123456789abcdef';
+const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+const runtimeB = (params = {}) => ({ settings: { runtimeId: 'runtime-b', runtimeParams: params } });
+
+// A scripted model server of its own per scenario: which reply a request gets depends only on
+// the conversation so far.
+async function modelServer(name, scenario) {
+  const file = path.join(tmp, `${name}.json`);
+  fs.writeFileSync(file, JSON.stringify(scenario));
+  const log = path.join(tmp, `${name}-requests.jsonl`);
+  const m = await start(name, 'python3', [path.join(projectDir, 'tests/model_server/model_server.py'),
+    '--script', file, '--port', '0', '--idle-exit', '600', '--log', log], {}, /^(\d+)\n/m);
+  const requests = () => (fs.existsSync(log) ? fs.readFileSync(log, 'utf8').trim().split('\n').filter(Boolean) : [])
+    .map((l) => JSON.parse(l)).filter((r) => r.method === 'POST' && r.path.endsWith('/responses'));
+  return { url: `http://127.0.0.1:${m.match[1]}`, requests };
+}
+
+const workerLogs = [];
+async function startWorker(name, modelUrl, env = {}) {
+  workerLogs.push(path.join(tmp, `${name}.log`));
+  return (await start(name, path.join(buildDir, 'servers/worker/platform-worker'), [], {
+    PLATFORM_WORKER_PORT: '0', PLATFORM_DATA_DIR: path.join(tmp, name), INTERNAL_API_TOKEN: token,
+    PLATFORM_CODEX_BASE_URL: `${modelUrl}/v1`, CODEX_API_KEY: codexKey, PLATFORM_CODEX_TRACE: '1', ...env,
+  }, /listening on (http:\S+)/)).match[1];
+}
+
+async function turn(worker, appId, prompt, { sessionState = null, runId = 'run1', params = {} } = {}) {
+  const r = await fetch(`${worker}/sessions/${appId}/messages`, {
+    method: 'POST', headers,
+    body: JSON.stringify({ runId, workspaceId: 'ws1', appId, prompt, systemPrompt: 'You are the platform builder. BUILDER-PROMPT-MARK',
+      settings: runtimeB(params), sessionState }),
+  });
+  assert.equal(r.status, 200, await r.clone().text());
+  const events = await new SseReader(r, { payload: true }).toEnd();
+  const messages = events.filter((e) => e !== '[DONE]').map((e) => JSON.parse(e));
+  return { messages, result: messages.find((m) => m.type === 'result'), init: messages.find((m) => m.type === 'system') };
+}
+
+const textOf = (messages) => messages.filter((m) => m.type === 'stream_event' && m.event?.delta?.type === 'text_delta')
+  .map((m) => m.event.delta.text).join('');
+const errorsOf = (messages) => messages.filter((m) => m.type === 'error');
+const stateOf = async (worker, appId, runId = 'run1') =>
+  (await (await fetch(`${worker}/sessions/${appId}/session-state?runId=${runId}`, { headers })).json()).sessionState;
+const health = async (worker) => (await fetch(`${worker}/health`)).json();
+// The texts a Responses request carried, by role (codex sends the whole conversation).
+const texts = (request, role) => request.body.input.filter((i) => i.type === 'message' && i.role === role)
+  .flatMap((i) => i.content.map((c) => c.text ?? '')).join('\n');
+const toolNames = (request) => request.body.tools.map((t) => t.name ?? t.type);
+
+function okTurn(t) {
+  assert.deepEqual(errorsOf(t.messages), [], 'no error messages');
+  assert.ok(t.result, 'a result line');
+  assert.equal(t.result.is_error, false);
+}
+
+async function builderChecks() {
+  const text = await modelServer('model-text', {
+    turns: [{
+      blocks: [{ type: 'thinking', thinking: 'Considering the request.' }, { type: 'text', text: 'Noted the code word.' }],
+      usage: { input_tokens: 300, cache_read_input_tokens: 100, output_tokens: 12 },
+    }],
+  });
+  const warm = await startWorker('worker-warm', text.url);
+  let first;
+  let saved;
+
+  await check('a builder turn streams worker messages: init, reasoning, text, a result with platform_turn_usage', async () => {
+    first = await turn(warm, 'app1', 'Remember the code word MANGO-42.');
+    okTurn(first);
+    assert.equal(first.messages[0].type, 'system');
+    assert.equal(first.init.subtype, 'init');
+    assert.match(first.init.session_id, /^[0-9a-f-]{36}$/);
+    assert.equal(first.init.model, 'gpt-5.5');
+    assert.equal(textOf(first.messages), 'Noted the code word.');
+    assert.ok(first.messages.some((m) => m.event?.delta?.type === 'thinking_delta'), 'reasoning summary streamed');
+    assert.equal(first.result.result, 'Noted the code word.');
+    assert.equal(first.result.session_id, first.init.session_id);
+    const usage = first.result.platform_turn_usage;
+    assert.equal(usage.totalInputTokens, 300);
+    assert.equal(usage.totalCacheReadTokens, 100);
+    assert.equal(usage.totalOutputTokens, 12);
+    assert.ok(usage.totalCostUsd > 0, 'priced from the registry');
+    assert.ok(usage.byModel['gpt-5.5']);
+    const request = text.requests().at(-1);
+    assert.equal(request.headers.authorization, '[redacted]', 'the key was sent (the log redacts it)');
+    assert.ok(texts(request, 'developer').includes('BUILDER-PROMPT-MARK'), 'the system prompt reached the model');
+    assert.deepEqual(request.body.reasoning, { effort: 'medium', summary: 'detailed' });
+  });
+
+  await check('session-state after the turn: runtime-b, the thread id and its rollout JSONL', async () => {
+    saved = await stateOf(warm, 'app1');
+    assert.equal(saved.runtimeId, 'runtime-b');
+    assert.equal(saved.sessionId, first.init.session_id);
+    assert.equal(saved.format, 'jsonl');
+    const meta = JSON.parse(saved.data.split('\n')[0]);
+    assert.equal(meta.type, 'session_meta');
+    assert.equal(meta.payload.id, saved.sessionId);
+    assert.ok(saved.data.includes('MANGO-42'), 'the rollout holds the conversation');
+  });
+
+  await check('in development a warm app-server serves the next turn of the app: one process, same thread', async () => {
+    const before = (await health(warm)).codexProcessesStarted;
+    assert.equal(before, 1);
+    const second = await turn(warm, 'app1', 'What was the code word?', { params: { reasoningEffort: 'high' } });
+    okTurn(second);
+    assert.equal(second.result.session_id, first.init.session_id);
+    assert.equal((await health(warm)).codexProcessesStarted, 1, 'no second codex process');
+    const request = text.requests().at(-1);
+    assert.ok(texts(request, 'user').includes('MANGO-42'), 'the earlier turn is in the context');
+    assert.equal(request.body.reasoning.effort, 'high', 'turn/start carried the new effort');
+    assert.equal(second.result.platform_turn_usage.totalInputTokens, 300, 'only this turn is counted');
+  });
+
+  const cold = await startWorker('worker-cold', text.url, { PLATFORM_CODEX_APP_SERVER_WARM: '0' });
+  await check('a fresh worker continues the thread from the sessionState the web server sends', async () => {
+    const t = await turn(cold, 'app1', 'Which code word did I give you?', { sessionState: saved });
+    okTurn(t);
+    assert.equal(t.init.session_id, saved.sessionId);
+    const user = texts(text.requests().at(-1), 'user');
+    assert.ok(user.includes('MANGO-42'), 'the restored conversation reached the model');
+    assert.ok(user.includes('Which code word did I give you?'));
+    const after = await stateOf(cold, 'app1');
+    assert.equal(after.sessionId, saved.sessionId);
+    assert.ok(after.data.includes('Which code word did I give you?'));
+  });
+
+  await check('with PLATFORM_CODEX_APP_SERVER_WARM=0 each turn starts its own codex process', async () => {
+    const before = (await health(cold)).codexProcessesStarted;
+    okTurn(await turn(cold, 'app-cold', 'First.'));
+    okTurn(await turn(cold, 'app-cold', 'Second.'));
+    assert.equal((await health(cold)).codexProcessesStarted, before + 2);
+  });
+
+  await check('a stored thread codex does not know: the turn completes on a fresh thread, without an error', async () => {
+    const unknown = '01a207bf-0000-7000-8000-00000000beef';
+    for (const [appId, data] of [['app-missing', 'not a rollout\n'], ['app-missing2', null]]) {
+      const t = await turn(cold, appId, `Start over for ${appId}.`,
+        { sessionState: { runtimeId: 'runtime-b', sessionId: unknown, data, format: 'jsonl' } });
+      okTurn(t);
+      assert.notEqual(t.init.session_id, unknown);
+      assert.equal(t.result.session_id, t.init.session_id);
+      assert.ok(!texts(text.requests().at(-1), 'user').includes('MANGO-42'), 'no other conversation leaked in');
+      assert.equal((await stateOf(cold, appId)).sessionId, t.init.session_id);
+    }
+  });
+}
+
+async function shellCheck() {
+  const shell = await modelServer('model-shell', {
+    turns: [
+      { blocks: [{ type: 'text', text: 'Running it.' }, { type: 'tool_use', id: 'call_shell_1', name: 'exec_command',
+        input: { cmd: "echo shell-$((6*7)) > proof.txt; cat proof.txt; env | grep -c -E 'PLATFORM_BROKER_TOKEN|CODEX_API_KEY|OPENAI_API_KEY' || true" } }] },
+      { blocks: [{ type: 'text', text: 'The command printed shell-42.' }] },
+    ],
+  });
+  // One process per turn: the broker token rides in codex's environment here.
+  const worker = await startWorker('worker-shell', shell.url, { PLATFORM_CODEX_APP_SERVER_WARM: '0' });
+  await check('a turn that runs a shell command in the app workspace, secrets kept out of its environment', async () => {
+    const t = await turn(worker, 'app-shell', 'Write the proof file.');
+    okTurn(t);
+    const call = t.messages.filter((m) => m.type === 'assistant')
+      .flatMap((m) => m.message.content).find((c) => c.type === 'tool_use' && c.name === 'Bash');
+    assert.ok(call, 'a Bash tool call');
+    assert.match(call.input.command, /^echo shell-/);
+    const output = t.messages.filter((m) => m.type === 'user' && !m.message.content[0].preliminary)
+      .flatMap((m) => m.message.content).find((c) => c.type === 'tool_result' && c.tool_use_id === call.id);
+    assert.equal(output.content.exitCode, 0);
+    assert.equal(output.content.output, 'shell-42\n0\n', 'the command ran; no token or key in its environment');
+    const proof = path.join(tmp, 'worker-shell', 'workspaces', 'app-shell', 'proof.txt');
+    assert.equal(fs.readFileSync(proof, 'utf8'), 'shell-42\n');
+    assert.equal(t.result.result, 'The command printed shell-42.');
+    assert.equal(shell.requests().length, 2);
+  });
+}
+
+async function agentRunCheck() {
+  const callbacks = new Map();
+  const waiters = new Map();
+  const receiver = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => { body += d; });
+    req.on('end', () => {
+      const parsed = JSON.parse(body);
+      callbacks.set(parsed.runId, parsed);
+      waiters.get(parsed.runId)?.(parsed);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"ok":true}');
+    });
+  });
+  await new Promise((r) => receiver.listen(0, '127.0.0.1', r));
+  const callbackOf = (runId) => (callbacks.has(runId) ? Promise.resolve(callbacks.get(runId))
+    : new Promise((resolve) => waiters.set(runId, resolve)));
+  const model = await modelServer('model-agent', {
+    turns: [{ blocks: [{ type: 'text', text: 'Agent finished the task.' }], usage: { input_tokens: 500, output_tokens: 20 } }],
+  });
+  const worker = await startWorker('worker-agent', model.url);
+  try {
+    await check('an app-agent run on runtime-b: read-only, no shell or file tools, callback with result and usage', async () => {
+      const r = await fetch(`${worker}/sessions/app1__agent__r1/agent-run`, {
+        method: 'POST', headers,
+        body: JSON.stringify({
+          runId: 'r1', appId: 'app1', workspaceId: 'ws1', prompt: 'Summarize the app.', systemPrompt: 'You are an app agent.',
+          agentConfig: { id: 'helper', tools: [], dataCollections: [] }, allowedTools: ['WebFetch', 'Bash'],
+          callbackUrl: `http://127.0.0.1:${receiver.address().port}/api/internal/agent-run-complete`,
+          sourceFiles: { 'src/App.tsx': 'export default 1;\n' }, settings: runtimeB(),
+        }),
+      });
+      assert.equal(r.status, 202);
+      const cb = await callbackOf('r1');
+      assert.equal(cb.status, 'completed', JSON.stringify(cb.error));
+      assert.equal(cb.result, 'Agent finished the task.');
+      assert.equal(cb.usage.totalInputTokens, 500);
+      assert.equal(cb.usage.totalOutputTokens, 20);
+      assert.equal(cb.transcript[0].type, 'system');
+      assert.equal(cb.transcript.at(-1).type, 'result');
+      const request = model.requests().at(-1);
+      const tools = toolNames(request);
+      for (const banned of ['exec_command', 'write_stdin', 'apply_patch', 'view_image']) {
+        assert.ok(!tools.includes(banned), `${banned} is not offered (${tools})`);
+      }
+      assert.ok(tools.includes('web_search'), 'WebFetch maps to codex web search');
+      assert.ok(texts(request, 'developer').includes('`sandbox_mode` is `read-only`'));
+      assert.ok(texts(request, 'developer').includes('You are an app agent.'));
+      assert.equal((await health(worker)).codexProcessesStarted, 1);
+    });
+  } finally {
+    receiver.close();
+  }
+}
+
+async function planCheck() {
+  const model = await modelServer('model-plan', {
+    turns: [
+      { blocks: [{ type: 'tool_use', id: 'call_search_1', name: 'tool_search', input: { query: 'present plan', limit: 8 } }] },
+      { blocks: [{ type: 'text', text: 'Here is the plan.' }, { type: 'tool_use', id: 'call_plan_1', name: 'present_plan',
+        namespace: 'mcp__platform', input: { title: 'Todo app', steps: ['Create the list', 'Add the form'] } }] },
+      { blocks: [{ type: 'text', text: 'This reply must never be requested.' }] },
+    ],
+  });
+  const worker = await startWorker('worker-plan', model.url);
+  await check('present_plan through the MCP broker: the card result ends the turn (approval stop)', async () => {
+    const t = await turn(worker, 'app-plan', 'Plan a todo app.');
+    assert.deepEqual(errorsOf(t.messages), []);
+    const call = t.messages.filter((m) => m.type === 'assistant').flatMap((m) => m.message.content)
+      .find((c) => c.type === 'tool_use' && c.name === 'mcp__platform__present_plan');
+    assert.ok(call, 'the tool call is shown under its canonical name');
+    assert.deepEqual(call.input, { title: 'Todo app', steps: ['Create the list', 'Add the form'] });
+    const i = t.messages.findIndex((m) => m.type === 'user' && m.message.content.some((c) => c.tool_use_id === call.id));
+    assert.ok(i > 0, 'the tool result came back');
+    const content = t.messages[i].message.content.find((c) => c.tool_use_id === call.id).content;
+    const card = JSON.parse(content.structuredContent ? JSON.stringify(content.structuredContent) : content.content[0].text);
+    assert.equal(card.status, 'awaiting_approval');
+    assert.equal(card.card, 'plan');
+    assert.equal(t.messages.at(-1).type, 'result', 'the result is the last message');
+    assert.equal(t.messages.at(-1).stop_reason, 'approval_stop');
+    assert.equal(i, t.messages.length - 2, 'nothing ran after the card');
+    assert.ok(!textOf(t.messages).includes('must never'));
+    assert.equal(model.requests().length, 2, 'the model was not asked again after the card');
+    assert.equal((await health(worker)).brokerGrants, 0, 'the turn token was revoked');
+    assert.equal((await stateOf(worker, 'app-plan')).sessionId, t.init.session_id, 'the thread is kept for the decision');
+  });
+}
+
+async function main() {
+  await builderChecks();
+  await shellCheck();
+  await agentRunCheck();
+  await planCheck();
+  await check('the provider key never reaches the worker log; the trace has ids, no prompts', async () => {
+    const logs = workerLogs.map((f) => fs.readFileSync(f, 'utf8')).join('\n');
+    assert.match(logs, /codex: spawn pid=\d+/);
+    assert.match(logs, /codex: turn end /);
+    assert.ok(!logs.includes(codexKey), 'no provider key');
+    assert.ok(!logs.includes('MANGO-42') && !logs.includes('BUILDER-PROMPT-MARK'), 'no prompts');
+    assert.ok(!logs.includes('shell-42'), 'no command output');
+  });
+}
+
+await run(main);

@@ -1,0 +1,385 @@
+// runtime-c on platform-worker end to end, through the worker's HTTP API, with the real
+// opencode CLI (`opencode run --format json`) and the scripted model server (chat
+// completions): a builder text turn (worker messages, result with usage), a bash tool turn, the
+// session restored on a fresh worker process, an unknown session starting fresh, an app-agent
+// run restricted to its tools (callback), the present_plan approval stop over the MCP broker,
+// GET /opencode/models (metadata only), GET /detect-provider (booleans only), and a real
+// opencode from before `run --format json` (0.1.174) refused before any model request.
+// Each scenario is one provider of the operator's opencode config, served by its own
+// scripted model server, so one worker config reaches all of them.
+//
+// Usage: node e2e-worker-runtime-c.mjs --build DIR --project DIR
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { harness, SseReader } from './harness.mjs';
+
+const args = process.argv.slice(2);
+const opt = (name) => args[args.indexOf(name) + 1];
+const buildDir = path.resolve(opt('--build'));
+const projectDir = path.resolve(opt('--project'));
+const { tmp, check, start, run } = harness('platform-runtime-c-e2e-');
+
+const internalToken = 'canary-internal-token-for-runtime-c-0123456789';
+const providerKey = 'sk-canary-provider-key-4f1e9a7c2b';  // OPENAI_API_KEY: the providers' key
+const systemPrompt = 'You are the "platform builder".\nAnswer briefly.';
+const opencodeBin = path.join(projectDir, 'runtimes/node_modules/.bin/opencode');
+const noJsonBin = path.join(projectDir, 'runtimes/opencode-nojson/node_modules/.bin/opencode');
+
+const text = (t) => ({ type: 'text', text: t });
+const use = (id, name, input) => ({ type: 'tool_use', id, name, input });
+const aux = { blocks: [text('Scripted title')], stop_reason: 'end_turn' };
+const scenarios = {
+  text: [
+    { blocks: [{ type: 'thinking', thinking: 'The user wants a greeting.' }, text('Hello from runtime-c.')],
+      stop_reason: 'end_turn', usage: { input_tokens: 1200, cache_read_input_tokens: 300, output_tokens: 20 } },
+    { blocks: [text('Second answer; I remember the greeting.')], stop_reason: 'end_turn' },
+  ],
+  tool: [
+    { blocks: [{ type: 'pause', name: 'tool-start' }, text('Running it.'),
+      use('call_bash_1', 'bash', { command: 'echo runtime-c-$((6*7)) > marker.txt && cat marker.txt', description: 'Write a marker' })],
+    stop_reason: 'tool_use' },
+    { blocks: [text('The marker says runtime-c-42.')], stop_reason: 'end_turn' },
+  ],
+  plan: [
+    { blocks: [text('Here is my plan.'),
+      use('call_plan_1', 'platform_present_plan', { title: 'Todo app', steps: ['Create the list', 'Add persistence'] })],
+    stop_reason: 'tool_use' },
+    { blocks: [{ type: 'pause', name: 'never', timeout: 300 }, text('SHOULD NOT APPEAR')], stop_reason: 'end_turn' },
+  ],
+  agent: [
+    { blocks: [use('call_data_1', 'app_data_update_app_data', { collection: 'notes', op: 'insert', data: { text: 'hi' } })],
+      stop_reason: 'tool_use' },
+    { blocks: [text('Saved the note.')], stop_reason: 'end_turn' },
+  ],
+};
+
+// The stand-in web server: app data writes and completion callbacks.
+const received = { data: [], complete: new Map() };
+const waiters = new Map();
+const completion = (runId) => (received.complete.has(runId) ? Promise.resolve(received.complete.get(runId))
+  : new Promise((resolve) => waiters.set(runId, resolve)));
+
+function requestsOf(log) {
+  if (!fs.existsSync(log)) return [];
+  return fs.readFileSync(log, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l))
+    .filter((r) => r.path.endsWith('/chat/completions'));
+}
+
+// Direct children of a process: the runtime CLIs the worker started.
+function childrenOf(pid) {
+  const out = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) out.push(Number(entry));
+    } catch { /* gone meanwhile */ }
+  }
+  return out;
+}
+
+async function main() {
+  const web = http.createServer((req, res) => {
+    let raw = '';
+    req.on('data', (d) => { raw += d; });
+    req.on('end', () => {
+      const body = JSON.parse(raw || '{}');
+      let reply = null;
+      if (req.url === '/api/internal/app-data') {
+        received.data.push(body);
+        reply = { ok: true, docId: 'doc-1', version: 1 };
+      } else if (req.url === '/api/internal/agent-run-complete') {
+        const record = { auth: req.headers.authorization, body, raw };
+        received.complete.set(body.runId, record);
+        waiters.get(body.runId)?.(record);
+        reply = { ok: true };
+      }
+      res.writeHead(reply ? 200 : 404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(reply ?? { error: { code: 'not_found', message: 'no route' } }));
+    });
+  });
+  await new Promise((r) => web.listen(0, '127.0.0.1', r));
+  const webUrl = `http://127.0.0.1:${web.address().port}`;
+
+  // One scripted model server per scenario; the operator's config names each as a provider.
+  const servers = {};
+  for (const [name, turns] of Object.entries(scenarios)) {
+    const script = path.join(tmp, `${name}.json`);
+    fs.writeFileSync(script, JSON.stringify({ turns, aux }));
+    const log = path.join(tmp, `${name}.requests.jsonl`);
+    const m = await start(`model-${name}`, 'python3', [path.join(projectDir, 'tests/model_server/model_server.py'),
+      '--script', script, '--port', '0', '--log', log, '--idle-exit', '600'], {}, /^(\d+)\n/m);
+    servers[name] = { url: `http://127.0.0.1:${m.match[1]}`, log };
+  }
+  const model = (extra = {}) => ({ name: 'Scripted', reasoning: true, tool_call: true,
+    limit: { context: 128000, output: 8192 }, cost: { input: 1, output: 2, cache_read: 0.1 }, ...extra });
+  const provider = (name) => ({ npm: '@ai-sdk/openai-compatible', name: `Scripted ${name}`,
+    options: { baseURL: `${servers[name].url}/v1`, apiKey: '{env:OPENAI_API_KEY}' },
+    models: { m: model(), ...(name === 'text' ? { 'no-tools': model({ tool_call: false }) } : {}) } });
+  const configPath = path.join(tmp, 'operator-opencode.jsonc');
+  fs.writeFileSync(configPath, `// the operator's providers\n${JSON.stringify({
+    $schema: 'https://opencode.ai/config.json',
+    model: 'text/m',
+    provider: Object.fromEntries(Object.keys(scenarios).map((n) => [n, provider(n)])),
+    // Not for runs: the worker copies only provider and model keys.
+    mcp: { operator_only: { type: 'local', command: ['/bin/false'], enabled: true } },
+    permission: { '*': 'allow' },
+  }, null, 2)}\n`);
+
+  const workerTmp = path.join(tmp, 'worker-tmp');
+  fs.mkdirSync(workerTmp);
+  const dataDir = path.join(tmp, 'data');
+  const startWorker = async (name, extra = {}) => {
+    const w = await start(name, path.join(buildDir, 'servers/worker/platform-worker'), [], {
+      PLATFORM_WORKER_PORT: '0', PLATFORM_DATA_DIR: dataDir, TMPDIR: workerTmp, INTERNAL_API_TOKEN: internalToken,
+      PLATFORM_WEB_URL: webUrl, PLATFORM_OPENCODE_CONFIG: configPath, PLATFORM_OPENCODE_PATH: opencodeBin,
+      OPENAI_API_KEY: providerKey, ...extra,
+    }, /listening on (http:\S+)/);
+    return { url: w.match[1], child: w.child };
+  };
+  let worker = await startWorker('worker');
+
+  const auth = { authorization: `Bearer ${internalToken}`, 'content-type': 'application/json' };
+  const settings = (runtimeModel, runtimeParams = {}) => ({ settings: { runtimeId: 'runtime-c', runtimeModel, runtimeParams } });
+  const builderBody = (runId, prompt, runtimeModel, extra = {}) => ({
+    runId, workspaceId: 'ws1', appId: 'app1', prompt, systemPrompt, settings: settings(runtimeModel), ...extra });
+  const postTurn = (w, body, app = 'app1') => fetch(`${w.url}/sessions/${app}/messages`,
+    { method: 'POST', headers: auth, body: JSON.stringify(body) });
+  const messagesOf = async (res) => {
+    assert.equal(res.status, 200, await res.clone().text());
+    const events = await new SseReader(res, { payload: true }).toEnd();
+    return events.filter((e) => e !== '[DONE]').map((e) => JSON.parse(e));
+  };
+  const textOf = (msgs) => msgs.filter((m) => m.type === 'stream_event' && m.event?.delta?.type === 'text_delta')
+    .map((m) => m.event.delta.text).join('');
+  const resultOf = (msgs) => msgs.find((m) => m.type === 'result');
+
+  let firstSession;
+  await check('builder text turn: worker messages, thinking, text, result with platform_turn_usage', async () => {
+    const body = builderBody('run1', 'Say hello', 'text/m');
+    body.settings.settings.runtimeParams = { variant: 'high' };
+    const msgs = await messagesOf(await postTurn(worker, body));
+    assert.equal(msgs[0].type, 'system');
+    assert.equal(msgs[0].subtype, 'init');
+    firstSession = msgs[0].session_id;
+    assert.match(firstSession, /^ses_/);
+    assert.equal(textOf(msgs), 'Hello from runtime-c.');
+    const thinking = msgs.filter((m) => m.event?.delta?.type === 'thinking_delta').map((m) => m.event.delta.thinking);
+    assert.deepEqual(thinking, ['The user wants a greeting.']);
+    const result = resultOf(msgs);
+    assert.equal(result.is_error, false);
+    assert.equal(result.result, 'Hello from runtime-c.');
+    assert.equal(result.session_id, firstSession);
+    const u = result.platform_turn_usage;
+    assert.equal(u.totalInputTokens, 1200);
+    assert.equal(u.totalCacheReadTokens, 300);
+    assert.equal(u.totalOutputTokens, 20);
+    assert.ok(Math.abs(u.totalCostUsd - 0.00127) < 1e-9, String(u.totalCostUsd));
+    assert.deepEqual(Object.keys(u.byModel), ['text/m']);
+    // What the model got: the system prompt (from the run's agent file), the prompt from stdin,
+    // the variant as reasoning_effort, and no title call (--title).
+    const reqs = requestsOf(servers.text.log);
+    assert.equal(reqs.length, 1);
+    assert.ok(reqs[0].body.messages[0].content.startsWith(systemPrompt), reqs[0].body.messages[0].content.slice(0, 80));
+    assert.deepEqual(reqs[0].body.messages.slice(1), [{ role: 'user', content: 'Say hello' }]);
+    assert.equal(reqs[0].body.reasoning_effort, 'high');
+    assert.equal(reqs[0].headers.authorization, '[redacted]');
+    const tools = reqs[0].body.tools.map((t) => t.function.name);
+    for (const t of ['bash', 'edit', 'write', 'read', 'platform_present_plan']) assert.ok(tools.includes(t), t);
+    assert.ok(!tools.includes('task'), 'no subagents: their tool calls would not show');
+    assert.ok(!tools.some((t) => t.startsWith('operator_only')), "the operator's MCP servers are not the run's");
+  });
+
+  let savedState;
+  await check('session-state holds the opencode export of the session', async () => {
+    const r = await fetch(`${worker.url}/sessions/app1/session-state?runId=run1`, { headers: auth });
+    savedState = (await r.json()).sessionState;
+    assert.equal(savedState.runtimeId, 'runtime-c');
+    assert.equal(savedState.sessionId, firstSession);
+    assert.equal(savedState.format, 'opencode-export');
+    const exported = JSON.parse(savedState.data);
+    assert.equal(exported.info.id, firstSession);
+    assert.ok(!savedState.data.includes(providerKey));
+  });
+
+  await check('a second turn on a fresh worker process restores the session', async () => {
+    worker.child.kill('SIGKILL');
+    worker = await startWorker('worker2');
+    const msgs = await messagesOf(await postTurn(worker,
+      builderBody('run1', 'Do you remember?', 'text/m', { sessionState: savedState })));
+    const result = resultOf(msgs);
+    assert.equal(result.is_error, false, result.result);
+    assert.equal(result.result, 'Second answer; I remember the greeting.');
+    assert.equal(result.session_id, firstSession, 'the same session continued');
+    const last = requestsOf(servers.text.log).at(-1);
+    assert.deepEqual(last.body.messages.slice(1).map((m) => [m.role, m.content]), [
+      ['user', 'Say hello'], ['assistant', 'Hello from runtime-c.'], ['user', 'Do you remember?']]);
+  });
+
+  await check('an unknown session starts a fresh session in the same run', async () => {
+    const before = requestsOf(servers.text.log).length;
+    const bogus = { runtimeId: 'runtime-c', sessionId: 'ses_doesnotexist0000000000', format: 'opencode-export',
+      data: JSON.stringify({ info: { id: 'ses_someotherone000000000' }, messages: [] }) };
+    const msgs = await messagesOf(await postTurn(worker, builderBody('run2', 'Say hello', 'text/m', { sessionState: bogus }), 'app2'));
+    const result = resultOf(msgs);
+    assert.equal(result.is_error, false, result.result);
+    assert.equal(result.result, 'Hello from runtime-c.');
+    assert.match(result.session_id, /^ses_/);
+    assert.notEqual(result.session_id, bogus.sessionId);
+    const reqs = requestsOf(servers.text.log).slice(before);
+    assert.equal(reqs.length, 1);
+    assert.deepEqual(reqs[0].body.messages.slice(1), [{ role: 'user', content: 'Say hello' }]);
+  });
+
+  await check('tool turn: bash runs in the app workspace; private per-turn config, nothing secret in env', async () => {
+    const res = await postTurn(worker, builderBody('run3', 'Write the marker', 'tool/m'));
+    assert.equal(res.status, 200);
+    const reader = new SseReader(res, { payload: true });
+    await reader.until((e) => e.some((x) => x.includes('"init"')));
+    // The model holds its first reply: look at the live opencode process and its tree.
+    const kids = childrenOf(worker.child.pid);
+    assert.equal(kids.length, 1, 'one opencode process');
+    const env = fs.readFileSync(`/proc/${kids[0]}/environ`, 'utf8').split('\0');
+    const names = env.map((e) => e.split('=')[0]).filter(Boolean).sort();
+    assert.ok(!names.includes('INTERNAL_API_TOKEN') && !names.includes('PLATFORM_OPENCODE_CONFIG'));
+    assert.ok(!env.some((e) => e.includes(internalToken) || e.includes('Write the marker') || e.includes('platform builder')));
+    assert.ok(env.includes('OPENCODE_DISABLE_MODELS_FETCH=1') && env.includes('OPENCODE_DISABLE_AUTOUPDATE=1'));
+    const tree = fs.readdirSync(workerTmp).map((d) => path.join(workerTmp, d))
+      .find((d) => fs.existsSync(path.join(d, 'config/opencode/opencode.json')));
+    const configFile = path.join(tree, 'config/opencode/opencode.json');
+    assert.equal(fs.statSync(configFile).mode & 0o777, 0o600);
+    const cfgText = fs.readFileSync(configFile, 'utf8');
+    const cfg = JSON.parse(cfgText);
+    assert.ok(!cfgText.includes('platform builder') && !cfgText.includes('Write the marker'), 'no prompt in the config');
+    assert.ok(!cfgText.includes(internalToken) && !cfgText.includes(providerKey));
+    assert.deepEqual(Object.keys(cfg.mcp), ['platform']);
+    assert.equal(cfg.mcp.platform.type, 'remote');
+    assert.match(cfg.mcp.platform.headers.Authorization, /^Bearer [0-9a-f]{64}$/);
+    assert.equal(cfg.mcp.platform.url, `${worker.url}/mcp/platform`);
+    assert.ok(!('permission' in cfg) && !('operator_only' in cfg.mcp), "the operator's other keys stay out");
+    assert.match(cfg.agent.platform.prompt, /^\{file:.*system-prompt\.md\}$/);
+    assert.equal(fs.readFileSync(path.join(tree, 'system-prompt.md'), 'utf8'), systemPrompt);
+    await fetch(`${servers.tool.url}/control/release/tool-start`, { method: 'POST' });
+    await reader.toEnd();
+    const msgs = reader.events.filter((e) => e !== '[DONE]').map((e) => JSON.parse(e));
+    const toolUse = msgs.filter((m) => m.type === 'assistant').flatMap((m) => m.message.content).find((c) => c.type === 'tool_use');
+    assert.equal(toolUse.name, 'Bash');
+    assert.equal(toolUse.input.command, 'echo runtime-c-$((6*7)) > marker.txt && cat marker.txt');
+    const toolResult = msgs.filter((m) => m.type === 'user').flatMap((m) => m.message.content).find((c) => c.type === 'tool_result');
+    assert.equal(toolResult.tool_use_id, toolUse.id);
+    assert.ok(!toolResult.is_error);
+    assert.match(JSON.stringify(toolResult.content), /runtime-c-42/);
+    assert.equal(fs.readFileSync(path.join(dataDir, 'workspaces/app1/marker.txt'), 'utf8'), 'runtime-c-42\n');
+    assert.equal(resultOf(msgs).result, 'The marker says runtime-c-42.');
+    // The worker drops the turn once the response is complete, just after [DONE].
+    for (let i = 0; i < 200 && fs.existsSync(tree); i += 1) await new Promise((r) => setTimeout(r, 50));
+    assert.ok(!fs.existsSync(tree), 'the per-turn tree is removed after the turn');
+  });
+
+  await check('present_plan over the MCP broker is an approval stop: the turn ends after the tool result', async () => {
+    const msgs = await messagesOf(await postTurn(worker, builderBody('run4', 'Plan a todo app', 'plan/m'), 'app3'));
+    const toolUse = msgs.filter((m) => m.type === 'assistant').flatMap((m) => m.message.content).find((c) => c.type === 'tool_use');
+    assert.equal(toolUse.name, 'mcp__platform__present_plan');
+    assert.deepEqual(toolUse.input.steps, ['Create the list', 'Add persistence']);
+    const toolResult = msgs.filter((m) => m.type === 'user').flatMap((m) => m.message.content).find((c) => c.type === 'tool_result');
+    assert.match(JSON.stringify(toolResult.content), /awaiting_approval/);
+    const result = resultOf(msgs);
+    assert.equal(result.stop_reason, 'approval_stop');
+    assert.equal(msgs.at(-1), result, 'nothing after the stop');
+    assert.ok(!JSON.stringify(msgs).includes('SHOULD NOT APPEAR'));
+    const health = await (await fetch(`${worker.url}/health`)).json();
+    assert.equal(health.brokerGrants, 0, 'the turn token is revoked');
+  });
+
+  await check('app-agent run: only its granted tools exist; callback with result, usage and transcript', async () => {
+    const body = {
+      runId: 'ar1', appId: 'app1', workspaceId: 'ws1', prompt: 'Save a note', systemPrompt: 'You are the notes agent.',
+      agentConfig: { id: 'notes', tools: [], dataCollections: ['notes'] },
+      allowedTools: ['WebFetch', 'Bash', 'mcp__app_data__update_app_data'],
+      callbackUrl: `${webUrl}/api/internal/agent-run-complete`, sourceFiles: { 'README.md': 'app\n' },
+      settings: settings('agent/m'),
+    };
+    const r = await fetch(`${worker.url}/sessions/app1__agent__ar1/agent-run`, { method: 'POST', headers: auth, body: JSON.stringify(body) });
+    assert.equal(r.status, 202, await r.clone().text());
+    const done = await completion('ar1');
+    assert.equal(done.auth, `Bearer ${internalToken}`);
+    assert.equal(done.body.status, 'completed', JSON.stringify(done.body.error));
+    assert.equal(done.body.result, 'Saved the note.');
+    assert.equal(done.body.usage.totalInputTokens > 0, true);
+    const toolUse = done.body.transcript.filter((m) => m.type === 'assistant').flatMap((m) => m.message.content)
+      .find((c) => c.type === 'tool_use');
+    assert.equal(toolUse.name, 'mcp__app_data__update_app_data');
+    assert.deepEqual(received.data.map((d) => d.request), [{ collection: 'notes', op: 'insert', data: { text: 'hi' } }]);
+    const reqs = requestsOf(servers.agent.log);
+    const tools = reqs[0].body.tools.map((t) => t.function.name).sort();
+    assert.deepEqual(tools, ['app_data_read_app_data', 'app_data_update_app_data', 'webfetch']);
+    assert.ok(reqs[0].body.messages[0].content.startsWith('You are the notes agent.'));
+    assert.ok(!done.raw.includes('You are the notes agent.'), 'no system prompt in the callback');
+  });
+
+  await check('GET /opencode/models: tool-call models with metadata only, no key or config', async () => {
+    const r = await fetch(`${worker.url}/opencode/models`, { headers: auth });
+    assert.equal(r.status, 200);
+    const raw = await r.text();
+    const d = JSON.parse(raw);
+    assert.equal(d.defaultModel, 'text/m');
+    const m = d.models.find((x) => x.id === 'text/m');
+    assert.deepEqual(m, { id: 'text/m', name: 'Scripted', provider: 'text', toolcall: true, reasoning: true,
+      variants: ['low', 'medium', 'high'], contextLimit: 128000,
+      costPerMTok: { input: 1, output: 2, cacheRead: 0.1, cacheWrite: 0 }, status: 'active' });
+    assert.ok(!d.models.some((x) => x.id === 'text/no-tools'), 'only tool-call capable models are offered');
+    assert.ok(d.models.every((x) => x.toolcall === true));
+    for (const secret of [providerKey, configPath, path.basename(configPath), servers.text.url, 'apiKey', 'baseURL', 'operator_only']) {
+      assert.ok(!raw.includes(secret), `the reply holds ${secret}`);
+    }
+    assert.equal((await fetch(`${worker.url}/opencode/models`)).status, 401, 'the internal token is required');
+  });
+
+  await check('GET /detect-provider: all three runtimes, booleans only for credentials', async () => {
+    const r = await fetch(`${worker.url}/detect-provider`, { headers: auth });
+    assert.equal(r.status, 200);
+    const raw = await r.text();
+    assert.ok(!raw.includes(providerKey), 'the key value never appears');
+    const d = JSON.parse(raw);
+    assert.deepEqual(Object.keys(d.runtimes).sort(), ['runtime-a', 'runtime-b', 'runtime-c']);
+    for (const [id, rt] of Object.entries(d.runtimes)) {
+      assert.equal(typeof rt.installed, 'boolean', id);
+      assert.equal(typeof rt.usable, 'boolean', id);
+    }
+    assert.deepEqual(d.runtimes['runtime-c'], { installed: true, usable: true, version: '1.18.33' });
+    assert.equal(d.runtimes['runtime-a'].version, '2.1.330');
+    assert.equal(d.runtimes['runtime-b'].version, '0.169.0');
+    assert.equal(typeof d.runtimes['runtime-b'].loggedIn, 'boolean');
+    assert.deepEqual(d.auth, { ANTHROPIC_API_KEY: false, CODEX_API_KEY: false, OPENAI_API_KEY: true,
+      GOOGLE_API_KEY: false, GEMINI_API_KEY: false });
+  });
+
+  await check('an opencode without `run --format json` (0.1.174): clear runtime error, no model request', async () => {
+    assert.ok(fs.existsSync(noJsonBin), 'scripts/setup-runtimes.sh installs the old CLI');
+    const old = await startWorker('worker-nojson', { PLATFORM_OPENCODE_PATH: noJsonBin });
+    const before = Object.fromEntries(Object.entries(servers).map(([n, s]) => [n, requestsOf(s.log).length]));
+    const r = await postTurn(old, builderBody('run9', 'Say hello', 'text/m'), 'app9');
+    assert.equal(r.status, 503);
+    const e = (await r.json()).error;
+    assert.equal(e.code, 'runtime_not_available');
+    assert.match(e.message, /0\.1\.174 has no `run --format json`/);
+    const agent = await fetch(`${old.url}/sessions/app9__agent__ar9/agent-run`, { method: 'POST', headers: auth,
+      body: JSON.stringify({ runId: 'ar9', appId: 'app9', workspaceId: 'ws1', prompt: 'x', settings: settings('agent/m') }) });
+    assert.equal(agent.status, 503);
+    assert.equal((await agent.json()).error.code, 'runtime_not_available');
+    const models = await fetch(`${old.url}/opencode/models`, { headers: auth });
+    assert.equal(models.status, 503);
+    const detect = await (await fetch(`${old.url}/detect-provider`, { headers: auth })).json();
+    assert.equal(detect.runtimes['runtime-c'].installed, true);
+    assert.equal(detect.runtimes['runtime-c'].usable, false);
+    assert.equal(detect.runtimes['runtime-c'].version, '0.1.174');
+    assert.match(detect.runtimes['runtime-c'].reason, /run --format json/);
+    const after = Object.fromEntries(Object.entries(servers).map(([n, s]) => [n, requestsOf(s.log).length]));
+    assert.deepEqual(after, before, 'no model request was made');
+    assert.deepEqual(childrenOf(old.child.pid), [], 'no runtime process is left');
+  });
+}
+
+await run(main);
