@@ -1,6 +1,8 @@
 #pragma once
 // The store's schema as numbered migrations, in the common dialect of SQLite and PostgreSQL.
 // A migration is never edited once released: later changes append a new one.
+#include <algorithm>
+#include <initializer_list>
 #include <string_view>
 #include <vector>
 
@@ -11,7 +13,9 @@ struct migration {
   std::vector<std::string_view> statements;
 };
 
-inline const std::vector<migration>& migrations() {
+// The core store's migrations: versions 1-99. Companion stores (app data, governance, ...)
+// keep theirs in schema_<name>.hpp with a range of their own (100-199, 200-299, ...).
+inline const std::vector<migration>& core_migrations() {
   static const std::vector<migration> all = {
       {1,
        {
@@ -47,6 +51,16 @@ inline const std::vector<migration>& migrations() {
            "state TEXT NOT NULL, covered_messages BIGINT NOT NULL, PRIMARY KEY (run_id, runtime_id))",
        }},
   };
+  return all;
+}
+
+// Every migration, ordered by version. A companion adds its list here.
+inline std::vector<migration> migrations() {
+  std::vector<migration> all = core_migrations();
+  for (const auto* module : std::initializer_list<const std::vector<migration>*>{}) {
+    all.insert(all.end(), module->begin(), module->end());
+  }
+  std::sort(all.begin(), all.end(), [](const migration& a, const migration& b) { return a.version < b.version; });
   return all;
 }
 

@@ -1,46 +1,23 @@
 // platform::store over the SQL surface of sql.hpp. Each public call is one transaction on one
 // pooled connection; every race-prone change is a single conditional UPDATE.
-#include <charconv>
-#include <cstdlib>
 #include <filesystem>
+#include <set>
 
 #include "platform/sql_store.hpp"
 #include "schema.hpp"
 #include "sql.hpp"
+#include "sql_util.hpp"
 
 namespace platform {
 namespace {
 
 using sql::params;
+using sql::to_double;
+using sql::to_int;
+using sql::to_text;
+using sql::transaction;
+using sql::v;
 using sql::value;
-
-std::int64_t to_int(const std::optional<std::string>& s) {
-  std::int64_t v = 0;
-  if (s) std::from_chars(s->data(), s->data() + s->size(), v);
-  return v;
-}
-
-double to_double(const std::optional<std::string>& s) { return s ? std::strtod(s->c_str(), nullptr) : 0.0; }
-
-std::string to_text(const std::optional<std::string>& s) { return s.value_or(std::string()); }
-
-value v(std::string_view s) { return value::of(s); }
-value v(std::int64_t i) { return value::of(i); }
-
-// BEGIN/COMMIT around `fn`; ROLLBACK when it fails. SQLite takes the write lock up front so
-// two writers never deadlock upgrading a read lock.
-result<void> transaction(sql::connection& c, const std::function<result<void>(sql::connection&)>& fn) {
-  auto begin = c.exec(c.kind() == sql::dialect::sqlite ? "BEGIN IMMEDIATE" : "BEGIN", {});
-  if (!begin) return tl::unexpected(begin.error());
-  auto r = fn(c);
-  if (!r) {
-    (void)c.exec("ROLLBACK", {});
-    return r;
-  }
-  auto commit = c.exec("COMMIT", {});
-  if (!commit) return tl::unexpected(commit.error());
-  return {};
-}
 
 result<void> migrate(sql::connection& c) {
   return transaction(c, [](sql::connection& t) -> result<void> {
@@ -51,11 +28,14 @@ result<void> migrate(sql::connection& c) {
     }
     auto made = t.exec("CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY)", {});
     if (!made) return tl::unexpected(made.error());
-    auto current = t.exec("SELECT COALESCE(MAX(version), 0) FROM schema_migrations", {});
+    auto current = t.exec("SELECT version FROM schema_migrations", {});
     if (!current) return tl::unexpected(current.error());
-    std::int64_t have = current->data.empty() ? 0 : to_int(current->data[0][0]);
+    std::set<std::int64_t> have;
+    for (const auto& r : current->data) have.insert(to_int(r[0]));
+    // Each module numbers its own migrations in its own range, so a module's first migration
+    // may come after another's later ones: apply every one not yet recorded, in order.
     for (const auto& m : sql::migrations()) {
-      if (m.version <= have) continue;
+      if (have.count(m.version) != 0) continue;
       for (auto statement : m.statements) {
         auto r = t.exec(statement, {});
         if (!r) return tl::unexpected(r.error());
@@ -138,7 +118,7 @@ result<void> load_run_details(sql::connection& c, builder_run_record& run) {
 
 class sql_store final : public store {
  public:
-  explicit sql_store(std::unique_ptr<sql::backend> db) : db_(std::move(db)) {}
+  explicit sql_store(std::unique_ptr<sql::backend> db) : ex_(std::shared_ptr<sql::backend>(std::move(db))) {}
 
   result<void> put_user(const user_record& u) override {
     return write("INSERT INTO users (id, email, name) VALUES (?, ?, ?) "
@@ -403,39 +383,10 @@ class sql_store final : public store {
   }
 
  private:
-  result<void> in_transaction(const std::function<result<void>(sql::connection&)>& fn) {
-    return db_->with_connection([&](sql::connection& c) { return transaction(c, fn); });
-  }
-
-  result<std::vector<sql::row>> query(std::string_view sql_text, const params& p) {
-    std::vector<sql::row> out;
-    auto r = db_->with_connection([&](sql::connection& c) -> result<void> {
-      auto rows = c.exec(sql_text, p);
-      if (!rows) return tl::unexpected(rows.error());
-      out = std::move(rows->data);
-      return {};
-    });
-    if (!r) return tl::unexpected(r.error());
-    return out;
-  }
-
-  result<std::int64_t> exec_changes(std::string_view sql_text, const params& p) {
-    std::int64_t changes = 0;
-    auto r = db_->with_connection([&](sql::connection& c) -> result<void> {
-      auto rows = c.exec(sql_text, p);
-      if (!rows) return tl::unexpected(rows.error());
-      changes = rows->changes;
-      return {};
-    });
-    if (!r) return tl::unexpected(r.error());
-    return changes;
-  }
-
-  result<void> write(std::string_view sql_text, const params& p) {
-    auto r = exec_changes(sql_text, p);
-    if (!r) return tl::unexpected(r.error());
-    return {};
-  }
+  result<void> in_transaction(const std::function<result<void>(sql::connection&)>& fn) { return ex_.in_transaction(fn); }
+  result<std::vector<sql::row>> query(std::string_view sql_text, const params& p) { return ex_.query(sql_text, p); }
+  result<std::int64_t> exec_changes(std::string_view sql_text, const params& p) { return ex_.exec_changes(sql_text, p); }
+  result<void> write(std::string_view sql_text, const params& p) { return ex_.write(sql_text, p); }
 
   result<bool> changed_one(const std::string& sql_text, params p, std::string_view token) {
     p.push_back(v(token));
@@ -444,7 +395,7 @@ class sql_store final : public store {
     return *r == 1;
   }
 
-  std::unique_ptr<sql::backend> db_;
+  sql::executor ex_;
 };
 
 result<std::unique_ptr<store>> open_with(std::size_t size,
