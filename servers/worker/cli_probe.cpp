@@ -41,7 +41,10 @@ result<cli_output> run_cli(const process_spec& spec, std::chrono::milliseconds t
 
 std::string version_token(const std::string& text) {
   for (std::size_t i = 0; i < text.size(); ++i) {
-    if (!std::isdigit(static_cast<unsigned char>(text[i])) || (i > 0 && std::isalnum(static_cast<unsigned char>(text[i - 1])))) continue;
+    // A version starts a word ("1.2.3", "v1.2.3"), never inside one ("x86_64").
+    bool word_start = i == 0 || !std::isalnum(static_cast<unsigned char>(text[i - 1])) ||
+                      (text[i - 1] == 'v' && (i == 1 || !std::isalnum(static_cast<unsigned char>(text[i - 2]))));
+    if (!std::isdigit(static_cast<unsigned char>(text[i])) || !word_start) continue;
     std::size_t j = i;
     int dots = 0;
     while (j < text.size() && (std::isdigit(static_cast<unsigned char>(text[j])) || text[j] == '.')) {
@@ -54,7 +57,10 @@ std::string version_token(const std::string& text) {
     }
     if (dots >= 1) {
       // Pre-release suffixes (1.0.0-beta.2) stay part of the version.
-      while (j < text.size() && (std::isalnum(static_cast<unsigned char>(text[j])) || text[j] == '-' || text[j] == '.') && j - i < 64) ++j;
+      if (j < text.size() && text[j] == '-') {
+        while (j < text.size() && (std::isalnum(static_cast<unsigned char>(text[j])) || text[j] == '-' || text[j] == '.') && j - i < 64) ++j;
+        while (text[j - 1] == '.' || text[j - 1] == '-') --j;
+      }
       return text.substr(i, j - i);
     }
     i = j;
