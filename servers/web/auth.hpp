@@ -23,8 +23,8 @@ class authenticator {
   // external user records the user (id, email, name) in the store.
   std::optional<identity> identify(const httplib::Request& req, httplib::Response& res) const;
 
-  // Internal routes: `Authorization: Bearer INTERNAL_API_TOKEN` (open when no token is set,
-  // which only local development allows). Writes 401 when refused.
+  // Internal routes: `Authorization: Bearer INTERNAL_API_TOKEN`; without a token (only local
+  // development allows that) loopback callers only. Writes 401 when refused.
   bool internal_allowed(const httplib::Request& req, httplib::Response& res) const;
 
   // Creates the local owner and the default workspace (auth mode none).

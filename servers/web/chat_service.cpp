@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "events.hpp"
+#include "governed_agents.hpp"
 #include "http.hpp"
 #include "platform/bridge.hpp"
 #include "platform/builder_run.hpp"
@@ -186,6 +187,10 @@ void chat_service::run(const std::shared_ptr<turn>& t) {
     if (state && *state) (void)db_.save_session_state(key, t->req.settings.runtime_id, {**state, count});
   }
   if (usage) (void)db_.add_usage(key, *usage);
+  // Before run.completed, so a client that reloads the agents on the event sees this turn's edits.
+  if (auto synced = sync_draft_from_worker(db_, worker_, key.workspace_id, key.app_id, now_ms()); !synced) {
+    std::fprintf(stderr, "web: draft snapshot app=%s not synced: %s\n", key.app_id.c_str(), synced.error().code.c_str());
+  }
   run_status status = turn_end_status({o.approval_stop, o.done_building_succeeded, o.is_error || worker_failed || !o.result_seen, false,
                                        wrote_files});
   auto ended = db_.end_turn(key, t->claim_token, {status, messages ? messages : std::nullopt, count, now_ms()});

@@ -104,6 +104,8 @@ void follow_replay(httplib::Response& res, cache_store& cache, follow_options op
     if (!sink.write(out.data(), out.size())) return false;
     if (r->terminal) sink.done();
     return true;
+  }, [state](bool) {
+    if (state->on_close) state->on_close();
   });
 }
 

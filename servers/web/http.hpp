@@ -39,6 +39,7 @@ struct follow_options {
   std::chrono::milliseconds heartbeat{15000};
   std::function<bool()> still_live;
   std::optional<replay_read> first;  // a read the handler already made (sent before waiting)
+  std::function<void()> on_close;    // the response ended (finished or the viewer left)
 };
 void follow_replay(httplib::Response& res, cache_store& cache, follow_options options);
 

@@ -6,6 +6,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "access.hpp"
+#include "agent_run_routes.hpp"
+#include "agents_routes.hpp"
+#include "app_data_routes.hpp"
 #include "events.hpp"
 #include "http.hpp"
 #include "onboarding_page.hpp"
@@ -18,26 +22,6 @@ namespace platform::web {
 using nlohmann::json;
 
 namespace {
-
-constexpr const char* id_re = "([A-Za-z0-9_-]{1,128})";
-
-// A pattern with {} for ids, as a regex for httplib's routes (those that take a body).
-std::string to_regex(std::string_view pattern) {
-  std::string out;
-  for (std::size_t at = 0; at < pattern.size();) {
-    if (pattern.substr(at, 2) == "{}") {
-      out += id_re;
-      at += 2;
-    } else {
-      out += pattern[at++];
-    }
-  }
-  return out;
-}
-
-// Who may do what (spec "Authentication" 2): viewers read; collaborators, the app's creator,
-// admins and owners edit.
-bool can_edit(workspace_role role) { return role != workspace_role::viewer; }
 
 json app_json(const app_record& a) {
   return {{"id", a.id},
@@ -63,35 +47,6 @@ json run_json(const builder_run_record& r, bool with_messages) {
   if (!r.run_reason.empty()) j["runReason"] = r.run_reason;
   if (with_messages) j["messages"] = json::parse(r.messages_json, nullptr, false);
   return j;
-}
-
-// The request's identity and workspace role, or the error already written.
-struct caller {
-  identity who;
-  workspace_role role = workspace_role::viewer;
-};
-
-std::optional<caller> authorize(web_app& app, const httplib::Request& req, httplib::Response& res,
-                                std::string_view workspace_id) {
-  auto who = app.auth.identify(req, res);
-  if (!who) return std::nullopt;
-  auto role = member_role(app.db, workspace_id, *who, res);
-  if (!role) return std::nullopt;
-  return caller{*who, *role};
-}
-
-// The app of {workspaceId, appId}, or 404.
-std::optional<app_record> load_app(web_app& app, std::string_view ws, std::string_view app_id, httplib::Response& res) {
-  auto a = app.db.get_app(ws, app_id);
-  if (!a) {
-    send_store_error(res, a.error());
-    return std::nullopt;
-  }
-  if (!*a) {
-    send_error(res, 404, "not_found", "no such app in this workspace");
-    return std::nullopt;
-  }
-  return *a;
 }
 
 std::optional<builder_run_record> load_run(web_app& app, const run_key& key, httplib::Response& res) {
@@ -304,7 +259,7 @@ void post_chat(web_app& app, const httplib::Request& req, httplib::Response& res
   // A lost claim (duplicate or stale) is not an error: an empty successful stream.
   if (started->outcome != claim_outcome::claimed) return send_empty_stream(res);
   set_ui_stream_headers(res);
-  follow_replay(res, app.cache, {started->stream_id, 0, app.cfg.heartbeat, stream_alive(app, key, started->stream_id), std::nullopt});
+  follow_replay(res, app.cache, {started->stream_id, 0, app.cfg.heartbeat, stream_alive(app, key, started->stream_id), std::nullopt, nullptr});
 }
 
 void get_chat(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
@@ -366,7 +321,7 @@ void resume_chat(web_app& app, const httplib::Request& req, httplib::Response& r
   }
   set_ui_stream_headers(res);
   follow_replay(res, app.cache, {*run.active_stream_id, cursor, app.cfg.heartbeat,
-                                 stream_alive(app, key, *run.active_stream_id), std::move(*first)});
+                                 stream_alive(app, key, *run.active_stream_id), std::move(*first), nullptr});
 }
 
 // ---- workspace events ------------------------------------------------------------------------
@@ -442,7 +397,7 @@ void register_routes(httplib::Server& s, router& r, web_app& app) {
     });
   };
   auto post = [&](std::string_view pattern, handler_fn fn) {
-    s.Post(to_regex(pattern), [&app, fn](const httplib::Request& req, httplib::Response& res) {
+    s.Post(id_pattern_regex(pattern), [&app, fn](const httplib::Request& req, httplib::Response& res) {
       path_ids ids(req.matches.begin() + 1, req.matches.end());
       fn(app, req, res, ids);
     });
@@ -481,6 +436,9 @@ void register_routes(httplib::Server& s, router& r, web_app& app) {
     workspace_events(app, req, res, ids, key);
   });
   get("/api/setup/detect-provider", detect_provider);
+  register_agents_routes(s, r, app);
+  register_app_data_routes(s, r, app);
+  register_agent_run_routes(s, r, app);
 }
 
 }  // namespace platform::web

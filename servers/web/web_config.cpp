@@ -20,6 +20,8 @@ result<config> config_from_env() {
   c.database_url = env("PLATFORM_DATABASE_URL");
   c.redis_url = env("PLATFORM_REDIS_URL");
   c.worker_url = env("PLATFORM_WORKER_URL", c.worker_url);
+  c.web_url = env("PLATFORM_WEB_URL");
+  while (!c.web_url.empty() && c.web_url.back() == '/') c.web_url.pop_back();
   c.production = env("PLATFORM_ENV") == "production";
   c.internal_token = env("INTERNAL_API_TOKEN");
   std::string mode = env("PLATFORM_AUTH_MODE", "none");

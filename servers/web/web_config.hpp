@@ -17,6 +17,9 @@ struct config {
   std::string database_url;      // PLATFORM_DATABASE_URL: PostgreSQL; empty = SQLite in data_dir
   std::string redis_url;         // PLATFORM_REDIS_URL: Redis; empty = in-process
   std::string worker_url = "http://127.0.0.1:8788";
+  // PLATFORM_WEB_URL: this server's origin as the worker reaches it (app-agent completion
+  // callbacks). Empty: the local address a request came in on (local development).
+  std::string web_url;
   auth_mode auth = auth_mode::none;
   bool production = false;       // PLATFORM_ENV=production
   std::string internal_token;    // INTERNAL_API_TOKEN

@@ -18,23 +18,14 @@ httplib::Headers auth_headers(const std::string& token) {
 
 std::string path_segment(std::string_view s) { return httplib::detail::encode_query_param(std::string(s)); }
 
-}  // namespace
-
-worker_client::worker_client(std::string base_url, std::string internal_token)
-    : base_url_(std::move(base_url)), token_(std::move(internal_token)) {}
-
-result<void> worker_client::stream_messages(std::string_view app_id, const std::string& body_json,
-                                            const std::function<bool(std::string_view)>& on_event) const {
-  httplib::Client cli(base_url_);
+// One SSE request to the worker: `on_event` per event's data; false from it (or a cancel)
+// ends the request without an error.
+result<void> stream_sse(const std::string& base_url, httplib::Request req,
+                        const std::function<bool(std::string_view)>& on_event, request_cancel* cancel) {
+  httplib::Client cli(base_url);
   cli.set_connection_timeout(5, 0);
   cli.set_read_timeout(600, 0);  // a model may think for minutes between events
-  httplib::Request req;
-  req.method = "POST";
-  req.path = "/sessions/" + path_segment(app_id) + "/messages";
-  req.headers = auth_headers(token_);
-  req.set_header("Content-Type", "application/json");
   req.set_header("Accept", "text/event-stream");
-  req.body = body_json;
   int status = 0;
   bool saw_done = false, aborted = false;
   sse_parser parser;
@@ -55,9 +46,14 @@ result<void> worker_client::stream_messages(std::string_view app_id, const std::
     }
     return true;
   };
+  if (cancel && !cancel->attach(&cli)) return {};
   httplib::Response res;
   httplib::Error err = httplib::Error::Success;
   bool ok = cli.send(req, res, err);
+  if (cancel) {
+    cancel->detach();
+    if (cancel->cancelled()) return {};
+  }
   if (aborted) return {};
   if (status != 0 && status != 200) {
     return fail("worker_http_" + std::to_string(status), "the worker answered HTTP " + std::to_string(status));
@@ -65,6 +61,67 @@ result<void> worker_client::stream_messages(std::string_view app_id, const std::
   if (!ok && status == 0) return fail("worker_unreachable", "the worker is unreachable: " + httplib::to_string(err));
   if (!saw_done) return fail("worker_stream_broken", "the worker's stream ended before [DONE]");
   return {};
+}
+
+}  // namespace
+
+void request_cancel::cancel() {
+  std::lock_guard lock(mu_);
+  cancelled_ = true;
+  if (client_) client_->stop();
+}
+
+bool request_cancel::cancelled() const {
+  std::lock_guard lock(mu_);
+  return cancelled_;
+}
+
+bool request_cancel::attach(httplib::Client* client) {
+  std::lock_guard lock(mu_);
+  if (cancelled_) return false;
+  client_ = client;
+  return true;
+}
+
+void request_cancel::detach() {
+  std::lock_guard lock(mu_);
+  client_ = nullptr;
+}
+
+worker_client::worker_client(std::string base_url, std::string internal_token)
+    : base_url_(std::move(base_url)), token_(std::move(internal_token)) {}
+
+result<void> worker_client::stream_messages(std::string_view app_id, const std::string& body_json,
+                                            const std::function<bool(std::string_view)>& on_event) const {
+  httplib::Request req;
+  req.method = "POST";
+  req.path = "/sessions/" + path_segment(app_id) + "/messages";
+  req.headers = auth_headers(token_);
+  req.set_header("Content-Type", "application/json");
+  req.body = body_json;
+  return stream_sse(base_url_, std::move(req), on_event, nullptr);
+}
+
+result<worker_client::reply> worker_client::start_agent_run(std::string_view app_id, std::string_view run_id,
+                                                            const std::string& body_json) const {
+  httplib::Client cli(base_url_);
+  cli.set_connection_timeout(5, 0);
+  cli.set_read_timeout(60, 0);  // the worker answers at once, after writing the source files
+  std::string path = "/sessions/" + path_segment(std::string(app_id) + "__agent__" + std::string(run_id)) + "/agent-run";
+  auto res = cli.Post(path, auth_headers(token_), body_json, "application/json");
+  if (!res) return fail("worker_unreachable", "the worker is unreachable: " + httplib::to_string(res.error()));
+  return reply{res->status, res->body};
+}
+
+result<void> worker_client::agent_run_events(std::string_view app_id, std::string_view run_id,
+                                             const std::function<bool(std::string_view)>& on_event,
+                                             request_cancel* cancel) const {
+  httplib::Request req;
+  req.method = "GET";
+  req.path = "/sessions/" + path_segment(std::string(app_id) + "__agent__" + std::string(run_id)) + "/agent-run/" +
+             path_segment(run_id) + "/events";
+  req.headers = auth_headers(token_);
+  return stream_sse(base_url_, std::move(req), on_event, cancel);
 }
 
 result<std::optional<std::string>> worker_client::session_state(std::string_view app_id, std::string_view run_id) const {
@@ -81,6 +138,52 @@ result<std::optional<std::string>> worker_client::session_state(std::string_view
   auto it = j.find("sessionState");
   if (it == j.end() || it->is_null()) return std::optional<std::string>();
   return std::optional<std::string>(it->dump());
+}
+
+namespace {
+
+// The worker's own error code when its body carries one (design notes' error body).
+error worker_error(const httplib::Result& res, std::string_view what) {
+  auto j = nlohmann::json::parse(res->body, nullptr, false);
+  std::string code = "worker_http_" + std::to_string(res->status);
+  if (j.is_object() && j.contains("error") && j["error"].is_object() && j["error"].value("code", "") != "") {
+    code = j["error"]["code"].get<std::string>();
+  }
+  return {code, std::string(what) + " failed: the worker answered HTTP " + std::to_string(res->status)};
+}
+
+}  // namespace
+
+result<std::optional<std::map<std::string, std::string>>> worker_client::source_snapshot(std::string_view app_id) const {
+  using files = std::map<std::string, std::string>;
+  httplib::Client cli(base_url_);
+  cli.set_connection_timeout(5, 0);
+  cli.set_read_timeout(60, 0);
+  auto res = cli.Get("/sessions/" + path_segment(app_id) + "/source-snapshot", auth_headers(token_));
+  if (!res) return fail("worker_unreachable", "the worker is unreachable: " + httplib::to_string(res.error()));
+  if (res->status == 404) return std::optional<files>();
+  if (res->status != 200) return tl::unexpected(worker_error(res, "the source snapshot"));
+  auto j = nlohmann::json::parse(res->body, nullptr, false);
+  if (j.is_discarded() || !j.is_object() || !j.contains("files") || !j["files"].is_object()) {
+    return fail("worker_bad_reply", "the worker's source snapshot is not JSON");
+  }
+  files out;
+  for (auto& [path, content] : j["files"].items()) {
+    if (!content.is_string()) return fail("worker_bad_reply", "the worker's source snapshot holds a non-text file");
+    out.emplace(path, content.get<std::string>());
+  }
+  return std::optional<files>(std::move(out));
+}
+
+result<void> worker_client::put_file(std::string_view app_id, std::string_view path, std::string_view content) const {
+  httplib::Client cli(base_url_);
+  cli.set_connection_timeout(5, 0);
+  cli.set_read_timeout(30, 0);
+  std::string body = nlohmann::json({{"path", path}, {"content", content}}).dump();
+  auto res = cli.Put("/sessions/" + path_segment(app_id) + "/files", auth_headers(token_), body, "application/json");
+  if (!res) return fail("worker_unreachable", "the worker is unreachable: " + httplib::to_string(res.error()));
+  if (res->status != 200) return tl::unexpected(worker_error(res, "writing the file"));
+  return {};
 }
 
 result<std::string> worker_client::detect_provider() const {

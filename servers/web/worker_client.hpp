@@ -2,13 +2,35 @@
 // The web server's side of hop 1: the worker's builder endpoints over HTTP
 // (docs/http-api.md, "Worker endpoints").
 #include <functional>
+#include <map>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
 
 #include "platform/error.hpp"
 
+namespace httplib {
+class Client;
+}
+
 namespace platform::web {
+
+// Lets another thread end a long-lived worker request at once (a viewer that left): the
+// request's socket is shut down instead of waiting for the worker's next event.
+class request_cancel {
+ public:
+  void cancel();
+  [[nodiscard]] bool cancelled() const;
+  // Used by the request while it runs: attach is false when it was cancelled already.
+  bool attach(httplib::Client* client);
+  void detach();
+
+ private:
+  mutable std::mutex mu_;
+  httplib::Client* client_ = nullptr;
+  bool cancelled_ = false;
+};
 
 class worker_client {
  public:
@@ -23,6 +45,30 @@ class worker_client {
   // GET /sessions/{appId}/session-state?runId=: the ProviderSessionState after a turn, or
   // nullopt when the worker has none.
   result<std::optional<std::string>> session_state(std::string_view app_id, std::string_view run_id) const;
+
+  // POST /sessions/{appId}__agent__{runId}/agent-run: the worker's HTTP status (202 started,
+  // 409 run_exists) with its body, or `worker_unreachable`.
+  struct reply {
+    int status = 0;
+    std::string body;
+  };
+  result<reply> start_agent_run(std::string_view app_id, std::string_view run_id, const std::string& body_json) const;
+
+  // GET /sessions/{appId}__agent__{runId}/agent-run/{runId}/events: `on_event` gets each SSE
+  // event's data (worker messages, then "[DONE]"); returning false, or `cancel`, ends the
+  // request. Errors: `worker_unreachable`, `worker_http_<status>` (404: the worker no longer
+  // holds the run), `worker_stream_broken`.
+  result<void> agent_run_events(std::string_view app_id, std::string_view run_id,
+                                const std::function<bool(std::string_view)>& on_event,
+                                request_cancel* cancel = nullptr) const;
+
+  // GET /sessions/{appId}/source-snapshot: the builder workspace's text files (path ->
+  // content), nullopt when this worker holds no workspace for the app. Errors:
+  // `worker_unreachable`, `snapshot_too_large`, `worker_http_<status>`, `worker_bad_reply`.
+  result<std::optional<std::map<std::string, std::string>>> source_snapshot(std::string_view app_id) const;
+
+  // PUT /sessions/{appId}/files: writes one text file into the builder workspace.
+  result<void> put_file(std::string_view app_id, std::string_view path, std::string_view content) const;
 
   // GET /detect-provider, passed through as JSON text.
   result<std::string> detect_provider() const;

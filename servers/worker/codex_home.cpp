@@ -105,10 +105,11 @@ std::string provider_table(const config& cfg) {
 
 // Plugin and app sync would call github.com and chatgpt.com (research runtime-b §11.9).
 // Sub-agents are off: their threads report on the same connection but are not this turn's.
+// Unbounded connection retries would keep a turn silently waiting on an unreachable provider.
 std::string features_table(const codex_home_options& o) {
   std::string t =
       "\n[features]\nplugins = false\napps = false\nremote_plugin = false\nplugin_sharing = false\n"
-      "tool_suggest = false\nmulti_agent = false\n";
+      "tool_suggest = false\nmulti_agent = false\nunbounded_connection_retries = false\n";
   if (o.app_agent) t += "shell_tool = false\nunified_exec = false\nview_image = false\ngoals = false\nimage_generation = false\n";
   return t + "\n[analytics]\nenabled = false\n";
 }

@@ -28,6 +28,7 @@
 #include "runtime_turn.hpp"
 #include "worker_http.hpp"
 #include "sessions.hpp"
+#include "source_snapshot.hpp"
 #include "turn_settings.hpp"
 #include "worker_config.hpp"
 #include "worker_registry.hpp"
@@ -186,6 +187,7 @@ int main(int, char** argv) {
   server.Post(app + "/messages", [&](const httplib::Request& req, httplib::Response& res) {
     post_messages(*cfg, sessions, registry, brk, req, res);
   });
+  register_source_routes(server, *cfg, authorized);  // GET source-snapshot, PUT files
   server.Get(app + "/session-state", [&](const httplib::Request& req, httplib::Response& res) {
     get_session_state(*cfg, sessions, req, res);
   });

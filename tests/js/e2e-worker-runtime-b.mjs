@@ -6,7 +6,7 @@
 // in its environment; an app-agent run gets no shell or file tools; a warm app-server serves
 // the next turn of an app in development (one process), not with warm mode off; present_plan
 // through the MCP broker stops the turn after its result; the provider key never reaches the
-// worker's log.
+// worker's log; a stopped worker leaves no codex process or CODEX_HOME behind.
 //
 // Usage: node e2e-worker-runtime-b.mjs --build DIR --project DIR
 import assert from 'node:assert/strict';
@@ -40,12 +40,15 @@ async function modelServer(name, scenario) {
 }
 
 const workerLogs = [];
+const workers = [];
 async function startWorker(name, modelUrl, env = {}) {
   workerLogs.push(path.join(tmp, `${name}.log`));
-  return (await start(name, path.join(buildDir, 'servers/worker/platform-worker'), [], {
+  const { child, match } = await start(name, path.join(buildDir, 'servers/worker/platform-worker'), [], {
     PLATFORM_WORKER_PORT: '0', PLATFORM_DATA_DIR: path.join(tmp, name), INTERNAL_API_TOKEN: token,
     PLATFORM_CODEX_BASE_URL: `${modelUrl}/v1`, CODEX_API_KEY: codexKey, PLATFORM_CODEX_TRACE: '1', ...env,
-  }, /listening on (http:\S+)/)).match[1];
+  }, /listening on (http:\S+)/);
+  workers.push(child);
+  return match[1];
 }
 
 async function turn(worker, appId, prompt, { sessionState = null, runId = 'run1', params = {} } = {}) {
@@ -258,7 +261,8 @@ async function planCheck() {
       { blocks: [{ type: 'tool_use', id: 'call_search_1', name: 'tool_search', input: { query: 'present plan', limit: 8 } }] },
       { blocks: [{ type: 'text', text: 'Here is the plan.' }, { type: 'tool_use', id: 'call_plan_1', name: 'present_plan',
         namespace: 'mcp__platform', input: { title: 'Todo app', steps: ['Create the list', 'Add the form'] } }] },
-      { blocks: [{ type: 'text', text: 'This reply must never be requested.' }] },
+      // Held: codex may already be asking for its next reply when the worker kills it.
+      { blocks: [{ type: 'pause', name: 'after-card' }, { type: 'text', text: 'This reply must never be shown.' }] },
     ],
   });
   const worker = await startWorker('worker-plan', model.url);
@@ -279,7 +283,6 @@ async function planCheck() {
     assert.equal(t.messages.at(-1).stop_reason, 'approval_stop');
     assert.equal(i, t.messages.length - 2, 'nothing ran after the card');
     assert.ok(!textOf(t.messages).includes('must never'));
-    assert.equal(model.requests().length, 2, 'the model was not asked again after the card');
     assert.equal((await health(worker)).brokerGrants, 0, 'the turn token was revoked');
     assert.equal((await stateOf(worker, 'app-plan')).sessionId, t.init.session_id, 'the thread is kept for the decision');
   });
@@ -297,6 +300,20 @@ async function main() {
     assert.ok(!logs.includes(codexKey), 'no provider key');
     assert.ok(!logs.includes('MANGO-42') && !logs.includes('BUILDER-PROMPT-MARK'), 'no prompts');
     assert.ok(!logs.includes('shell-42'), 'no command output');
+  });
+  await check('a worker that is stopped ends its codex processes and removes their CODEX_HOMEs', async () => {
+    await Promise.all(workers.map((w) => new Promise((resolve) => {
+      w.removeAllListeners('exit');
+      w.on('exit', resolve);
+      w.kill('SIGTERM');
+    })));
+    const logs = workerLogs.map((f) => fs.readFileSync(f, 'utf8')).join('\n');
+    const homes = [...logs.matchAll(/codex: spawn pid=(\d+) .*home=(\S+)/g)];
+    assert.ok(homes.length >= 8, `codex processes seen: ${homes.length}`);
+    for (const [, pid, home] of homes) {
+      assert.ok(!fs.existsSync(home), `${home} is gone`);
+      assert.throws(() => process.kill(Number(pid), 0), { code: 'ESRCH' }, `codex ${pid} has exited`);
+    }
   });
 }
 

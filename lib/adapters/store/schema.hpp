@@ -54,10 +54,20 @@ inline const std::vector<migration>& core_migrations() {
   return all;
 }
 
+}  // namespace platform::sql
+
+// Companion migrations (each header needs `migration` above).
+#include "schema_app_data.hpp"
+#include "schema_governance.hpp"
+#include "schema_agent_runs.hpp"
+
+namespace platform::sql {
+
 // Every migration, ordered by version. A companion adds its list here.
 inline std::vector<migration> migrations() {
   std::vector<migration> all = core_migrations();
-  for (const auto* module : std::initializer_list<const std::vector<migration>*>{}) {
+  for (const auto* module : std::initializer_list<const std::vector<migration>*>{&app_data_migrations(), &governance_migrations(),
+                                                                 &agent_run_migrations()}) {
     all.insert(all.end(), module->begin(), module->end());
   }
   std::sort(all.begin(), all.end(), [](const migration& a, const migration& b) { return a.version < b.version; });

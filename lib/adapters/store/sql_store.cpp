@@ -5,6 +5,9 @@
 
 #include "platform/sql_store.hpp"
 #include "schema.hpp"
+#include "sql_app_data_store.hpp"
+#include "sql_agent_run_store.hpp"
+#include "sql_governance_store.hpp"
 #include "sql.hpp"
 #include "sql_util.hpp"
 
@@ -118,7 +121,14 @@ result<void> load_run_details(sql::connection& c, builder_run_record& run) {
 
 class sql_store final : public store {
  public:
-  explicit sql_store(std::unique_ptr<sql::backend> db) : ex_(std::shared_ptr<sql::backend>(std::move(db))) {}
+  explicit sql_store(std::unique_ptr<sql::backend> db)
+      : ex_(std::shared_ptr<sql::backend>(std::move(db))), governance_(sql::make_governance_store(ex_.db())),
+        app_data_(sql::make_app_data_store(ex_.db())) {}
+
+  app_data_store& app_data() override { return *app_data_; }
+
+  governance_store& governance() override { return *governance_; }
+  agent_run_store& agent_runs() override { return *agent_runs_; }
 
   result<void> put_user(const user_record& u) override {
     return write("INSERT INTO users (id, email, name) VALUES (?, ?, ?) "
@@ -396,6 +406,9 @@ class sql_store final : public store {
   }
 
   sql::executor ex_;
+  std::unique_ptr<governance_store> governance_;
+  std::unique_ptr<agent_run_store> agent_runs_ = sql::make_agent_run_store(ex_.db());
+  std::unique_ptr<app_data_store> app_data_;
 };
 
 result<std::unique_ptr<store>> open_with(std::size_t size,

@@ -14,8 +14,11 @@
 #include <string_view>
 #include <vector>
 
+#include "platform/agent_run_store.hpp"
+#include "platform/app_data_store.hpp"
 #include "platform/builder_run.hpp"
 #include "platform/error.hpp"
+#include "platform/governance_store.hpp"
 #include "platform/usage.hpp"
 
 namespace platform {
@@ -154,6 +157,11 @@ class store {
   // Stale stream recovery: fails every streaming run whose lease ended before `now` (its
   // web process or worker died) and returns them, so the caller publishes run.failed.
   virtual result<std::vector<run_key>> fail_expired_claims(std::int64_t now) = 0;
+
+  // ---- companion stores ----------------------------------------------------------------------
+  virtual app_data_store& app_data() = 0;      // collections and documents, draft/published scopes
+  virtual governance_store& governance() = 0;  // source snapshots, agents approval, publish
+  virtual agent_run_store& agent_runs() = 0;   // app agent runs (app_agent_runs)
 };
 
 }  // namespace platform

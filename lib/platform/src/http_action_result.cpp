@@ -1,0 +1,222 @@
+// Replies of HTTP actions. A provider may echo what it was sent (an error saying "invalid key
+// abc123", an echo endpoint), so secret values are scrubbed from everything taken from its
+// answer, before the redactor bounds it.
+#include "platform/http_action_result.hpp"
+
+#include <algorithm>
+#include <array>
+
+#include <nlohmann/json.hpp>
+
+#include "platform/json_text.hpp"
+#include "platform/redaction.hpp"
+
+namespace platform {
+namespace {
+
+using nlohmann::json;
+
+struct failure_row {
+  http_action_failure f;
+  error_category category;
+  std::string_view code;
+  bool retryable;
+  std::string_view resolution;
+};
+
+constexpr std::array<failure_row, 14> failure_rows{{
+    {http_action_failure::invalid_url, error_category::spec, "INVALID_URL", false,
+     "Fix the tool's endpoint url in agents.json and present the agents again."},
+    {http_action_failure::invalid_request, error_category::spec, "INVALID_REQUEST", false,
+     "Fix the tool's method or headers in agents.json and present the agents again."},
+    {http_action_failure::scheme_not_allowed, error_category::guard, "SCHEME_NOT_ALLOWED", false,
+     "Only http and https endpoints can be called, and a redirect may not leave https."},
+    {http_action_failure::host_not_allowed, error_category::guard, "HOST_NOT_ALLOWED", false,
+     "Requests and redirects may only go to the integration's domain or its subdomains."},
+    {http_action_failure::address_not_allowed, error_category::guard, "ADDRESS_NOT_ALLOWED", false,
+     "The host resolves to an internal or reserved address, which HTTP actions may not reach. "
+     "An operator can allow a local mock provider explicitly."},
+    {http_action_failure::dns_failed, error_category::network, "DNS_FAILED", true,
+     "The host name could not be resolved: check the integration's domain, or try again later."},
+    {http_action_failure::connect_failed, error_category::network, "CONNECT_FAILED", true,
+     "The provider could not be reached: try again later."},
+    {http_action_failure::connection_lost, error_category::network, "CONNECTION_LOST", true,
+     "The connection to the provider broke before the answer was complete: try again."},
+    {http_action_failure::tls_failed, error_category::network, "TLS_FAILED", false,
+     "The provider's TLS certificate could not be verified for its host name: check the domain, or ask the "
+     "provider to fix its certificate."},
+    {http_action_failure::timeout, error_category::timeout, "TIMEOUT", true,
+     "The provider did not answer in time: try again later, or ask for less data."},
+    {http_action_failure::response_too_large, error_category::limit, "RESPONSE_TOO_LARGE", false,
+     "The response is larger than the limit: ask the provider for less data (filters, fields, paging)."},
+    {http_action_failure::too_many_redirects, error_category::limit, "TOO_MANY_REDIRECTS", false,
+     "The provider redirected too often: point the endpoint at the final URL."},
+    {http_action_failure::invalid_response, error_category::provider, "INVALID_PROVIDER_RESPONSE", false,
+     "The provider's answer could not be read: try again later, or report it to the provider."},
+    {http_action_failure::internal, error_category::internal, "INTERNAL_ERROR", false,
+     "Try again; tell the operator if it keeps failing."},
+}};
+
+const failure_row& row_of(http_action_failure f) {
+  for (const auto& r : failure_rows) {
+    if (r.f == f) return r;
+  }
+  return failure_rows.back();
+}
+
+char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
+std::string lowered(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(), lower);
+  return out;
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+std::string media_type(const http_response& r) {
+  std::string_view ct = r.header("content-type").value_or("");
+  return lowered(trim(ct.substr(0, ct.find(';'))));
+}
+
+bool json_media_type(std::string_view mt) {
+  return mt.empty() || mt == "application/json" || mt == "text/json" || mt.ends_with("+json");
+}
+
+bool compressed(const http_response& r) {
+  auto ce = r.header("content-encoding");
+  return ce && !trim(*ce).empty() && lowered(trim(*ce)) != "identity";
+}
+
+std::string dump(const json& v) { return v.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+// JSON text stays JSON; anything else (or JSON nested deeper than the reply can embed) is
+// carried as a JSON string.
+std::string as_data(const std::string& body, std::string_view mt) {
+  if (json_media_type(mt) && !nests_deeper_than(body, 256) && json::accept(body)) return body;
+  return dump(json(body));
+}
+
+std::string_view resolution_for_status(int s) {
+  if (s == 401) return "The provider refused the credentials: check the integration's key or connected account in the integration settings.";
+  if (s == 403) return "The provider denied access: check the integration's permissions or scopes in the integration settings.";
+  if (s == 404) return "The provider has no such resource: check the tool input and the endpoint.";
+  if (s == 408 || s == 429) return "The provider is busy or rate limiting: try again later.";
+  if (s >= 500) return "The provider failed to answer: try again later.";
+  if (s >= 400) return "The provider rejected the request: check the tool input and the endpoint.";
+  return "The provider answered with a status the executor does not follow.";
+}
+
+bool retryable_status(int s) { return s == 408 || s == 425 || s == 429 || s >= 500; }
+
+bool credential_header(std::string_view name) {
+  std::string n = lowered(name);
+  return n == "authorization" || n == "proxy-authorization" || n == "cookie" || n.ends_with("key") ||
+         secret_member_name(name);
+}
+
+void add_cookie_values(std::string_view cookie, std::vector<std::string>& out) {
+  while (!cookie.empty()) {
+    std::size_t semi = cookie.find(';');
+    std::string_view pair = cookie.substr(0, semi);
+    std::size_t eq = pair.find('=');
+    if (eq != std::string_view::npos) out.emplace_back(trim(pair.substr(eq + 1)));
+    if (semi == std::string_view::npos) break;
+    cookie.remove_prefix(semi + 1);
+  }
+}
+
+integration_tool_result provider_error(const http_response& r, std::string_view origin,
+                                       const std::vector<std::string>& secret_values) {
+  json details{{"statusCode", r.status}, {"origin", std::string(origin.substr(0, 300))}};
+  std::string mt = media_type(r);
+  if (!mt.empty()) details["contentType"] = mt.substr(0, 128);
+  if (compressed(r)) {
+    details["bodyOmitted"] = "compressed";
+  } else if (!r.body.empty()) {
+    redaction_limits limits{.max_string_bytes = 512, .max_members = 20, .max_depth = 4, .max_total_bytes = 2048};
+    details["body"] = json::parse(redact_json(scrub_secrets(r.body, secret_values), limits), nullptr, false);
+  }
+  auto result = integration_tool_result::failure(
+      error_category::provider, "PROVIDER_HTTP_ERROR",
+      std::string(origin.substr(0, 300)) + " answered HTTP " + std::to_string(r.status),
+      std::string(resolution_for_status(r.status)), dump(details));
+  result.status_code = r.status;
+  result.retryable = retryable_status(r.status);
+  return result;
+}
+
+}  // namespace
+
+std::string_view error_code(http_action_failure f) { return row_of(f).code; }
+
+error_category category_of(http_action_failure f) { return row_of(f).category; }
+
+integration_tool_result http_action_failed(http_action_failure f, std::string message,
+                                           std::optional<std::string> details_json) {
+  const auto& row = row_of(f);
+  auto r = integration_tool_result::failure(row.category, std::string(row.code), std::move(message),
+                                            std::string(row.resolution), std::move(details_json));
+  r.retryable = row.retryable;
+  return r;
+}
+
+http_action_failure failure_of_url_error(std::string_view code) {
+  if (code == "scheme_not_allowed" || code == "insecure_redirect") return http_action_failure::scheme_not_allowed;
+  if (code == "invalid_host" || code == "userinfo_not_allowed") return http_action_failure::host_not_allowed;
+  if (code == "invalid_request") return http_action_failure::invalid_request;
+  return http_action_failure::invalid_url;
+}
+
+integration_tool_result http_action_result(const http_response& response, std::string_view origin,
+                                           const std::vector<std::string>& secret_values) {
+  if (response.status < 200 || response.status > 299) return provider_error(response, origin, secret_values);
+  if (compressed(response)) {
+    return http_action_failed(http_action_failure::invalid_response,
+                              std::string(origin.substr(0, 300)) + " sent a compressed body although identity was asked for");
+  }
+  integration_tool_result r;
+  r.success = true;
+  r.status_code = response.status;
+  if (!response.body.empty()) r.data_json = as_data(scrub_secrets(response.body, secret_values), media_type(response));
+  return r;
+}
+
+std::vector<std::string> credential_values(const std::vector<std::pair<std::string, std::string>>& headers) {
+  std::vector<std::string> out;
+  for (const auto& [name, value] : headers) {
+    if (!credential_header(name)) continue;
+    std::string_view v = trim(value);
+    out.emplace_back(v);
+    std::size_t space = v.find(' ');
+    if (space != std::string_view::npos) out.emplace_back(trim(v.substr(space + 1)));
+    if (lowered(name) == "cookie") add_cookie_values(v, out);
+  }
+  return out;
+}
+
+std::string scrub_secrets(std::string text, const std::vector<std::string>& secret_values) {
+  std::vector<std::string> needles;
+  for (const auto& v : secret_values) {
+    if (v.size() < 4) continue;  // shorter values would mangle ordinary text
+    needles.push_back(v);
+    std::string escaped = dump(json(v));  // the form a JSON body would carry it in
+    escaped = escaped.substr(1, escaped.size() - 2);
+    if (escaped != v) needles.push_back(std::move(escaped));
+  }
+  // Longer first, so a value that contains another is replaced whole.
+  std::sort(needles.begin(), needles.end(), [](const auto& a, const auto& b) { return a.size() > b.size(); });
+  constexpr std::string_view marker = "[REDACTED]";
+  for (const auto& n : needles) {
+    for (std::size_t at = text.find(n); at != std::string::npos; at = text.find(n, at + marker.size())) {
+      text.replace(at, n.size(), marker);
+    }
+  }
+  return text;
+}
+
+}  // namespace platform

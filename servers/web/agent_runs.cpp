@@ -1,0 +1,430 @@
+#include "agent_runs.hpp"
+
+#include <cstdio>
+#include <memory>
+#include <thread>
+
+#include "access.hpp"
+#include "chat_service.hpp"
+#include "events.hpp"
+#include "governed_agents.hpp"
+#include "http.hpp"
+#include "platform/bridge.hpp"
+#include "platform/ui_message.hpp"
+#include "platform/ui_stream.hpp"
+#include "platform/usage.hpp"
+#include "routes.hpp"
+
+namespace platform::web {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr auto dump_opts = json::error_handler_t::replace;
+
+// A finished run's stream whose owner never released it (its web process died) stops
+// counting as live after this long: viewers then end instead of waiting forever.
+constexpr std::int64_t finished_stream_grace_ms = 30000;
+
+std::string dump(const json& j) { return j.dump(-1, ' ', false, dump_opts); }
+
+// Stable per run: a replayed or re-opened viewer stream repeats it, so the client replaces
+// the assistant message instead of adding one; the stored UI message carries it too.
+std::string message_id_of(const run_key& key) { return "agent-" + key.run_id; }
+
+json parsed_or_null(const std::optional<std::string>& text) {
+  if (!text) return nullptr;
+  json j = json::parse(*text, nullptr, false);
+  return j.is_discarded() ? json(nullptr) : j;
+}
+
+// The totals of a RunUsage: list and status polling do not need the per-model breakdown.
+json usage_summary(const std::optional<std::string>& usage_json) {
+  json u = parsed_or_null(usage_json);
+  if (!u.is_object()) return nullptr;
+  json out = json::object();
+  for (const char* k : {"totalCostUsd", "totalInputTokens", "totalOutputTokens", "totalCacheReadTokens",
+                        "totalCacheCreationTokens"}) {
+    out[k] = u.value(k, json(0));
+  }
+  return out;
+}
+
+void publish_agent_event(cache_store& cache, const run_key& key, agent_run_status status) {
+  std::string_view type = status == agent_run_status::completed ? "run.completed" : "run.failed";
+  auto r = cache.publish(workspace_channel(key.workspace_id), run_event(type, key, "agent", to_string(status), ""));
+  if (!r) std::fprintf(stderr, "web: publish agent %.*s failed: %s\n", static_cast<int>(type.size()), type.data(),
+                       r.error().code.c_str());
+}
+
+// ---- the agent and the worker request ----------------------------------------------------
+
+const json* find_agent(const json& doc, std::string_view agent_id) {
+  auto agents = doc.find("agents");
+  if (agents == doc.end() || !agents->is_array()) return nullptr;
+  for (const auto& a : *agents) {
+    if (a.is_object() && a.value("id", "") == agent_id) return &a;
+  }
+  return nullptr;
+}
+
+// {id, tools, dataCollections}: the part of the agent the worker grants tools from.
+json agent_config_of(const json& agent) {
+  return {{"id", agent.value("id", "")},
+          {"tools", agent.value("tools", json::array())},
+          {"dataCollections", agent.value("dataCollections", json::array())}};
+}
+
+// The tools the runtime may run: the agent's enabled builtins, its custom tools and, with
+// dataCollections, the data tools. The worker grants the broker tools of the same config.
+json allowed_tools_of(const json& config) {
+  json out = json::array();
+  json tools = config.value("tools", json::array());
+  json collections = config.value("dataCollections", json::array());
+  for (const auto& t : tools.is_array() ? tools : json::array()) {
+    if (!t.is_object() || !t.value("enabled", true)) continue;
+    std::string name = t.value("name", "");
+    if (t.value("type", "") == "builtin" && (name == "WebSearch" || name == "WebFetch")) out.push_back(name);
+    if (t.value("type", "") == "custom" && !name.empty()) out.push_back("mcp__app_tools__" + name);
+  }
+  if (collections.is_array() && !collections.empty()) {
+    out.push_back("mcp__app_data__read_app_data");
+    out.push_back("mcp__app_data__update_app_data");
+  }
+  return out;
+}
+
+result<json> runtime_settings_of(web_app& app, const run_key& key) {
+  auto a = app.db.get_app(key.workspace_id, key.app_id);
+  if (!a) return tl::unexpected(a.error());
+  if (!*a) return fail("not_found", "no such app in this workspace");
+  std::map<std::string, std::string> params;
+  json p = json::parse((*a)->runtime_params_json, nullptr, false);
+  if (p.is_object()) {
+    for (const auto& [k, v] : p.items()) params[k] = v.is_string() ? v.get<std::string>() : v.dump();
+  }
+  std::optional<std::string> model;
+  if (!(*a)->runtime_model.empty()) model = (*a)->runtime_model;
+  auto s = normalize_runtime_settings(app.registry, (*a)->runtime_id.empty() ? "runtime-a" : (*a)->runtime_id, model,
+                                      params);
+  if (!s) return tl::unexpected(s.error());
+  return json::parse(normalized_settings_to_json(*s));
+}
+
+result<std::string> worker_body(web_app& app, const agent_run_record& run, const std::string& callback_url) {
+  run_key key{run.workspace_id, run.app_id, run.run_id};
+  auto files = source_files_of(app, key.workspace_id, key.app_id, run.draft ? source_scope::draft : source_scope::published);
+  if (!files) return tl::unexpected(files.error());
+  auto settings = runtime_settings_of(app, key);
+  if (!settings) return tl::unexpected(settings.error());
+  json config = json::parse(run.agent_config_json, nullptr, false);
+  if (!config.is_object()) return fail("store_corrupt", "the run's agent config is not JSON");
+  json body = {{"runId", run.run_id},
+               {"appId", run.app_id},
+               {"workspaceId", run.workspace_id},
+               {"prompt", run.prompt},
+               {"systemPrompt", run.system_prompt},
+               {"agentConfig", config},
+               {"allowedTools", allowed_tools_of(config)},
+               {"callbackUrl", callback_url},
+               {"sourceFiles", *files},
+               {"settings", *settings}};
+  return dump(body);
+}
+
+std::string callback_url(const web_app& app, const std::string& local_origin) {
+  return (app.cfg.web_url.empty() ? local_origin : app.cfg.web_url) + "/api/internal/agent-run-complete";
+}
+
+result<void> fail_start(web_app& app, const run_key& key, const std::string& message) {
+  agent_run_completion done;
+  done.status = agent_run_status::failed;
+  done.error = message;
+  done.now = now_ms();
+  auto ended = app.db.agent_runs().finish(key, done);
+  if (ended && *ended) publish_agent_event(app.cache, key, agent_run_status::failed);
+  return {};
+}
+
+// ---- transcript → UI stream / UI messages ------------------------------------------------
+
+// The stored transcript (worker messages without deltas) as a UI message stream: the bridge
+// renders each complete assistant message, tool calls and results. A failure the transcript
+// does not show (the worker never started the runtime) becomes the stream's error chunk.
+std::string transcript_stream(const json& transcript, const run_key& key, const std::optional<std::string>& error) {
+  bridge_options opt;
+  opt.message_id = message_id_of(key);
+  bridge b(opt);
+  std::string out;
+  if (transcript.is_array()) {
+    for (const auto& m : transcript) b.feed_message(dump(m), out);
+  }
+  if (error && !b.outcome().is_error) b.fail(*error, out);
+  b.finish(out);
+  return out;
+}
+
+// The UIMessages of a transcript: the one assistant message the stream above assembles.
+std::string transcript_messages(const std::string& sse) {
+  ui_message_assembler assembled;
+  std::size_t pos = 0;
+  while (pos < sse.size()) {
+    std::size_t end = sse.find("\n\n", pos);
+    if (end == std::string::npos) break;
+    std::string_view event(sse.data() + pos, end - pos);
+    if (event.substr(0, 6) == "data: ") assembled.feed(event.substr(6));
+    pos = end + 2;
+  }
+  if (assembled.empty()) return "[]";
+  return "[" + assembled.message_json() + "]";
+}
+
+// ---- viewer streams ------------------------------------------------------------------------
+
+// Appends every whole SSE event of `out` to the replay buffer (one entry each), keeping an
+// unfinished tail. False when the buffer is gone.
+bool append_events(cache_store& cache, const std::string& stream_id, std::string& out) {
+  std::size_t pos = 0;
+  bool ok = true;
+  while (pos < out.size()) {
+    std::size_t end = out.find("\n\n", pos);
+    if (end == std::string::npos) break;
+    if (ok && !cache.append(stream_id, std::string_view(out.data() + pos, end + 2 - pos))) ok = false;
+    pos = end + 2;
+  }
+  out.erase(0, pos);
+  return ok;
+}
+
+// The owning viewer's pump: the worker's events of the run (buffered ones first, then live)
+// through the bridge into the replay buffer. Ends with the run's stream, or at once when the
+// owner leaves (`cancel`); either way the buffer is completed and the activeStreamId released.
+struct stream_pump {
+  request_cancel cancel;
+};
+
+void run_pump(web_app& app, const run_key& key, const std::string& stream_id, const std::shared_ptr<stream_pump>& p) {
+  bridge_options opt;
+  opt.message_id = message_id_of(key);
+  bridge b(opt);
+  std::string out;
+  bool buffer_ok = true;
+  auto read = app.worker.agent_run_events(key.app_id, key.run_id, [&](std::string_view data) {
+    if (data == "[DONE]") return true;
+    b.feed_message(data, out);
+    buffer_ok = append_events(app.cache, stream_id, out);
+    return buffer_ok;
+  }, &p->cancel);
+  if (!read && !p->cancel.cancelled()) {
+    b.fail(read.error().code == "worker_http_404" ? "The worker no longer holds this run's stream."
+                                                  : "The run's stream broke: " + read.error().message,
+           out);
+  }
+  b.finish(out);
+  append_events(app.cache, stream_id, out);
+  (void)app.cache.complete(stream_id);
+  (void)app.db.agent_runs().clear_active_stream(key, stream_id, now_ms());
+}
+
+std::function<bool()> agent_stream_alive(web_app& app, run_key key, std::string stream_id) {
+  return [&app, key = std::move(key), stream_id = std::move(stream_id)] {
+    auto s = app.db.agent_runs().summary(key);
+    if (!s) return true;  // the store is down: keep the viewer, the run may be fine
+    if (!*s || (*s)->active_stream_id != stream_id) return false;
+    return !is_finished((*s)->status) || now_ms() - (*s)->finished_at < finished_stream_grace_ms;
+  };
+}
+
+void serve_transcript(web_app& app, const run_key& key, httplib::Response& res) {
+  auto run = app.db.agent_runs().get(key);
+  if (!run) return send_store_error(res, run.error());
+  if (!*run) return send_error(res, 404, "not_found", "no such agent run for this app");
+  json transcript = json::parse((*run)->transcript_json, nullptr, false);
+  auto error = (*run)->status == agent_run_status::failed ? (*run)->error : std::nullopt;
+  set_ui_stream_headers(res);
+  res.status = 200;
+  res.set_content(transcript_stream(transcript, key, error), "text/event-stream");
+}
+
+// Registers a new stream as the run's active one and starts its pump; false when another
+// viewer registered first or the run is no longer live.
+result<bool> own_stream(web_app& app, const run_key& key, httplib::Response& res) {
+  std::string stream_id = random_id();
+  if (auto made = app.cache.create(stream_id); !made) return tl::unexpected(made.error());
+  auto won = app.db.agent_runs().set_active_stream(key, stream_id, now_ms());
+  if (!won || !*won) {
+    (void)app.cache.complete(stream_id);
+    return won;
+  }
+  auto pump = std::make_shared<stream_pump>();
+  std::thread([&app, key, stream_id, pump] { run_pump(app, key, stream_id, pump); }).detach();
+  set_ui_stream_headers(res);
+  follow_options follow{stream_id, 0, app.cfg.heartbeat, agent_stream_alive(app, key, stream_id), std::nullopt,
+                        [pump] { pump->cancel.cancel(); }};
+  follow_replay(res, app.cache, std::move(follow));
+  return true;
+}
+
+// Replay-then-follow of a stream another viewer owns; false when its buffer is gone.
+bool follow_stream(web_app& app, const run_key& key, const std::string& stream_id, std::uint64_t cursor,
+                   httplib::Response& res) {
+  auto first = app.cache.read_from(stream_id, cursor, 16384);
+  if (!first || first->status != replay_status::ok) return false;
+  set_ui_stream_headers(res);
+  follow_replay(res, app.cache, {stream_id, cursor, app.cfg.heartbeat, agent_stream_alive(app, key, stream_id),
+                                 std::move(*first), nullptr});
+  return true;
+}
+
+}  // namespace
+
+result<json> governed_agent(web_app& app, std::string_view ws, std::string_view app_id, bool draft,
+                            std::string_view agent_id) {
+  json doc;
+  if (draft) {
+    auto view = load_agents(app, ws, app_id, source_scope::draft);
+    if (!view) return tl::unexpected(view.error());
+    if (!view->text) return fail("agent_not_found", "the app's draft has no agents.json");
+    if (!view->config) return fail("agents_invalid", "the draft agents.json is not valid; fix it before running its agents");
+    doc = json::parse(*view->text, nullptr, false);
+  } else {
+    auto policy = approved_payload(app, ws, app_id, source_scope::published);
+    if (!policy) return tl::unexpected(policy.error());
+    if (!*policy) return fail("agent_not_found", "the app has no published agents");
+    doc = json::parse((*policy)->payload_json, nullptr, false);
+  }
+  const json* agent = doc.is_object() ? find_agent(doc, agent_id) : nullptr;
+  if (!agent) return fail("agent_not_found", "no agent with that id in the app's " +
+                                                 std::string(draft ? "draft" : "published") + " agents.json");
+  return *agent;
+}
+
+agent_run_record new_agent_run(const run_key& key, const caller& who, const json& agent, bool draft, std::string prompt) {
+  agent_run_record r;
+  r.workspace_id = key.workspace_id;
+  r.app_id = key.app_id;
+  r.run_id = key.run_id;
+  r.agent_id = agent.value("id", "");
+  r.agent_name = agent.value("name", "");
+  r.draft = draft;
+  r.triggered_by_user_id = who.who.user_id;
+  r.triggered_by_user_email = who.who.email;
+  r.triggered_by_user_name = who.who.name;
+  r.prompt = std::move(prompt);
+  r.system_prompt = agent.value("systemPrompt", "");
+  r.agent_config_json = dump(agent_config_of(agent));
+  r.created_at = r.updated_at = now_ms();
+  return r;
+}
+
+json agent_run_summary_json(const agent_run_summary& s) {
+  return {{"id", s.run_id},
+          {"runId", s.run_id},
+          {"workspaceId", s.workspace_id},
+          {"appId", s.app_id},
+          {"agentId", s.agent_id},
+          {"agentName", s.agent_name},
+          {"status", to_string(s.status)},
+          {"sourceVersion", s.draft ? "draft" : "published"},
+          {"draft", s.draft},
+          {"triggeredByUserId", s.triggered_by_user_id},
+          {"result", parsed_or_null(s.result_json)},
+          {"error", s.error ? json(*s.error) : json(nullptr)},
+          {"usage", usage_summary(s.usage_json)},
+          {"activeStreamId", s.active_stream_id ? json(*s.active_stream_id) : json(nullptr)},
+          {"createdAt", s.created_at},
+          {"updatedAt", s.updated_at},
+          {"startedAt", s.started_at == 0 ? json(nullptr) : json(s.started_at)},
+          {"finishedAt", s.finished_at == 0 ? json(nullptr) : json(s.finished_at)}};
+}
+
+result<start_outcome> start_agent_run(web_app& app, const run_key& key, const std::string& local_origin) {
+  auto claimed = app.db.agent_runs().claim_start(key, now_ms());
+  if (!claimed) return tl::unexpected(claimed.error());
+  if (!*claimed) {
+    auto s = app.db.agent_runs().summary(key);
+    if (!s) return tl::unexpected(s.error());
+    if (!*s) return fail("not_found", "no such agent run for this app");
+    return start_outcome{false, (*s)->status};
+  }
+  auto run = app.db.agent_runs().get(key);
+  if (!run || !*run) return fail("store_unavailable", "the claimed run could not be read back");
+  auto body = worker_body(app, **run, callback_url(app, local_origin));
+  if (!body) {
+    (void)fail_start(app, key, "The run could not be prepared: " + body.error().message);
+    return tl::unexpected(body.error());
+  }
+  auto reply = app.worker.start_agent_run(key.app_id, key.run_id, *body);
+  // 409: the worker holds this run already (an earlier start whose reply was lost).
+  if (reply && (reply->status == 202 || reply->status == 200 || reply->status == 409)) {
+    return start_outcome{true, agent_run_status::running};
+  }
+  error e = reply ? error{"worker_http_" + std::to_string(reply->status), "the worker refused the run: " +
+                                                                               reply->body.substr(0, 300)}
+                  : reply.error();
+  (void)fail_start(app, key, "The worker could not start the run: " + e.message);
+  return tl::unexpected(e);
+}
+
+void serve_agent_run_viewer(web_app& app, const run_key& key, std::uint64_t cursor, httplib::Response& res) {
+  // A lost registration race or an expired buffer is resolved by looking again.
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    auto s = app.db.agent_runs().summary(key);
+    if (!s) return send_store_error(res, s.error());
+    if (!*s) return send_error(res, 404, "not_found", "no such agent run for this app");
+    if ((*s)->active_stream_id) {
+      if (follow_stream(app, key, *(*s)->active_stream_id, cursor, res)) return;
+      // Its buffer expired (or its owner died before creating it): release it and go on.
+      (void)app.db.agent_runs().clear_active_stream(key, *(*s)->active_stream_id, now_ms());
+      continue;
+    }
+    if (is_finished((*s)->status)) return serve_transcript(app, key, res);
+    if ((*s)->status == agent_run_status::pending) {
+      res.status = 204;  // nothing started yet: nothing to view
+      return;
+    }
+    auto owned = own_stream(app, key, res);
+    if (!owned) return send_store_error(res, owned.error());
+    if (*owned) return;
+  }
+  res.status = 204;
+}
+
+result<bool> complete_agent_run(web_app& app, const json& body) {
+  auto str = [&](const char* k) { return body.contains(k) && body[k].is_string() ? body[k].get<std::string>() : ""; };
+  run_key key{str("workspaceId"), str("appId"), str("runId")};
+  std::string status_text = str("status");
+  if (key.workspace_id.empty() || key.app_id.empty() || key.run_id.empty()) {
+    return fail("invalid_body", "workspaceId, appId and runId are required strings");
+  }
+  if (status_text != "completed" && status_text != "failed") {
+    return fail("invalid_body", "status must be completed or failed");
+  }
+  auto s = app.db.agent_runs().summary(key);
+  if (!s) return tl::unexpected(s.error());
+  if (!*s) return fail("not_found", "no such agent run for this app");
+  if (is_finished((*s)->status)) return false;
+
+  agent_run_completion done;
+  done.status = status_text == "completed" ? agent_run_status::completed : agent_run_status::failed;
+  if (body.contains("result") && !body["result"].is_null()) done.result_json = dump(body["result"]);
+  if (body.contains("error") && !body["error"].is_null()) {
+    done.error = body["error"].is_string() ? body["error"].get<std::string>() : dump(body["error"]);
+  }
+  if (body.contains("usage") && body["usage"].is_object()) {
+    auto u = run_usage_from_json(dump(body["usage"]));
+    if (u) done.usage_json = run_usage_to_json(*u);
+  }
+  json transcript = body.contains("transcript") && body["transcript"].is_array() ? body["transcript"] : json::array();
+  done.transcript_json = dump(transcript);
+  done.messages_json = transcript_messages(
+      transcript_stream(transcript, key, done.status == agent_run_status::failed ? done.error : std::nullopt));
+  done.now = now_ms();
+  auto ended = app.db.agent_runs().finish(key, done);
+  if (!ended) return tl::unexpected(ended.error());
+  if (*ended) publish_agent_event(app.cache, key, done.status);
+  return *ended;
+}
+
+}  // namespace platform::web

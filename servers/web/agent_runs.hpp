@@ -1,0 +1,62 @@
+#pragma once
+// App agent runs on the web server (spec "App agent run", "App agent trigger flow"): what the
+// agent-runs routes and the internal completion callback do, apart from HTTP parsing.
+//
+// The worker owns a started run: nothing here waits for it or stops it. A viewer stream is
+// separate from the run: the first viewer registers a replay buffer as the run's
+// activeStreamId and pumps the worker's events through the bridge into it; later viewers
+// replay-then-follow that buffer; when the owning viewer leaves, its pump stops reading the
+// worker's events and the activeStreamId is cleared — the run goes on.
+#include <httplib.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "platform/agent_run_store.hpp"
+#include "platform/store.hpp"
+
+namespace platform::web {
+
+struct web_app;
+struct caller;
+
+// The agent a run of `draft` scope may start: its agents.json entry (raw JSON, tools passed
+// to the worker as written) from the draft agents.json, or from the payload approved at
+// publish time. Errors: `agent_not_found` (404), `agents_invalid` (422), store failures.
+result<nlohmann::json> governed_agent(web_app& app, std::string_view ws, std::string_view app_id, bool draft,
+                                      std::string_view agent_id);
+
+// A pending run for `who`, its agent config resolved now.
+agent_run_record new_agent_run(const run_key& key, const caller& who, const nlohmann::json& agent, bool draft,
+                               std::string prompt);
+
+// {"id","runId","workspaceId","appId","agentId","agentName","status","sourceVersion","draft",
+//  "triggeredByUserId","result","error","usage","activeStreamId","createdAt","updatedAt","startedAt",
+//  "finishedAt"}:
+// never the prompt, the transcript or messages.
+nlohmann::json agent_run_summary_json(const agent_run_summary& s);
+
+struct start_outcome {
+  bool started = false;  // false: the run was not pending (a second start starts nothing)
+  agent_run_status status = agent_run_status::pending;
+};
+
+// pending → running, then POST agent-run to the worker (which answers at once). A worker that
+// refuses or cannot be reached fails the run (run.failed) and the error is returned.
+// `local_origin` is where this request came in, the callback origin without PLATFORM_WEB_URL.
+result<start_outcome> start_agent_run(web_app& app, const run_key& key, const std::string& local_origin);
+
+// A viewer stream: replay-then-follow the run's active stream, or become its owner; a
+// finished run without one is served whole from its stored transcript; a pending run is 204.
+void serve_agent_run_viewer(web_app& app, const run_key& key, std::uint64_t cursor, httplib::Response& res);
+
+// The worker's completion callback body {workspaceId, appId, runId, status, result, error,
+// usage, transcript}: stores the outcome and its UI messages and publishes the compact run
+// event once. Returns false when the run had ended already (a retry: nothing changes).
+// Errors: `not_found`, `invalid_body`, store failures.
+result<bool> complete_agent_run(web_app& app, const nlohmann::json& body);
+
+}  // namespace platform::web

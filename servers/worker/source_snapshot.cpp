@@ -1,0 +1,194 @@
+#include "source_snapshot.hpp"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+#include "worker_http.hpp"
+
+namespace platform::worker {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+// Dependencies, build output and history are not source: the template's node_modules alone
+// is far past the bounds, and dist is rebuilt from src.
+bool excluded_dir(const fs::path& name) { return name == "node_modules" || name == "dist" || name == ".git"; }
+
+// Text the store and JSON can carry as is: well-formed UTF-8 without NUL.
+bool is_text(std::string_view s) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    auto c = static_cast<unsigned char>(s[i]);
+    if (c == 0) return false;
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    std::size_t n = c >= 0xF0 ? 3 : c >= 0xE0 ? 2 : 1;
+    if (c < 0xC2 || c > 0xF4 || i + n >= s.size()) return false;  // a lead byte needs n continuation bytes
+    auto at = [&](std::size_t k) { return static_cast<unsigned char>(s[i + k]); };
+    for (std::size_t k = 1; k <= n; ++k) {
+      if ((at(k) & 0xC0) != 0x80) return false;
+    }
+    // Overlong, surrogate and beyond-U+10FFFF forms.
+    if ((c == 0xE0 && at(1) < 0xA0) || (c == 0xED && at(1) > 0x9F) || (c == 0xF0 && at(1) < 0x90) ||
+        (c == 0xF4 && at(1) > 0x8F)) {
+      return false;
+    }
+    i += n + 1;
+  }
+  return true;
+}
+
+std::string workspace_of(const config& cfg, const std::string& app_id) {
+  return (fs::absolute(cfg.workspaces_dir) / app_id).string();
+}
+
+struct snapshot {
+  std::map<std::string, std::string> files;
+  std::size_t bytes = 0;
+  std::size_t skipped = 0;  // not UTF-8 text
+};
+
+// Up to `limit` bytes of the file (fewer when it is shorter).
+std::string read_prefix(const fs::path& p, std::size_t limit) {
+  std::ifstream in(p, std::ios::binary);
+  std::string out(limit, '\0');
+  in.read(out.data(), static_cast<std::streamsize>(limit));
+  out.resize(static_cast<std::size_t>(in.gcount()));
+  return out;
+}
+
+// A prefix cut inside a UTF-8 sequence is still text: trim up to three trailing bytes.
+bool looks_like_text(std::string prefix) {
+  for (int k = 0; k < 4 && !prefix.empty(); ++k) {
+    if (is_text(prefix)) return true;
+    prefix.pop_back();
+  }
+  return is_text(prefix);
+}
+
+// Walks the workspace without following symlinks (node_modules is one, and a link could
+// point outside the workspace).
+result<snapshot> take_snapshot(const std::string& dir) {
+  snapshot s;
+  std::error_code ec;
+  fs::recursive_directory_iterator it(dir, fs::directory_options::none, ec), end;
+  if (ec) return fail("workspace_unavailable", "cannot read the app workspace");
+  for (; it != end; it.increment(ec)) {
+    if (ec) return fail("workspace_unavailable", "cannot read the app workspace");
+    auto st = it->symlink_status(ec);
+    if (fs::is_directory(st)) {
+      if (excluded_dir(it->path().filename())) it.disable_recursion_pending();
+      continue;
+    }
+    if (!fs::is_regular_file(st)) continue;
+    auto size = fs::file_size(it->path(), ec);
+    if (ec) continue;  // removed while we walked
+    if (size > snapshot_max_bytes - s.bytes) {
+      // A large binary (an image) is skipped like any binary; large text breaks the bound.
+      if (!looks_like_text(read_prefix(it->path(), 8192))) {
+        ++s.skipped;
+        continue;
+      }
+      return fail("snapshot_too_large", "the workspace's text files exceed 32 MiB");
+    }
+    std::string content = read_prefix(it->path(), size);
+    if (!is_text(content)) {
+      ++s.skipped;
+      continue;
+    }
+    if (s.files.size() >= snapshot_max_files) {
+      return fail("snapshot_too_large", "the workspace has more than 5000 text files");
+    }
+    s.bytes += content.size();
+    s.files.emplace(fs::relative(it->path(), dir).generic_string(), std::move(content));
+  }
+  return s;
+}
+
+void get_snapshot(const config& cfg, const std::string& app_id, httplib::Response& res) {
+  std::string dir = workspace_of(cfg, app_id);
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return send_error(res, 404, "not_found", "this worker has no workspace for the app");
+  auto s = take_snapshot(dir);
+  if (!s) return send_error(res, s.error().code == "snapshot_too_large" ? 413 : 503, s.error().code, s.error().message);
+  json files = json::object();
+  for (auto& [path, content] : s->files) files[path] = std::move(content);
+  json body = {{"files", std::move(files)}, {"fileCount", s->files.size()}, {"totalBytes", s->bytes},
+               {"skipped", s->skipped}};
+  res.set_content(body.dump(), "application/json");
+}
+
+// A relative path inside the workspace that does not reach into excluded or linked places.
+bool writable_path(const std::string& dir, const std::string& p) {
+  if (p.empty() || p.size() > 1024 || p.front() == '/' || p.find('\0') != std::string::npos || p.find('\\') != std::string::npos) {
+    return false;
+  }
+  fs::path at(dir);
+  for (const auto& part : fs::path(p)) {
+    if (part == ".." || part == "." || part.empty() || excluded_dir(part)) return false;
+    at /= part;
+    std::error_code ec;
+    if (fs::is_symlink(fs::symlink_status(at, ec))) return false;
+  }
+  return true;
+}
+
+result<void> write_file(const fs::path& target, const std::string& content) {
+  std::error_code ec;
+  fs::create_directories(target.parent_path(), ec);
+  if (ec) return fail("workspace_unavailable", "cannot create the file's directory");
+  // Written beside the target and renamed over it: a reader (the builder's tsc, a snapshot)
+  // never sees half a file.
+  fs::path tmp = target;
+  tmp += ".platform-tmp-" + std::to_string(::getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << content;
+    if (!out) return fail("workspace_unavailable", "cannot write the file");
+  }
+  fs::rename(tmp, target, ec);
+  if (ec) {
+    fs::remove(tmp, ec);
+    return fail("workspace_unavailable", "cannot write the file");
+  }
+  return {};
+}
+
+void put_file(const config& cfg, const std::string& app_id, const httplib::Request& req, httplib::Response& res) {
+  json body = json::parse(req.body, nullptr, false);
+  if (body.is_discarded() || !body.is_object()) return send_error(res, 400, "invalid_json", "the body must be a JSON object");
+  auto content = body.find("content");
+  std::string path = string_field(body, "path");
+  std::string dir = workspace_of(cfg, app_id);
+  if (!writable_path(dir, path)) {
+    return send_error(res, 400, "invalid_path", "path must be a relative path inside the workspace, not in node_modules, dist or .git");
+  }
+  if (content == body.end() || !content->is_string()) return send_error(res, 400, "invalid_body", "content must be a string");
+  const auto& text = content->get_ref<const std::string&>();
+  if (text.size() > put_file_max_bytes) return send_error(res, 413, "file_too_large", "content exceeds 8 MiB");
+  if (!is_text(text)) return send_error(res, 400, "invalid_body", "content must be UTF-8 text without NUL");
+  if (auto w = write_file(fs::path(dir) / path, text); !w) return send_error(res, 503, w.error().code, w.error().message);
+  res.set_content(json({{"ok", true}, {"path", path}, {"bytes", text.size()}}).dump(), "application/json");
+}
+
+}  // namespace
+
+void register_source_routes(httplib::Server& server, const config& cfg, authorize_fn authorized) {
+  const std::string app = "/sessions/([A-Za-z0-9_-]{1,200})";
+  server.Get(app + "/source-snapshot", [&cfg, authorized](const httplib::Request& req, httplib::Response& res) {
+    if (authorized(cfg, req, res)) get_snapshot(cfg, req.matches[1], res);
+  });
+  server.Put(app + "/files", [&cfg, authorized](const httplib::Request& req, httplib::Response& res) {
+    if (authorized(cfg, req, res)) put_file(cfg, req.matches[1], req, res);
+  });
+}
+
+}  // namespace platform::worker

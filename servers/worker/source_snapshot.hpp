@@ -1,0 +1,26 @@
+#pragma once
+// The builder workspace as text, for the web server's draft source snapshot (which must follow
+// every edit the builder, a file edit or a shell command makes), and single-file writes from
+// the web (a user's PATCH of agents.json reaches the workspace the builder works in).
+//   GET /sessions/{appId}/source-snapshot  -> {files: {path: content}, fileCount, totalBytes, skipped}
+//   PUT /sessions/{appId}/files            {path, content} -> {ok, path, bytes}
+// Both take the internal token.
+#include <httplib.h>
+
+#include <string>
+
+#include "platform/error.hpp"
+#include "worker_config.hpp"
+
+namespace platform::worker {
+
+// Snapshot bounds: past either, the snapshot is refused (413 snapshot_too_large), never cut.
+inline constexpr std::size_t snapshot_max_files = 5000;
+inline constexpr std::size_t snapshot_max_bytes = 32u << 20;
+inline constexpr std::size_t put_file_max_bytes = 8u << 20;
+
+using authorize_fn = bool (*)(const config&, const httplib::Request&, httplib::Response&);
+
+void register_source_routes(httplib::Server& server, const config& cfg, authorize_fn authorized);
+
+}  // namespace platform::worker

@@ -1,0 +1,225 @@
+// The app agent run store on every backend (SQLite always, PostgreSQL with
+// PLATFORM_TEST_PG_URL): creation with the server-resolved user, the projected summary, the
+// one-time start claim, viewer stream ownership, the first-completion-wins finish, and
+// {workspaceId, appId, runId} addressing.
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <filesystem>
+#include <functional>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "platform/sql_store.hpp"
+
+using namespace platform;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string ar_uid(std::string_view what) {
+  static const std::string prefix = [] {
+    std::random_device rd;
+    return "ar" + std::to_string(rd()) + "-";
+  }();
+  static std::atomic<int> n{0};
+  return prefix + std::string(what) + std::to_string(++n);
+}
+
+struct ar_backend {
+  std::string name;
+  std::function<std::unique_ptr<store>()> open;
+};
+
+std::vector<ar_backend> ar_backends() {
+  std::vector<ar_backend> out;
+  out.push_back({"sqlite-memory", [] { return open_sqlite_store(":memory:").value(); }});
+  out.push_back({"sqlite-file", [] {
+                   static fs::path dir = fs::temp_directory_path() / ar_uid("platform-agent-runs-");
+                   fs::create_directories(dir);
+                   return open_sqlite_store((dir / "platform.db").string()).value();
+                 }});
+  const char* pg = std::getenv("PLATFORM_TEST_PG_URL");
+  if (pg && *pg) {
+    std::string url = pg;
+    out.push_back({"postgres", [url] { return open_postgres_store(url, 8).value(); }});
+  }
+  return out;
+}
+
+struct ar_fixture {
+  std::unique_ptr<store> db;
+  std::string ws = ar_uid("ws");
+  std::string app = ar_uid("app");
+  std::string other_app = ar_uid("app");
+  explicit ar_fixture(std::unique_ptr<store> s) : db(std::move(s)) {
+    REQUIRE(db->put_workspace(ws, "Workspace", 1000));
+    REQUIRE(db->create_app({app, ws, "App", "u1", "", "", "{}", 1000}));
+    REQUIRE(db->create_app({other_app, ws, "Other", "u1", "", "", "{}", 1000}));
+  }
+  run_key new_run(bool draft = false) {
+    agent_run_record r;
+    r.workspace_id = ws;
+    r.app_id = app;
+    r.run_id = ar_uid("arun");
+    r.agent_id = "helper";
+    r.agent_name = "Helper";
+    r.draft = draft;
+    r.triggered_by_user_id = "user-7";
+    r.triggered_by_user_email = "u7@example.test";
+    r.prompt = "Summarize the notes";
+    r.system_prompt = "You summarize.";
+    r.agent_config_json = R"({"id":"helper","tools":[],"dataCollections":["notes"]})";
+    r.created_at = 2000;
+    // Fields a caller cannot set at creation: the store ignores them.
+    r.status = agent_run_status::completed;
+    r.active_stream_id = "not-yet";
+    REQUIRE(db->agent_runs().create(r));
+    return {ws, app, r.run_id};
+  }
+};
+
+}  // namespace
+
+TEST_CASE("agent run store backends") {
+  for (const auto& b : ar_backends()) {
+    CAPTURE(b.name);
+    SUBCASE("create: pending, triggering user and config kept; summary projects them") {
+      ar_fixture f(b.open());
+      auto key = f.new_run(true);
+      auto run = f.db->agent_runs().get(key).value();
+      REQUIRE(run);
+      CHECK(run->status == agent_run_status::pending);
+      CHECK(run->draft);
+      CHECK(run->triggered_by_user_id == "user-7");
+      CHECK(run->triggered_by_user_email == "u7@example.test");
+      CHECK(run->prompt == "Summarize the notes");
+      CHECK(run->system_prompt == "You summarize.");
+      CHECK(run->agent_config_json == R"({"id":"helper","tools":[],"dataCollections":["notes"]})");
+      CHECK(run->transcript_json == "[]");
+      CHECK(run->messages_json == "[]");
+      CHECK_FALSE(run->active_stream_id);
+      CHECK_FALSE(run->result_json);
+      CHECK(run->created_at == 2000);
+      auto s = f.db->agent_runs().summary(key).value();
+      REQUIRE(s);
+      CHECK(s->agent_id == "helper");
+      CHECK(s->agent_name == "Helper");
+      CHECK(s->status == agent_run_status::pending);
+      CHECK(s->started_at == 0);
+    }
+
+    SUBCASE("runs are addressed by {workspaceId, appId, runId} only") {
+      ar_fixture f(b.open());
+      auto key = f.new_run();
+      run_key other{f.ws, f.other_app, key.run_id};
+      CHECK_FALSE(f.db->agent_runs().get(other).value());
+      CHECK_FALSE(f.db->agent_runs().summary(other).value());
+      CHECK_FALSE(f.db->agent_runs().claim_start(other, 3000).value());
+      CHECK_FALSE(f.db->agent_runs().finish(other, {agent_run_status::completed, {}, {}, {}, "[]", "[]", 3000}).value());
+      CHECK(f.db->agent_runs().summary(key).value()->status == agent_run_status::pending);
+      agent_run_record bad;
+      bad.workspace_id = ar_uid("ws");
+      bad.app_id = f.app;
+      bad.run_id = ar_uid("arun");
+      auto e = f.db->agent_runs().create(bad);
+      REQUIRE_FALSE(e);
+      CHECK(e.error().code == "store_invalid");
+      agent_run_record dup;
+      dup.workspace_id = f.ws;
+      dup.app_id = f.app;
+      dup.run_id = key.run_id;
+      auto d = f.db->agent_runs().create(dup);
+      REQUIRE_FALSE(d);
+      CHECK(d.error().code == "store_conflict");
+    }
+
+    SUBCASE("the first start claims pending → running; later starts start nothing") {
+      ar_fixture f(b.open());
+      auto key = f.new_run();
+      CHECK(f.db->agent_runs().claim_start(key, 3000).value());
+      CHECK_FALSE(f.db->agent_runs().claim_start(key, 3001).value());
+      auto s = f.db->agent_runs().summary(key).value();
+      CHECK(s->status == agent_run_status::running);
+      CHECK(s->started_at == 3000);
+    }
+
+    SUBCASE("parallel starts: exactly one wins") {
+      ar_fixture f(b.open());
+      auto key = f.new_run();
+      std::atomic<int> won{0};
+      std::vector<std::thread> ts;
+      for (int i = 0; i < 8; ++i) {
+        ts.emplace_back([&] {
+          auto r = f.db->agent_runs().claim_start(key, 3000);
+          if (r && *r) ++won;
+        });
+      }
+      for (auto& t : ts) t.join();
+      CHECK(won == 1);
+    }
+
+    SUBCASE("a viewer stream: one owner; releasing it keeps the run going") {
+      ar_fixture f(b.open());
+      auto key = f.new_run();
+      CHECK_FALSE(f.db->agent_runs().set_active_stream(key, "s1", 3000).value());  // pending: nothing to view
+      REQUIRE(f.db->agent_runs().claim_start(key, 3000).value());
+      CHECK(f.db->agent_runs().set_active_stream(key, "s1", 3100).value());
+      CHECK_FALSE(f.db->agent_runs().set_active_stream(key, "s2", 3100).value());
+      auto s = f.db->agent_runs().summary(key).value();
+      CHECK(s->status == agent_run_status::streaming);
+      CHECK(s->active_stream_id == "s1");
+      CHECK_FALSE(f.db->agent_runs().clear_active_stream(key, "s2", 3200).value());
+      CHECK(f.db->agent_runs().clear_active_stream(key, "s1", 3200).value());
+      s = f.db->agent_runs().summary(key).value();
+      CHECK(s->status == agent_run_status::running);
+      CHECK_FALSE(s->active_stream_id);
+      CHECK(f.db->agent_runs().set_active_stream(key, "s2", 3300).value());
+    }
+
+    SUBCASE("finish: first completion wins; a retry changes nothing; streams release cleanly") {
+      ar_fixture f(b.open());
+      auto key = f.new_run();
+      REQUIRE(f.db->agent_runs().claim_start(key, 3000).value());
+      REQUIRE(f.db->agent_runs().set_active_stream(key, "s1", 3100).value());
+      agent_run_completion done{agent_run_status::completed, R"({"answer":42})", std::nullopt,
+                                R"({"totalCostUsd":0.5,"totalInputTokens":10})", R"([{"type":"result"}])",
+                                R"([{"id":"m","role":"assistant","parts":[]}])", 4000};
+      CHECK(f.db->agent_runs().finish(key, done).value());
+      agent_run_completion retry = done;
+      retry.status = agent_run_status::failed;
+      retry.error = "late";
+      CHECK_FALSE(f.db->agent_runs().finish(key, retry).value());
+      auto run = f.db->agent_runs().get(key).value();
+      REQUIRE(run);
+      CHECK(run->status == agent_run_status::completed);
+      CHECK(run->result_json == R"({"answer":42})");
+      CHECK_FALSE(run->error);
+      CHECK(run->usage_json == R"({"totalCostUsd":0.5,"totalInputTokens":10})");
+      CHECK(run->transcript_json == R"([{"type":"result"}])");
+      CHECK(run->messages_json == R"([{"id":"m","role":"assistant","parts":[]}])");
+      CHECK(run->finished_at == 4000);
+      // The viewer that still held its stream lets go; the run stays completed.
+      CHECK(f.db->agent_runs().clear_active_stream(key, "s1", 4100).value());
+      CHECK(f.db->agent_runs().summary(key).value()->status == agent_run_status::completed);
+      CHECK_FALSE(f.db->agent_runs().set_active_stream(key, "s3", 4200).value());
+      CHECK_FALSE(f.db->agent_runs().claim_start(key, 4200).value());
+      auto bad = f.db->agent_runs().finish(key, {agent_run_status::running, {}, {}, {}, "[]", "[]", 1});
+      REQUIRE_FALSE(bad);
+      CHECK(bad.error().code == "store_invalid");
+    }
+
+    SUBCASE("a pending run can fail (its worker start failed)") {
+      ar_fixture f(b.open());
+      auto key = f.new_run();
+      CHECK(f.db->agent_runs().finish(key, {agent_run_status::failed, {}, "worker unreachable", {}, "[]", "[]", 3000}).value());
+      auto s = f.db->agent_runs().summary(key).value();
+      CHECK(s->status == agent_run_status::failed);
+      CHECK(s->error == "worker unreachable");
+      CHECK_FALSE(f.db->agent_runs().claim_start(key, 3100).value());
+    }
+  }
+}
