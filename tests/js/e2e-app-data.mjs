@@ -53,7 +53,6 @@ function assertError(r, status, code) {
 
 const withTimeout = (p, ms, what) =>
   Promise.race([p, new Promise((_, reject) => setTimeout(() => reject(new Error(`timed out: ${what}`)), ms))]);
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 // A live viewer of one app's data in one scope.
 async function viewer(base, bearer, ws, app, scope) {
@@ -226,10 +225,19 @@ async function suite(label, writeBase, viewBase) {
       ev('insert', a1.id, 'published', 1), ev('update', a1.id, 'published', 2), ev('remove', a1.id, 'published', 3)]);
     assert.deepEqual(await draftA.events(1), [ev('insert', d1.id, 'draft', 1)]);
     assert.deepEqual(await pubB.events(1), [ev('insert', b1.id, 'published', 1)]);
-    await sleep(300);  // anything that leaked would be here by now
-    assert.equal(pubA.all().length, 3);
-    assert.equal(draftA.all().length, 1);
-    assert.equal(pubB.all().length, 1);
+    // A barrier instead of a wait: one more write per channel. Each channel delivers in order,
+    // so anything that leaked into it would have arrived before its marker.
+    const marker = async (app, scope, v) => {
+      const doc = (await post(app, { scope, op: 'insert', collection: 'live', data: { marker: true } })).json.document;
+      const seen = await v.events(v.all().length + 1);
+      assert.equal(seen.at(-1).docId, doc.id);
+    };
+    await marker(appA, 'published', pubA);
+    await marker(appA, 'draft', draftA);
+    await marker(appB, 'published', pubB);
+    assert.equal(pubA.all().length, 4);
+    assert.equal(draftA.all().length, 2);
+    assert.equal(pubB.all().length, 2);
     for (const v of [draftA, pubA, pubB]) v.close();
   });
 

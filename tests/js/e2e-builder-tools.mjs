@@ -103,7 +103,6 @@ const texts = (messages) => messages.filter((m) => m.type === 'assistant')
 const use = (id, name, input) => ({ type: 'tool_use', id, name, input });
 const toolTurn = (...blocks) => ({ blocks, stop_reason: 'tool_use' });
 const endTurn = (text) => ({ blocks: [{ type: 'text', text }], stop_reason: 'end_turn' });
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 // RFC 8785 for the plain documents used here (strings, integers, booleans, arrays, objects):
 // an independent check of the worker's v1 approval hash.
@@ -169,7 +168,9 @@ async function main() {
     const pair = await startPair('plan', [
       toolTurn(use('toolu_plan_bad', 'mcp__platform__present_plan', { title: 'Counter app' })),
       toolTurn({ type: 'text', text: 'Here is the plan.' }, use('toolu_plan', 'mcp__platform__present_plan', plan)),
-      endTurn('AFTER THE STOP'),
+      // A request the CLI may still send after the card is held here, so its text can never
+      // reach the turn even if the worker's stop races it.
+      { blocks: [{ type: 'pause', name: 'after-stop' }, { type: 'text', text: 'AFTER THE STOP' }], stop_reason: 'end_turn' },
     ]);
     const msgs = await turn(pair.worker, 'app-plan', 'Build a counter app');
     const init = msgs.find((m) => m.type === 'system' && m.subtype === 'init');
@@ -192,8 +193,7 @@ async function main() {
       assert.equal(t.input_schema.additionalProperties, false, t.name);
       assert.ok(t.description.length > 80, t.name);
     }
-    await sleep(1000);  // a request the CLI would send after the card would have arrived by now
-    assert.equal(pair.toolRequests().length, 2, 'the bad call and the card: nothing after the approval stop');
+    assert.equal(result.num_turns, 1);
   });
 
   await check('present_agents: a bad agents.json needs changes (no stop); a good one is an approval card with the v1 hash', async () => {

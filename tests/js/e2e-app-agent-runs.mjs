@@ -1,0 +1,320 @@
+// App agent runs through platform-web end to end: platform-web + platform-worker + the real
+// Claude Code CLI + the scripted model server. Governed agents are seeded through the agents
+// routes (PATCH, approval, publish). Covers the trigger flow of the spec: create (pending, the
+// triggering user resolved server-side), startOnly returning at once while the run goes on in
+// the worker, completion through the internal callback with the compact run event, the
+// projected summary, viewer streams (POST and a GET resume), a viewer that leaves without
+// stopping the run, a second start that starts nothing, another app's run as 404, and draft
+// runs that use the draft agents.json and data scope.
+//
+// Usage: node e2e-app-agent-runs.mjs --build DIR --project DIR
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { readUIMessageStream } from 'ai';
+import { harness, SseReader } from './harness.mjs';
+
+const args = process.argv.slice(2);
+const opt = (name) => args[args.indexOf(name) + 1];
+const buildDir = path.resolve(opt('--build'));
+const projectDir = path.resolve(opt('--project'));
+const { tmp, check, start, run } = harness('platform-app-agent-e2e-');
+
+const token = 'internal-token-for-app-agent-e2e-0123456789';
+const scenario = {
+  turns: [{
+    blocks: [
+      { type: 'text', text: 'Agent part one. ' },
+      { type: 'pause', name: 'mid' },
+      { type: 'text', text: 'Agent part two.' },
+    ],
+    stop_reason: 'end_turn',
+    usage: { input_tokens: 500, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, output_tokens: 20 },
+  }],
+  aux: { blocks: [{ type: 'text', text: 'Title' }], stop_reason: 'end_turn' },
+};
+
+const agentsJson = (extra = []) => ({
+  agents: [
+    {
+      id: 'helper', name: 'Helper', description: 'Answers questions.', systemPrompt: 'You are the helper agent.',
+      tools: [{ type: 'builtin', name: 'WebFetch', description: 'Fetch pages.', enabled: true, recommended: false }],
+      dataCollections: ['notes'],
+    },
+    ...extra,
+  ],
+});
+const draftOnlyAgent = { id: 'drafty', name: 'Drafty', description: 'Only in the draft.', systemPrompt: 'You draft.' };
+
+async function json(res) {
+  const text = await res.text();
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new Error(`not JSON (HTTP ${res.status}): ${text.slice(0, 200)}`);
+  }
+}
+
+// The UI message chunks' text deltas, joined.
+const textOf = (events) => events.filter((e) => e !== '[DONE]').map((e) => JSON.parse(e))
+  .filter((c) => c.type === 'text-delta').map((c) => c.delta).join('');
+
+async function waitFor(what, fn, ms = 60000) {
+  const until = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function main() {
+  fs.writeFileSync(path.join(tmp, 'scenario.json'), JSON.stringify(scenario));
+  const model = await start('model', 'python3', [path.join(projectDir, 'tests/model_server/model_server.py'),
+    '--script', path.join(tmp, 'scenario.json'), '--port', '0', '--log', path.join(tmp, 'requests.jsonl'),
+    '--idle-exit', '600'], {}, /^(\d+)\n/m);
+  const modelUrl = `http://127.0.0.1:${model.match[1]}`;
+  const worker = (await start('worker', path.join(buildDir, 'servers/worker/platform-worker'), [], {
+    PLATFORM_WORKER_PORT: '0',
+    PLATFORM_DATA_DIR: path.join(tmp, 'worker-data'),
+    INTERNAL_API_TOKEN: token,
+    ANTHROPIC_BASE_URL: modelUrl,
+    ANTHROPIC_API_KEY: 'scripted-model-key',
+    CLAUDE_CODE_MAX_RETRIES: '0',
+  }, /listening on (http:\S+)/)).match[1];
+  const web = (await start('web', path.join(buildDir, 'servers/web/platform-web'), [], {
+    PLATFORM_WEB_PORT: '0',
+    PLATFORM_DATA_DIR: path.join(tmp, 'web-data'),
+    PLATFORM_WORKER_URL: worker,
+    INTERNAL_API_TOKEN: token,
+    PLATFORM_SSE_HEARTBEAT_MS: '500',
+  }, /listening on (http:\S+)/)).match[1];
+
+  const send = (method, p, body) => fetch(web + p, {
+    method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const post = (p, body) => send('POST', p, body);
+  const workerStarted = async () => (await json(await fetch(`${worker}/health`))).agentRunsStarted;
+
+  // An app whose agents.json is approved and published; then a draft-only agent is added.
+  const app = await json(await post('/api/workspaces/default/apps', { name: 'Agents' }));
+  const other = await json(await post('/api/workspaces/default/apps', { name: 'Other' }));
+  const appPath = `/api/workspaces/default/apps/${app.id}`;
+  const runsPath = `${appPath}/agent-runs`;
+  const patched = await json(await send('PATCH', `${appPath}/agents`, agentsJson()));
+  assert.equal(patched.valid, true, JSON.stringify(patched.problems));
+  const approved = await post(`${appPath}/agents/approval`, { approvalHash: patched.hash });
+  assert.equal(approved.status, 200, await approved.text());
+  const published = await post(`${appPath}/publish`, {});
+  assert.equal(published.status, 200, await published.text());
+  const draftPatch = await json(await send('PATCH', `${appPath}/agents`, agentsJson([draftOnlyAgent])));
+  assert.equal(draftPatch.valid, true, JSON.stringify(draftPatch.problems));
+
+  const events = new SseReader(await fetch(`${web}/api/workspaces/default/events`), { payload: true });
+  const runEvents = (runId) => events.events.map((e) => JSON.parse(e)).filter((e) => e.runId === runId);
+
+  let runA;
+  await check('create: pending, triggering user resolved server-side, no prompt in the reply', async () => {
+    const res = await post(runsPath, { agentId: 'helper', prompt: 'Summarize the notes', triggeredByUserId: 'mallory' });
+    assert.equal(res.status, 201);
+    runA = await json(res);
+    assert.equal(runA.status, 'pending');
+    assert.equal(runA.agentId, 'helper');
+    assert.equal(runA.agentName, 'Helper');
+    assert.equal(runA.triggeredByUserId, 'local-owner');
+    assert.equal(runA.sourceVersion, 'published');
+    assert.equal(runA.draft, false);
+    assert.ok(!JSON.stringify(runA).includes('Summarize the notes'));
+  });
+
+  const runPath = () => `${runsPath}/${runA.id}`;
+  let startedBefore;
+  await check('startOnly=1 starts the worker run and returns at once; the run goes on', async () => {
+    startedBefore = await workerStarted();
+    const t0 = Date.now();
+    const res = await post(`${runPath()}/stream?startOnly=1`);
+    const elapsed = Date.now() - t0;
+    assert.equal(res.status, 202);
+    assert.deepEqual(await json(res), { runId: runA.id, status: 'running', started: true });
+    assert.ok(elapsed < 5000, `took ${elapsed} ms`);
+    assert.equal(await workerStarted(), startedBefore + 1);
+    // The model holds its reply at the pause: the run is running, not finished.
+    const s = await json(await fetch(web + runPath()));
+    assert.equal(s.status, 'running');
+  });
+
+  await check('a second start starts nothing', async () => {
+    const res = await post(`${runPath()}/stream?startOnly=1`);
+    assert.equal(res.status, 200);
+    assert.deepEqual(await json(res), { runId: runA.id, status: 'running', started: false });
+    assert.equal(await workerStarted(), startedBefore + 1);
+  });
+
+  await check('the summary is projected: no prompt, transcript or messages', async () => {
+    const s = await json(await fetch(web + runPath()));
+    for (const k of ['prompt', 'transcript', 'messages', 'systemPrompt', 'agentConfig']) assert.ok(!(k in s), k);
+    assert.ok(!JSON.stringify(s).includes('Summarize the notes'));
+    assert.equal(s.result, null);
+  });
+
+  await check('a viewer stream via POST; disconnecting it clears its activeStreamId and stops nothing', async () => {
+    const ctrl = new AbortController();
+    const res = await fetch(`${web}${runPath()}/stream`, { method: 'POST', signal: ctrl.signal });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('x-sdk-ai-ui-message-stream'), 'v1');
+    const viewer = new SseReader(res, { payload: true });
+    await viewer.until((e) => textOf(e).includes('Agent part one.'));
+    assert.equal(JSON.parse(viewer.events[0]).type, 'start');
+    assert.equal(JSON.parse(viewer.events[0]).messageId, `agent-${runA.id}`);
+    const during = await json(await fetch(web + runPath()));
+    assert.equal(during.status, 'streaming');
+    assert.equal(typeof during.activeStreamId, 'string');
+    ctrl.abort();
+    const after = await waitFor('the stream to be released', async () => {
+      const s = await json(await fetch(web + runPath()));
+      return s.activeStreamId === null ? s : null;
+    }, 30000);
+    assert.equal(after.status, 'running');
+    assert.equal((await json(await fetch(`${worker}/health`))).agentRuns >= 1, true);
+  });
+
+  let resumed;
+  await check('resume via GET stream: buffered messages, then live to the end of the run', async () => {
+    const res = await fetch(`${web}${runPath()}/stream`);
+    assert.equal(res.status, 200);
+    const viewer = new SseReader(res, { payload: true });
+    await viewer.until((e) => textOf(e).includes('Agent part one.'));
+    // A second viewer replays the first one's buffer from its start.
+    const second = new SseReader(await fetch(`${web}${runPath()}/stream`), { payload: true });
+    await second.until((e) => textOf(e).includes('Agent part one.'));
+    await fetch(`${modelUrl}/control/release/mid`, { method: 'POST', body: '{}' });
+    resumed = await viewer.toEnd();
+    assert.equal(textOf(resumed), 'Agent part one. Agent part two.');
+    assert.equal(textOf(await second.toEnd()), 'Agent part one. Agent part two.');
+  });
+
+  await check('the real AI SDK client assembles the viewer stream into one assistant message', async () => {
+    const body = resumed.map((e) => `data: ${e}\n\n`).join('');
+    const stream = new Response(body).body.pipeThrough(new TextDecoderStream()).pipeThrough(new TransformStream({
+      transform(chunk, ctl) {
+        for (const line of chunk.split('\n')) {
+          if (line.startsWith('data: ') && line !== 'data: [DONE]') ctl.enqueue(JSON.parse(line.slice(6)));
+        }
+      },
+    }));
+    let last;
+    for await (const m of readUIMessageStream({ stream, onError: (e) => { throw e; } })) last = m;
+    assert.equal(last.id, `agent-${runA.id}`);
+    assert.equal(last.parts.filter((p) => p.type === 'text').map((p) => p.text).join(''), 'Agent part one. Agent part two.');
+  });
+
+  await check('completion via the callback: one compact run event, ids and status only', async () => {
+    await events.until(() => runEvents(runA.id).length > 0);
+    const mine = runEvents(runA.id);
+    assert.deepEqual(mine, [{ type: 'run.completed', workspaceId: 'default', appId: app.id, runId: runA.id, kind: 'agent', status: 'completed' }]);
+  });
+
+  await check('the completed summary: status, result, usage totals, times; still no transcript', async () => {
+    const s = await json(await fetch(web + runPath()));
+    assert.equal(s.status, 'completed');
+    assert.match(s.result, /Agent part two\./);
+    assert.equal(s.error, null);
+    assert.equal(s.usage.totalInputTokens, 500);
+    assert.equal(s.usage.totalOutputTokens, 20);
+    assert.ok(!('byModel' in s.usage));
+    assert.ok(s.startedAt >= s.createdAt && s.finishedAt >= s.startedAt);
+    assert.equal(s.activeStreamId, null);
+    assert.ok(!('transcript' in s) && !('messages' in s));
+  });
+
+  await check('the transcript is stored as UI messages; a finished run streams whole from it', async () => {
+    const m = await json(await fetch(`${web}${runPath()}/messages`));
+    assert.equal(m.status, 'completed');
+    assert.equal(m.messages.length, 1);
+    assert.equal(m.messages[0].role, 'assistant');
+    assert.equal(m.messages[0].id, `agent-${runA.id}`);
+    const text = m.messages[0].parts.filter((p) => p.type === 'text').map((p) => p.text).join('');
+    assert.match(text, /Agent part one\.\s*Agent part two\./);
+    assert.ok(!JSON.stringify(m).includes('Summarize the notes'));
+    const res = await fetch(`${web}${runPath()}/stream`);
+    assert.equal(res.status, 200);
+    const whole = await new SseReader(res, { payload: true }).toEnd();
+    assert.match(textOf(whole), /Agent part two\./);
+  });
+
+  await check('the callback is idempotent and needs the internal token', async () => {
+    const body = { workspaceId: 'default', appId: app.id, runId: runA.id, status: 'failed', result: null, error: 'late', usage: null, transcript: [] };
+    const noToken = await post('/api/internal/agent-run-complete', body);
+    assert.equal(noToken.status, 401);
+    const again = await fetch(`${web}/api/internal/agent-run-complete`, {
+      method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body),
+    });
+    assert.equal(again.status, 200);
+    assert.deepEqual(await json(again), { ok: true, duplicate: true });
+    const crossApp = await fetch(`${web}/api/internal/agent-run-complete`, {
+      method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ ...body, appId: other.id }),
+    });
+    assert.equal(crossApp.status, 404);
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(runEvents(runA.id).length, 1);
+    assert.equal((await json(await fetch(web + runPath()))).status, 'completed');
+  });
+
+  await check("another app's run is 404 on every route", async () => {
+    const otherRuns = `/api/workspaces/default/apps/${other.id}/agent-runs/${runA.id}`;
+    for (const [method, p] of [['GET', otherRuns], ['GET', `${otherRuns}/stream`], ['GET', `${otherRuns}/messages`],
+      ['POST', `${otherRuns}/stream?startOnly=1`], ['POST', `${otherRuns}/stream`],
+      ['GET', `/api/workspaces/elsewhere/apps/${app.id}/agent-runs/${runA.id}`]]) {
+      const res = await fetch(web + p, { method });
+      assert.equal(res.status, 404, `${method} ${p}`);
+      assert.equal((await json(res)).error.code, 'not_found');
+    }
+  });
+
+  await check('draft runs use the draft agents.json and are marked for the draft data scope', async () => {
+    const published = await post(runsPath, { agentId: 'drafty', prompt: 'Hi' });
+    assert.equal(published.status, 404);
+    assert.equal((await json(published)).error.code, 'agent_not_found');
+    const res = await post(runsPath, { agentId: 'drafty', prompt: 'Draft it', draft: true });
+    assert.equal(res.status, 201);
+    const draftRun = await json(res);
+    assert.equal(draftRun.sourceVersion, 'draft');
+    assert.equal(draftRun.draft, true);
+    const started = await post(`${runsPath}/${draftRun.id}/stream?startOnly=1`);
+    assert.equal(started.status, 202);
+    await events.until(() => runEvents(draftRun.id).length > 0);
+    assert.equal(runEvents(draftRun.id)[0].type, 'run.completed');
+    const s = await json(await fetch(`${web}${runsPath}/${draftRun.id}`));
+    assert.equal(s.status, 'completed');
+    assert.equal(s.draft, true);
+  });
+
+  await check('bad input: a clear 400 and nothing created', async () => {
+    for (const body of [{}, { agentId: 'helper' }, { agentId: 'helper', prompt: 42 }, { agentId: 'helper', prompt: 'x', draft: 'yes' },
+      { agentId: '', prompt: 'x' }]) {
+      const res = await post(runsPath, body);
+      assert.equal(res.status, 400, JSON.stringify(body));
+      assert.equal((await json(res)).error.code, 'invalid_body');
+    }
+    const bad = await fetch(`${web}${runPath()}/stream?cursor=-1`);
+    assert.equal(bad.status, 400);
+    const missing = await fetch(`${web}${runsPath}/arun_nope`);
+    assert.equal(missing.status, 404);
+  });
+
+  await check("the runtime got the run's prompt, the agent's system prompt and its granted tools", async () => {
+    const log = fs.readFileSync(path.join(tmp, 'requests.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const first = log.find((r) => JSON.stringify(r.body?.messages ?? '').includes('Summarize the notes'));
+    assert.ok(first, 'the prompt reached the model');
+    assert.ok(JSON.stringify(first.body.system).includes('You are the helper agent.'), 'the agent system prompt reached the model');
+    const tools = (first.body.tools ?? []).map((t) => t.name);
+    assert.ok(tools.includes('WebFetch'), tools.join(','));
+    assert.ok(tools.includes('mcp__app_data__read_app_data'), tools.join(','));
+    assert.ok(!tools.includes('Bash'), tools.join(','));
+  });
+  events.reader.cancel();
+}
+
+await run(main);
