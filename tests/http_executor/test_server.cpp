@@ -29,7 +29,7 @@ std::string lower(std::string s) {
 std::string percent_decoded(std::string_view s) {
   std::string out;
   for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '%' && i + 2 < s.size() + 0 && i + 2 <= s.size() - 1) {
+    if (s[i] == '%' && i + 2 < s.size()) {
       out += static_cast<char>(std::stoi(std::string(s.substr(i + 1, 2)), nullptr, 16));
       i += 2;
     } else {
