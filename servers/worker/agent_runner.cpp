@@ -148,6 +148,30 @@ struct run_outcome {
   json transcript = json::array();
 };
 
+// The callback must fit the web server's body limit (8 MiB by default) or the run would never
+// complete there: oversized messages are replaced by a marker first, then the middle of the
+// transcript goes, keeping how the run started and how it ended.
+constexpr std::size_t max_callback_bytes = 4u << 20;
+constexpr std::size_t max_message_bytes = 64u << 10;
+
+std::string callback_text(json body) {
+  std::string text = body.dump(-1, ' ', false, json::error_handler_t::replace);
+  if (text.size() <= max_callback_bytes) return text;
+  json& t = body["transcript"];
+  for (auto& m : t) {
+    if (m.dump(-1, ' ', false, json::error_handler_t::replace).size() > max_message_bytes) {
+      m = {{"type", m.value("type", "unknown")}, {"truncated", true}};
+    }
+  }
+  body["transcriptTruncated"] = true;
+  while (t.size() > 2) {
+    text = body.dump(-1, ' ', false, json::error_handler_t::replace);
+    if (text.size() <= max_callback_bytes) return text;
+    t.erase(t.begin() + static_cast<std::ptrdiff_t>(t.size() / 2));
+  }
+  return body.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
 // Bounded retries: the web server may be restarting. The body carries the transcript, never
 // the prompt or the source files.
 void post_callback(const config& cfg, const run_spec& r, const run_outcome& o) {
@@ -163,7 +187,7 @@ void post_callback(const config& cfg, const run_spec& r, const run_outcome& o) {
   json body = {{"workspaceId", r.workspace_id}, {"appId", r.app_id}, {"runId", r.run_id},
                {"status", o.state == agent_run_state::completed ? "completed" : "failed"},
                {"result", o.result}, {"error", o.error}, {"usage", o.usage}, {"transcript", o.transcript}};
-  std::string text = body.dump(-1, ' ', false, json::error_handler_t::replace);
+  std::string text = callback_text(std::move(body));
   for (int attempt = 0; attempt < 4; ++attempt) {
     auto res = client.Post(url.substr(path_start), headers, text, "application/json");
     if (res && res->status < 500) return;
