@@ -4,7 +4,7 @@
 set -euo pipefail
 PKGS=(meson ninja-build pkg-config cmake g++ clang-14 libclang-rt-14-dev
   nlohmann-json3-dev libsimdjson-dev libcpp-httplib-dev libssl-dev libfmt-dev doctest-dev
-  libexpected-dev libhiredis-dev libsqlite3-dev libpq-dev redis-server postgresql)
+  libexpected-dev libhiredis-dev libsqlite3-dev libpq-dev redis-server postgresql openssl)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

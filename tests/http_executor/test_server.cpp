@@ -76,7 +76,7 @@ struct test_server::connection {
   int fd;
   SSL* ssl = nullptr;
 
-  int read(char* buf, int size) const { return ssl ? SSL_read(ssl, buf, size) : static_cast<int>(::recv(fd, buf, size, 0)); }
+  int read(char* buf, int size) const { return ssl ? SSL_read(ssl, buf, size) : static_cast<int>(::recv(fd, buf, static_cast<std::size_t>(size), 0)); }
   bool write(std::string_view s) const {
     while (!s.empty()) {
       int n = ssl ? SSL_write(ssl, s.data(), static_cast<int>(s.size()))

@@ -151,6 +151,12 @@ TEST_CASE("4xx and 5xx are PROVIDER_HTTP_ERROR with a redacted, bounded body and
   auto unauthorized = http_action_result(response(401, ""), "o", {});
   CHECK(unauthorized.retryable == false);
   CHECK(unauthorized.resolution->find("integration settings") != std::string::npos);
+  CHECK(unauthorized.category == platform::error_category::credentials);
+  CHECK(unauthorized.error_code == "PROVIDER_UNAUTHORIZED");
+  CHECK(unauthorized.can_request_builder_repair == false);
+  auto forbidden = http_action_result(response(403, ""), "o", {});
+  CHECK(forbidden.category == platform::error_category::permission);
+  CHECK(forbidden.error_code == "PROVIDER_FORBIDDEN");
 }
 
 TEST_CASE("secret values are scrubbed from 2xx data too, also in their JSON-escaped form") {

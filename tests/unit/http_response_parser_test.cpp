@@ -88,6 +88,8 @@ TEST_CASE("the body limit holds for every framing, before the bytes are kept") {
   auto until_close = parse("HTTP/1.1 200 OK\r\n\r\n123456789", 1, false, small);
   CHECK(until_close.why() == F::body_too_large);
   CHECK(until_close.response().body.size() == 8);
+  // What is kept before the failure does not depend on how the reads were cut (found by the fuzzer).
+  CHECK(parse("HTTP/1.1 200 OK\r\n\r\n123456789", 0, false, small).response().body == "12345678");
   CHECK(parse("HTTP/1.1 200 OK\r\nContent-Length: 8\r\n\r\n12345678", 0, false, small).done());
 }
 

@@ -31,11 +31,13 @@ struct row {
 }  // namespace
 
 TEST_CASE("IPv4 text in every inet_aton form reads as the address it is") {
-  for (auto [text, canonical] : {std::pair{"127.0.0.1", "127.0.0.1"}, {"127.1", "127.0.0.1"}, {"2130706433", "127.0.0.1"},
+  for (const auto& row : {std::pair{"127.0.0.1", "127.0.0.1"}, {"127.1", "127.0.0.1"}, {"2130706433", "127.0.0.1"},
                                  {"0x7f000001", "127.0.0.1"}, {"0177.0.0.1", "127.0.0.1"}, {"0x7f.1", "127.0.0.1"},
                                  {"0x7F.0.0.0x1", "127.0.0.1"}, {"127.0.1", "127.0.0.1"}, {"0", "0.0.0.0"},
                                  {"0x", "0.0.0.0"}, {"4294967295", "255.255.255.255"}, {"10.1.65535", "10.1.255.255"},
                                  {"00000000000000000000010.1", "8.0.0.1"}}) {
+    const char* text = row.first;
+    const char* canonical = row.second;
     auto a = parse_ipv4(text);
     REQUIRE_MESSAGE(a, text);
     CHECK_MESSAGE(to_string(*a) == canonical, text);
@@ -49,11 +51,13 @@ TEST_CASE("IPv4 text in every inet_aton form reads as the address it is") {
 }
 
 TEST_CASE("IPv6 text parses per RFC 4291 and prints per RFC 5952") {
-  for (auto [text, canonical] : {std::pair{"::1", "::1"}, {"::", "::"}, {"0:0:0:0:0:0:0:1", "::1"},
+  for (const auto& row : {std::pair{"::1", "::1"}, {"::", "::"}, {"0:0:0:0:0:0:0:1", "::1"},
                                  {"2001:DB8:0:0:1:0:0:1", "2001:db8::1:0:0:1"}, {"2001:db8::", "2001:db8::"},
                                  {"::ffff:127.0.0.1", "::ffff:127.0.0.1"}, {"::ffff:7f00:1", "::ffff:127.0.0.1"},
                                  {"64:ff9b::10.0.0.1", "64:ff9b::a00:1"}, {"fe80::", "fe80::"},
                                  {"1:0:0:2:0:0:0:3", "1:0:0:2::3"}, {"0001:0002:0003:0004:0005:0006:0007:0008", "1:2:3:4:5:6:7:8"}}) {
+    const char* text = row.first;
+    const char* canonical = row.second;
     auto a = parse_ipv6(text);
     REQUIRE_MESSAGE(a, text);
     CHECK_MESSAGE(to_string(*a) == canonical, text);

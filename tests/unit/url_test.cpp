@@ -61,7 +61,7 @@ TEST_CASE("path and query bytes that are never valid in a URL are percent-encode
 }
 
 TEST_CASE("malformed URLs name what is wrong") {
-  for (auto [text, code] : {std::pair{"", "invalid_url"}, {"acme.example/x", "invalid_url"}, {"https:acme.example", "invalid_url"},
+  for (const auto& row : {std::pair{"", "invalid_url"}, {"acme.example/x", "invalid_url"}, {"https:acme.example", "invalid_url"},
                             {"https://", "invalid_url"}, {"https://:443/", "invalid_url"}, {"https://a.example:/", "invalid_url"},
                             {"https://a.example:0/", "invalid_url"}, {"https://a.example:65536/", "invalid_url"},
                             {"https://a.example:8x/", "invalid_url"}, {"https://a.example/\r\nX: y", "invalid_url"},
@@ -73,6 +73,8 @@ TEST_CASE("malformed URLs name what is wrong") {
                             {"https://[::1]x/", "invalid_host"}, {"https://a@b.example/", "userinfo_not_allowed"},
                             {"https://:pw@b.example/", "userinfo_not_allowed"},
                             {"https://a.example\\b.example/", "invalid_host"}}) {
+    const char* text = row.first;
+    const char* code = row.second;
     auto u = parse_url(text);
     CHECK_MESSAGE((u ? std::string() : u.error().code) == code, text);
   }

@@ -141,8 +141,13 @@ integration_tool_result provider_error(const http_response& r, std::string_view 
     redaction_limits limits{.max_string_bytes = 512, .max_members = 20, .max_depth = 4, .max_total_bytes = 2048};
     details["body"] = json::parse(redact_json(scrub_secrets(r.body, secret_values), limits), nullptr, false);
   }
+  // 401 and 403 are the integration owner's to fix (keys, scopes, access), never a builder
+  // repair: their own categories say so to the app and to the repair flow.
+  error_category category = r.status == 401   ? error_category::credentials
+                            : r.status == 403 ? error_category::permission
+                                              : error_category::provider;
   auto result = integration_tool_result::failure(
-      error_category::provider, "PROVIDER_HTTP_ERROR",
+      category, r.status == 401 ? "PROVIDER_UNAUTHORIZED" : r.status == 403 ? "PROVIDER_FORBIDDEN" : "PROVIDER_HTTP_ERROR",
       std::string(origin.substr(0, 300)) + " answered HTTP " + std::to_string(r.status),
       std::string(resolution_for_status(r.status)), dump(details));
   result.status_code = r.status;

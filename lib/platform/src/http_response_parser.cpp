@@ -275,12 +275,12 @@ std::size_t http_response_parser::feed_body(std::string_view bytes) {
 }
 
 bool http_response_parser::append_body(std::string_view bytes) {
-  if (bytes.size() > limits_.max_body_bytes - response_.body.size()) {
-    fail(failure::body_too_large, "the response body is larger than the limit");
-    return false;
-  }
-  response_.body.append(bytes);
-  return true;
+  std::size_t room = limits_.max_body_bytes - response_.body.size();
+  // Keep what fits before failing, so the kept prefix does not depend on how reads were cut.
+  response_.body.append(bytes.substr(0, room));
+  if (bytes.size() <= room) return true;
+  fail(failure::body_too_large, "the response body is larger than the limit");
+  return false;
 }
 
 void http_response_parser::fail(failure f, std::string detail) {
