@@ -170,6 +170,11 @@ void chat_service::run(const std::shared_ptr<turn>& t) {
   bool worker_failed = !streamed && !b.outcome().result_seen;
   if (worker_failed && !t->claim_lost) b.fail(streamed.error().message, out);
   b.finish(out);
+  // [DONE] waits until the turn is persisted: a client that reads the history when its stream
+  // ends must find the run completed, with this turn's messages, usage and draft.
+  bool done_marker = out.size() >= sse_done_event.size() &&
+                     std::string_view(out).substr(out.size() - sse_done_event.size()) == sse_done_event;
+  if (done_marker) out.resize(out.size() - sse_done_event.size());
   emit();
 
   const auto& o = b.outcome();
@@ -194,6 +199,10 @@ void chat_service::run(const std::shared_ptr<turn>& t) {
   run_status status = turn_end_status({o.approval_stop, o.done_building_succeeded, o.is_error || worker_failed || !o.result_seen, false,
                                        wrote_files});
   auto ended = db_.end_turn(key, t->claim_token, {status, messages ? messages : std::nullopt, count, now_ms()});
+  if (done_marker) {
+    out = sse_done_event;
+    emit();
+  }
   (void)cache_.complete(t->stream_id);
   if (ended && *ended) {
     publish_builder_event(cache_, status == run_status::completed ? "run.completed" : "run.failed", key, status,

@@ -13,6 +13,7 @@
 #include "platform/cache_store.hpp"
 #include "platform/sql_store.hpp"
 #include "routes.hpp"
+#include "secrets_key.hpp"
 #include "web_config.hpp"
 
 namespace {
@@ -72,6 +73,12 @@ int main() {
   if (!db) {
     std::fprintf(stderr, "platform-web: %s\n", db.error().message.c_str());
     return 1;
+  }
+  if (auto key = load_secrets_key(*cfg); key) {
+    (*db)->integrations().install_secrets_key(*key);
+  } else {
+    std::fprintf(stderr, "platform-web: %s\n", key.error().message.c_str());
+    return 2;
   }
   auto cache = open_cache(*cfg);
   if (!cache) return 1;

@@ -12,10 +12,12 @@
 #include "app_data_routes.hpp"
 #include "events.hpp"
 #include "http.hpp"
+#include "integration_routes.hpp"
 #include "onboarding_page.hpp"
 #include "platform/ui_message.hpp"
 #include "platform/ui_stream.hpp"
 #include "platform/usage.hpp"
+#include "tool_routes.hpp"
 
 namespace platform::web {
 
@@ -439,6 +441,8 @@ void register_routes(httplib::Server& s, router& r, web_app& app) {
   register_agents_routes(s, r, app);
   register_app_data_routes(s, r, app);
   register_agent_run_routes(s, r, app);
+  register_tool_routes(s, r, app);
+  register_integration_routes(s, r, app);
 }
 
 }  // namespace platform::web

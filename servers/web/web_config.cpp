@@ -4,11 +4,46 @@
 #include <sstream>
 
 #include "../common/env.hpp"
+#include "platform/ip_guard.hpp"
 
 namespace platform::web {
 
 using servers::env;
 using servers::env_number;
+
+namespace {
+
+// HTTP actions and the repair loop guard; a bad allow-list refuses to start rather than
+// silently guarding less (or more) than the operator wrote.
+result<void> http_action_settings(config& c) {
+  c.http_action_allow = env("PLATFORM_HTTP_ACTION_ALLOW");
+  if (auto allow = address_allow_list::parse(c.http_action_allow); !allow) {
+    return fail("invalid_config", "PLATFORM_HTTP_ACTION_ALLOW: " + allow.error().message);
+  }
+  auto bytes = env_number("PLATFORM_HTTP_ACTION_MAX_RESPONSE_BYTES", static_cast<long long>(c.http_action_max_response_bytes),
+                          1024, 1LL << 30);
+  if (!bytes) return tl::unexpected(bytes.error());
+  c.http_action_max_response_bytes = static_cast<std::size_t>(*bytes);
+  auto timeout = env_number("PLATFORM_HTTP_ACTION_TIMEOUT_MS", c.http_action_timeout.count(), 100, 600000);
+  if (!timeout) return tl::unexpected(timeout.error());
+  c.http_action_timeout = std::chrono::milliseconds(*timeout);
+  auto redirects = env_number("PLATFORM_HTTP_ACTION_MAX_REDIRECTS", c.http_action_max_redirects, 0, 10);
+  if (!redirects) return tl::unexpected(redirects.error());
+  c.http_action_max_redirects = static_cast<int>(*redirects);
+  c.http_action_ca_file = env("PLATFORM_HTTP_ACTION_CA_FILE");
+  if (!c.http_action_ca_file.empty() && !std::ifstream(c.http_action_ca_file)) {
+    return fail("invalid_config", "PLATFORM_HTTP_ACTION_CA_FILE cannot be read");
+  }
+  auto runs = env_number("PLATFORM_TOOL_REPAIR_MAX_RUNS", c.tool_repair_max_runs, 0, 100);
+  if (!runs) return tl::unexpected(runs.error());
+  c.tool_repair_max_runs = static_cast<int>(*runs);
+  auto window = env_number("PLATFORM_TOOL_REPAIR_WINDOW_MS", c.tool_repair_window.count(), 1000, 30LL * 86400000);
+  if (!window) return tl::unexpected(window.error());
+  c.tool_repair_window = std::chrono::milliseconds(*window);
+  return {};
+}
+
+}  // namespace
 
 result<config> config_from_env() {
   config c;
@@ -60,6 +95,7 @@ result<config> config_from_env() {
   auto hb = env_number("PLATFORM_SSE_HEARTBEAT_MS", 15000, 100, 600000);
   if (!hb) return tl::unexpected(hb.error());
   c.heartbeat = std::chrono::milliseconds(*hb);
+  if (auto actions = http_action_settings(c); !actions) return tl::unexpected(actions.error());
   return c;
 }
 

@@ -33,6 +33,17 @@ struct config {
   std::chrono::milliseconds attach_wait{2000};   // resume rule 2: wait for an attachable stream
   std::chrono::milliseconds heartbeat{15000};    // SSE keep-alive comment interval
   std::string instance_id;       // this process, for logs
+  // HTTP actions (custom tools, app actions; docs/http-executor.md). The allow-list is the
+  // operator's only exception to the address guard (PLATFORM_HTTP_ACTION_ALLOW); empty = none.
+  std::string http_action_allow;
+  std::size_t http_action_max_response_bytes = 2u << 20;   // PLATFORM_HTTP_ACTION_MAX_RESPONSE_BYTES
+  std::chrono::milliseconds http_action_timeout{20000};    // PLATFORM_HTTP_ACTION_TIMEOUT_MS
+  int http_action_max_redirects = 3;                       // PLATFORM_HTTP_ACTION_MAX_REDIRECTS
+  std::string http_action_ca_file;                         // PLATFORM_HTTP_ACTION_CA_FILE: extra trusted CAs
+  // Repair loop guard: one failure fingerprint starts at most this many builder repair runs
+  // per window (PLATFORM_TOOL_REPAIR_MAX_RUNS, PLATFORM_TOOL_REPAIR_WINDOW_MS).
+  int tool_repair_max_runs = 2;
+  std::chrono::milliseconds tool_repair_window{3600000};
 };
 
 // Errors name the variable and what is wrong with it; secret values are never echoed.

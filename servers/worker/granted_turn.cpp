@@ -35,7 +35,10 @@ bool granted_turn::next(std::string& line) {
     return true;
   }
   if (done_ || !turn_->next(line)) {
+    // The turn is over: its grant ends now, not when the route drops the turn after the
+    // response's [DONE], so a request sent after the turn's end never finds it live.
     done_ = true;
+    lease_.reset();
     return false;
   }
   if (lease_ && lease_->context().stop_requested.load() && approval_card_result(line)) {

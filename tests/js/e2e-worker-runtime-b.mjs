@@ -4,9 +4,13 @@
 // thread's rollout and continues the thread on a fresh worker; an unknown thread falls back to
 // a fresh one silently; a shell command really runs in the app workspace without the secrets
 // in its environment; an app-agent run gets no shell or file tools; a warm app-server serves
-// the next turn of an app in development (one process), not with warm mode off; present_plan
-// through the MCP broker stops the turn after its result; the provider key never reaches the
-// worker's log; a stopped worker leaves no codex process or CODEX_HOME behind.
+// the next turn of an app in development (one process), not with warm mode off; a builder turn
+// writes a Vite + React app with apply_patch and calls done_building through the broker (ok with
+// a preview, then ok:false with tsc's message after a type error); an app-agent run calls a
+// custom tool (run by a stand-in web server's tool-execute against a test endpoint on
+// 127.0.0.1) and update_app_data; present_plan through the MCP broker stops the turn after its
+// result; the provider key never reaches the worker's log; a stopped worker leaves no codex
+// process or CODEX_HOME behind.
 //
 // Usage: node e2e-worker-runtime-b.mjs --build DIR --project DIR
 import assert from 'node:assert/strict';
@@ -78,6 +82,111 @@ function okTurn(t) {
   assert.deepEqual(errorsOf(t.messages), [], 'no error messages');
   assert.ok(t.result, 'a result line');
   assert.equal(t.result.is_error, false);
+}
+
+// The text of a tool result's content as the worker reports it: a string, content blocks, or
+// codex's MCP result object ({content: [...], structuredContent?}).
+function resultText(content) {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) return content.filter((c) => c.type === 'text').map((c) => c.text).join('');
+  if (content && Array.isArray(content.content)) return resultText(content.content);
+  return JSON.stringify(content);
+}
+const toolUses = (messages) => messages.filter((m) => m.type === 'assistant')
+  .flatMap((m) => m.message.content).filter((c) => c.type === 'tool_use');
+// The final (not preliminary) tool_result of `id`.
+const toolResultOf = (messages, id) => messages.filter((m) => m.type === 'user' && Array.isArray(m.message?.content))
+  .flatMap((m) => m.message.content).filter((c) => c.type === 'tool_result' && c.tool_use_id === id && !c.preliminary).at(-1);
+
+// A small Vite + React + TypeScript app, written with codex's own file tool (apply_patch):
+// a new component and an edit of the template's App.tsx.
+const counterPatch = `*** Begin Patch
+*** Add File: src/components/Counter.tsx
++import { useState } from 'react';
++import { Button } from './Button.tsx';
++
++export function Counter() {
++  const [count, setCount] = useState(0);
++  return <Button onClick={() => setCount(count + 1)}>Clicked {count} times</Button>;
++}
+*** Update File: src/App.tsx
+@@
+-import { Button } from './components/Button.tsx';
++import { Button } from './components/Button.tsx';
++import { Counter } from './components/Counter.tsx';
+@@
+-        <h1 className="text-3xl font-semibold">New app</h1>
++        <h1 className="text-3xl font-semibold">Counter app</h1>
++        <Counter />
+*** End Patch
+`;
+const brokenPatch = `*** Begin Patch
+*** Add File: src/components/Broken.tsx
++export const total: number = 'not a number';
+*** End Patch
+`;
+
+async function doneBuildingCheck() {
+  const model = await modelServer('model-build', {
+    turns: [
+      // Turn 1: write the app, find the platform tools, build.
+      { blocks: [{ type: 'text', text: 'Writing the app.' }, { type: 'tool_use', id: 'call_patch_1', name: 'apply_patch', input: counterPatch }] },
+      { blocks: [{ type: 'tool_use', id: 'call_search_b', name: 'tool_search', input: { query: 'done building', limit: 8 } }] },
+      { blocks: [{ type: 'tool_use', id: 'call_done_1', name: 'done_building', namespace: 'mcp__platform', input: { summary: 'A counter app.' } }] },
+      { blocks: [{ type: 'text', text: 'The counter app is built.' }] },
+      // Turn 2: a type error, then build again.
+      { blocks: [{ type: 'tool_use', id: 'call_patch_2', name: 'apply_patch', input: brokenPatch }] },
+      { blocks: [{ type: 'tool_use', id: 'call_done_2', name: 'done_building', namespace: 'mcp__platform', input: {} }] },
+      { blocks: [{ type: 'text', text: 'The build has a type error.' }] },
+    ],
+  });
+  const worker = await startWorker('worker-build', model.url,
+    { PLATFORM_APP_TEMPLATE_DIR: path.join(projectDir, 'templates/app-workspace') });
+  const ws = path.join(tmp, 'worker-build', 'workspaces', 'app-build');
+
+  await check('builder turn on runtime-b: apply_patch writes a Vite + React app, done_building answers ok with a preview', async () => {
+    const t = await turn(worker, 'app-build', 'Build a counter app.');
+    okTurn(t);
+    const uses = toolUses(t.messages);
+    const edits = uses.filter((c) => c.name === 'Write' || c.name === 'Edit');
+    assert.ok(edits.length >= 1, `the patch shows as file edits (${uses.map((c) => c.name)})`);
+    for (const e of edits) assert.ok(!toolResultOf(t.messages, e.id)?.is_error, 'the patch applied');
+    const done = uses.find((c) => c.name === 'mcp__platform__done_building');
+    assert.ok(done, `done_building under its canonical name (${uses.map((c) => c.name)})`);
+    const r = toolResultOf(t.messages, done.id);
+    assert.ok(r, 'the done_building result came back');
+    assert.ok(!r.is_error, resultText(r.content).slice(0, 2000));
+    const payload = JSON.parse(resultText(r.content));
+    assert.equal(payload.ok, true, JSON.stringify(payload).slice(0, 2000));
+    assert.equal(payload.summary, 'A counter app.');
+    assert.equal(payload.preview.entry, 'dist/index.html');
+    assert.match(payload.preview.digest, /^sha256:[0-9a-f]{64}$/);
+    assert.ok(payload.preview.files.some((f) => f.path === 'index.html'));
+    assert.ok(fs.statSync(path.join(ws, 'dist/index.html')).size > 0, 'dist/index.html exists');
+    const js = payload.preview.files.find((f) => /^assets\/.+\.js$/.test(f.path));
+    assert.ok(fs.readFileSync(path.join(ws, 'dist', js.path), 'utf8').includes('Clicked'), 'the patched component is in the bundle');
+    assert.match(fs.readFileSync(path.join(ws, 'src/App.tsx'), 'utf8'), /<Counter \/>/);
+    assert.equal(t.result.result, 'The counter app is built.');
+    assert.notEqual(t.result.stop_reason, 'approval_stop');
+  });
+
+  await check('a second turn with a type error: done_building answers ok:false with tsc\'s message, bounded', async () => {
+    const t = await turn(worker, 'app-build', 'Add a total.');
+    okTurn(t);
+    const done = toolUses(t.messages).find((c) => c.name === 'mcp__platform__done_building');
+    assert.ok(done, 'done_building was called');
+    const r = toolResultOf(t.messages, done.id);
+    const payload = JSON.parse(resultText(r.content));
+    assert.equal(payload.ok, false);
+    assert.equal(payload.typecheck.ok, false);
+    assert.match(payload.typecheck.output, /Broken\.tsx\(1,14\): error TS2322/);
+    assert.equal(payload.typecheck.truncated, false);
+    assert.ok(Buffer.byteLength(payload.typecheck.output) <= 8192, 'at most the last 8 KiB');
+    assert.equal(typeof payload.build.ok, 'boolean');
+    assert.ok(!payload.preview, 'no preview for a failed build');
+    assert.equal(t.result.result, 'The build has a type error.');
+    assert.equal((await health(worker)).brokerGrants, 0);
+  });
 }
 
 async function builderChecks() {
@@ -255,6 +364,125 @@ async function agentRunCheck() {
   }
 }
 
+// A stand-in for the web server's internal routes on 127.0.0.1, recording what it received.
+// tool-execute runs the custom tool the way the web server would: the endpoint's URL with the
+// input placeholders filled in, fetched from a test endpoint on the same server.
+async function standInWeb(toolsOf) {
+  const received = { execute: [], data: [], complete: new Map(), endpoint: [] };
+  const waiters = new Map();
+  const server = http.createServer((req, res) => {
+    let raw = '';
+    req.on('data', (d) => { raw += d; });
+    req.on('end', async () => {
+      const reply = (status, body) => {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(body));
+      };
+      if (req.method === 'GET' && req.url.startsWith('/test-endpoint/weather')) {
+        const city = new URL(req.url, 'http://x').searchParams.get('city');
+        received.endpoint.push(city);
+        return reply(200, { city, tempC: 21 });
+      }
+      const body = JSON.parse(raw || '{}');
+      const record = { auth: req.headers.authorization, body, raw };
+      if (req.url === '/api/internal/tool-execute') {
+        received.execute.push(record);
+        const tool = toolsOf(body.agentId).find((t) => t.name === body.toolName);
+        if (!tool) return reply(404, { success: false, error: 'unknown tool' });
+        const input = JSON.parse(body.input);
+        const url = tool.endpoint.url.replace(/\{\{(\w+)\}\}/g, (_, k) => encodeURIComponent(input[k] ?? ''));
+        const r = await fetch(url);
+        return reply(200, { success: r.ok, mock: false, statusCode: r.status, data: await r.json() });
+      }
+      if (req.url === '/api/internal/app-data') {
+        received.data.push(record);
+        return reply(200, { ok: true, docId: 'doc-1', version: 1 });
+      }
+      if (req.url === '/api/internal/agent-run-complete') {
+        received.complete.set(body.runId, record);
+        waiters.get(body.runId)?.(record);
+        return reply(200, { ok: true });
+      }
+      return reply(404, { error: { code: 'not_found', message: 'no route' } });
+    });
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${server.address().port}`;
+  const completion = (runId) => (received.complete.has(runId) ? Promise.resolve(received.complete.get(runId))
+    : new Promise((resolve) => waiters.set(runId, resolve)));
+  return { url, received, completion, close: () => server.close() };
+}
+
+async function appToolsAgentCheck() {
+  let agentConfig;
+  const web = await standInWeb(() => agentConfig.tools);
+  agentConfig = {
+    id: 'weather-notes', dataCollections: ['notes'],
+    tools: [{ type: 'custom', name: 'get_weather', description: 'Current weather for a city', enabled: true,
+      integration: { name: 'Weather', domain: '127.0.0.1' },
+      endpoint: { method: 'GET', url: `${web.url}/test-endpoint/weather?city={{city}}` } }],
+  };
+  const model = await modelServer('model-agent-tools', {
+    turns: [
+      { blocks: [{ type: 'tool_use', id: 'call_search_w', name: 'tool_search', input: { query: 'weather', limit: 8 } }] },
+      { blocks: [{ type: 'tool_use', id: 'call_weather_1', name: 'get_weather', namespace: 'mcp__app_tools',
+        input: { input: '{"city":"Oslo"}' } }] },
+      { blocks: [{ type: 'tool_use', id: 'call_search_d', name: 'tool_search', input: { query: 'update app data', limit: 8 } }] },
+      { blocks: [{ type: 'tool_use', id: 'call_data_1', name: 'update_app_data', namespace: 'mcp__app_data',
+        input: { collection: 'notes', op: 'insert', data: { city: 'Oslo', tempC: 21 } } }] },
+      { blocks: [{ type: 'text', text: 'Saved the weather in Oslo.' }] },
+    ],
+  });
+  const worker = await startWorker('worker-agent-tools', model.url, { PLATFORM_WEB_URL: web.url });
+  try {
+    await check('an app-agent run on runtime-b calls a custom tool and update_app_data through the web server', async () => {
+      const r = await fetch(`${worker}/sessions/app1__agent__r-tools/agent-run`, {
+        method: 'POST', headers,
+        body: JSON.stringify({
+          runId: 'r-tools', appId: 'app1', workspaceId: 'ws1', prompt: 'Note the weather in Oslo.',
+          systemPrompt: 'You are the weather notes agent.', agentConfig, allowedTools: [],
+          callbackUrl: `${web.url}/api/internal/agent-run-complete`, sourceFiles: { 'README.md': 'app\n' },
+          settings: runtimeB(),
+        }),
+      });
+      assert.equal(r.status, 202, await r.clone().text());
+      const done = await web.completion('r-tools');
+      assert.equal(done.auth, `Bearer ${token}`);
+      assert.equal(done.body.status, 'completed', JSON.stringify(done.body.error));
+      assert.equal(done.body.result, 'Saved the weather in Oslo.');
+
+      assert.equal(web.received.execute.length, 1);
+      const exec = web.received.execute[0];
+      assert.equal(exec.auth, `Bearer ${token}`, 'the internal token');
+      assert.deepEqual(exec.body, { workspaceId: 'ws1', appId: 'app1', runId: 'r-tools', agentId: 'weather-notes',
+        toolName: 'get_weather', input: '{"city":"Oslo"}' }, 'the run, never a user id');
+      assert.deepEqual(web.received.endpoint, ['Oslo'], 'the test endpoint got the input placeholder');
+      assert.equal(web.received.data.length, 1);
+      assert.equal(web.received.data[0].auth, `Bearer ${token}`);
+      assert.deepEqual(web.received.data[0].body, { workspaceId: 'ws1', appId: 'app1', runId: 'r-tools', agentId: 'weather-notes',
+        action: 'write', request: { collection: 'notes', op: 'insert', data: { city: 'Oslo', tempC: 21 } } });
+
+      const uses = toolUses(done.body.transcript);
+      const weather = uses.find((c) => c.name === 'mcp__app_tools__get_weather');
+      const data = uses.find((c) => c.name === 'mcp__app_data__update_app_data');
+      assert.ok(weather && data, `both tools in the transcript (${uses.map((c) => c.name)})`);
+      const weatherResult = toolResultOf(done.body.transcript, weather.id);
+      assert.ok(weatherResult && !weatherResult.is_error, JSON.stringify(weatherResult));
+      assert.deepEqual(JSON.parse(resultText(weatherResult.content)).data, { city: 'Oslo', tempC: 21 });
+      const dataResult = toolResultOf(done.body.transcript, data.id);
+      assert.ok(dataResult && !dataResult.is_error, JSON.stringify(dataResult));
+      assert.equal(JSON.parse(resultText(dataResult.content)).docId, 'doc-1');
+      assert.ok(!done.raw.includes('You are the weather notes agent.'), 'no system prompt in the callback');
+      const offered = JSON.stringify(model.requests().at(-1).body);
+      assert.ok(offered.includes('get_weather') && offered.includes('with the fields: city'),
+        'the custom tool was offered with the input field its URL reads');
+      assert.equal((await health(worker)).brokerGrants, 0);
+    });
+  } finally {
+    web.close();
+  }
+}
+
 async function planCheck() {
   const model = await modelServer('model-plan', {
     turns: [
@@ -291,7 +519,9 @@ async function planCheck() {
 async function main() {
   await builderChecks();
   await shellCheck();
+  await doneBuildingCheck();
   await agentRunCheck();
+  await appToolsAgentCheck();
   await planCheck();
   await check('the provider key never reaches the worker log; the trace has ids, no prompts', async () => {
     const logs = workerLogs.map((f) => fs.readFileSync(f, 'utf8')).join('\n');

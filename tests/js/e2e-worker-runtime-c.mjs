@@ -3,6 +3,10 @@
 // completions): a builder text turn (worker messages, result with usage), a bash tool turn, the
 // session restored on a fresh worker process, an unknown session starting fresh, an app-agent
 // run restricted to its tools (callback), the present_plan approval stop over the MCP broker,
+// a builder turn writing a Vite + React app with opencode's `write` and calling done_building
+// (ok with a preview; ok:false with tsc's message after a type error), an app-agent run calling
+// a custom tool (the stand-in web server's tool-execute fetches a test endpoint on 127.0.0.1)
+// and update_app_data,
 // GET /opencode/models (metadata only), GET /detect-provider (booleans only), and a real
 // opencode from before `run --format json` (0.1.174) refused before any model request.
 // Each scenario is one provider of the operator's opencode config, served by its own
@@ -26,6 +30,30 @@ const providerKey = 'sk-canary-provider-key-4f1e9a7c2b';  // OPENAI_API_KEY: the
 const systemPrompt = 'You are the "platform builder".\nAnswer briefly.';
 const opencodeBin = path.join(projectDir, 'runtimes/node_modules/.bin/opencode');
 const noJsonBin = path.join(projectDir, 'runtimes/opencode-nojson/node_modules/.bin/opencode');
+
+const dataDir = path.join(tmp, 'data');
+const buildWs = path.join(dataDir, 'workspaces', 'app-build');
+const counterTsx = `import { useState } from 'react';
+import { Button } from './Button.tsx';
+
+export function Counter() {
+  const [count, setCount] = useState(0);
+  return <Button onClick={() => setCount(count + 1)}>Clicked {count} times</Button>;
+}
+`;
+const appTsx = `import { Counter } from './components/Counter.tsx';
+
+export default function App() {
+  return (
+    <main className="p-8">
+      <h1 className="text-2xl font-bold">Counter app</h1>
+      <Counter />
+    </main>
+  );
+}
+`;
+const brokenTsx = `export const total: number = 'not a number';
+`;
 
 const text = (t) => ({ type: 'text', text: t });
 const use = (id, name, input) => ({ type: 'tool_use', id, name, input });
@@ -53,10 +81,34 @@ const scenarios = {
       stop_reason: 'tool_use' },
     { blocks: [text('Saved the note.')], stop_reason: 'end_turn' },
   ],
+  // A builder writing a small Vite + React app with opencode's own file tools, then
+  // done_building over the broker; its next turn adds a type error and builds again.
+  build: [
+    { blocks: [use('call_read_app', 'read', { filePath: path.join(buildWs, 'src/App.tsx') })], stop_reason: 'tool_use' },
+    { blocks: [text('Writing the app.'),
+      use('call_w_app', 'write', { filePath: path.join(buildWs, 'src/App.tsx'), content: appTsx }),
+      use('call_w_counter', 'write', { filePath: path.join(buildWs, 'src/components/Counter.tsx'), content: counterTsx })],
+    stop_reason: 'tool_use' },
+    { blocks: [use('call_done_1', 'platform_done_building', { summary: 'A counter app.' })], stop_reason: 'tool_use' },
+    { blocks: [text('The counter app is built.')], stop_reason: 'end_turn' },
+    { blocks: [use('call_w_broken', 'write', { filePath: path.join(buildWs, 'src/components/Broken.tsx'), content: brokenTsx })],
+      stop_reason: 'tool_use' },
+    { blocks: [use('call_done_2', 'platform_done_building', {})], stop_reason: 'tool_use' },
+    { blocks: [text('The build has a type error.')], stop_reason: 'end_turn' },
+  ],
+  // An app agent calling its custom tool, then writing a note.
+  tools: [
+    { blocks: [use('call_weather_1', 'app_tools_get_weather', { input: '{"city":"Oslo"}' })], stop_reason: 'tool_use' },
+    { blocks: [use('call_data_2', 'app_data_update_app_data', { collection: 'notes', op: 'insert', data: { city: 'Oslo', tempC: 21 } })],
+      stop_reason: 'tool_use' },
+    { blocks: [text('Saved the weather in Oslo.')], stop_reason: 'end_turn' },
+  ],
 };
 
-// The stand-in web server: app data writes and completion callbacks.
-const received = { data: [], complete: new Map() };
+// The stand-in web server: custom tool calls (run against a test endpoint on the same server,
+// the endpoint URL's input placeholders filled in), app data writes and completion callbacks.
+const received = { execute: [], endpoint: [], data: [], complete: new Map() };
+const agentTools = new Map();  // agentId → its tools, as the web server knows them
 const waiters = new Map();
 const completion = (runId) => (received.complete.has(runId) ? Promise.resolve(received.complete.get(runId))
   : new Promise((resolve) => waiters.set(runId, resolve)));
@@ -84,11 +136,25 @@ async function main() {
   const web = http.createServer((req, res) => {
     let raw = '';
     req.on('data', (d) => { raw += d; });
-    req.on('end', () => {
+    req.on('end', async () => {
+      if (req.method === 'GET' && req.url.startsWith('/test-endpoint/weather')) {
+        const city = new URL(req.url, 'http://x').searchParams.get('city');
+        received.endpoint.push(city);
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return res.end(JSON.stringify({ city, tempC: 21 }));
+      }
       const body = JSON.parse(raw || '{}');
       let reply = null;
-      if (req.url === '/api/internal/app-data') {
+      if (req.url === '/api/internal/tool-execute') {
+        received.execute.push({ auth: req.headers.authorization, body });
+        const tool = (agentTools.get(body.agentId) ?? []).find((t) => t.name === body.toolName);
+        const input = JSON.parse(body.input);
+        const url = tool.endpoint.url.replace(/\{\{(\w+)\}\}/g, (_, k) => encodeURIComponent(input[k] ?? ''));
+        const r = await fetch(url);
+        reply = { success: r.ok, mock: false, statusCode: r.status, data: await r.json() };
+      } else if (req.url === '/api/internal/app-data') {
         received.data.push(body);
+        received.dataAuth = req.headers.authorization;
         reply = { ok: true, docId: 'doc-1', version: 1 };
       } else if (req.url === '/api/internal/agent-run-complete') {
         const record = { auth: req.headers.authorization, body, raw };
@@ -130,12 +196,11 @@ async function main() {
 
   const workerTmp = path.join(tmp, 'worker-tmp');
   fs.mkdirSync(workerTmp);
-  const dataDir = path.join(tmp, 'data');
   const startWorker = async (name, extra = {}) => {
     const w = await start(name, path.join(buildDir, 'servers/worker/platform-worker'), [], {
       PLATFORM_WORKER_PORT: '0', PLATFORM_DATA_DIR: dataDir, TMPDIR: workerTmp, INTERNAL_API_TOKEN: internalToken,
       PLATFORM_WEB_URL: webUrl, PLATFORM_OPENCODE_CONFIG: configPath, PLATFORM_OPENCODE_PATH: opencodeBin,
-      OPENAI_API_KEY: providerKey, ...extra,
+      OPENAI_API_KEY: providerKey, PLATFORM_APP_TEMPLATE_DIR: path.join(projectDir, 'templates/app-workspace'), ...extra,
     }, /listening on (http:\S+)/);
     return { url: w.match[1], child: w.child };
   };
@@ -317,6 +382,107 @@ async function main() {
     assert.deepEqual(tools, ['app_data_read_app_data', 'app_data_update_app_data', 'webfetch']);
     assert.ok(reqs[0].body.messages[0].content.startsWith('You are the notes agent.'));
     assert.ok(!done.raw.includes('You are the notes agent.'), 'no system prompt in the callback');
+  });
+
+
+  const toolUses = (msgs) => msgs.filter((m) => m.type === 'assistant').flatMap((m) => m.message.content)
+    .filter((c) => c.type === 'tool_use');
+  const toolResultOf = (msgs, id) => msgs.filter((m) => m.type === 'user' && Array.isArray(m.message?.content))
+    .flatMap((m) => m.message.content).filter((c) => c.type === 'tool_result' && c.tool_use_id === id).at(-1);
+  // The text of a tool result: a string or text blocks.
+  const resultText = (content) => (typeof content === 'string' ? content
+    : Array.isArray(content) ? content.filter((c) => c.type === 'text').map((c) => c.text).join('') : JSON.stringify(content));
+
+  await check('builder turn on runtime-c: opencode writes a Vite + React app, done_building answers ok with a preview', async () => {
+    const msgs = await messagesOf(await postTurn(worker, builderBody('run-build', 'Build a counter app', 'build/m'), 'app-build'));
+    const result = resultOf(msgs);
+    assert.equal(result.is_error, false, result.result);
+    const uses = toolUses(msgs);
+    const writes = uses.filter((c) => c.name === 'Write');
+    assert.equal(writes.length, 2, `opencode's write tool, shown as Write (${uses.map((c) => c.name)})`);
+    for (const w of writes) assert.ok(!toolResultOf(msgs, w.id)?.is_error, JSON.stringify(toolResultOf(msgs, w.id)));
+    const done = uses.find((c) => c.name === 'mcp__platform__done_building');
+    assert.ok(done, 'done_building under its canonical name');
+    const r = toolResultOf(msgs, done.id);
+    assert.ok(r && !r.is_error, JSON.stringify(r)?.slice(0, 2000));
+    const payload = JSON.parse(resultText(r.content));
+    assert.equal(payload.ok, true, JSON.stringify(payload).slice(0, 2000));
+    assert.equal(payload.summary, 'A counter app.');
+    assert.equal(payload.preview.entry, 'dist/index.html');
+    assert.match(payload.preview.digest, /^sha256:[0-9a-f]{64}$/);
+    assert.ok(fs.statSync(path.join(buildWs, 'dist/index.html')).size > 0, 'dist/index.html exists');
+    const js = payload.preview.files.find((f) => /^assets\/.+\.js$/.test(f.path));
+    assert.ok(fs.readFileSync(path.join(buildWs, 'dist', js.path), 'utf8').includes('Clicked'), 'the written component is in the bundle');
+    assert.equal(result.result, 'The counter app is built.');
+    assert.notEqual(result.stop_reason, 'approval_stop');
+  });
+
+  await check('a second builder turn with a type error: done_building answers ok:false with tsc\'s message, bounded', async () => {
+    const msgs = await messagesOf(await postTurn(worker, builderBody('run-build', 'Add a total', 'build/m'), 'app-build'));
+    const result = resultOf(msgs);
+    assert.equal(result.is_error, false, result.result);
+    const done = toolUses(msgs).find((c) => c.name === 'mcp__platform__done_building');
+    assert.ok(done, 'done_building was called');
+    const payload = JSON.parse(resultText(toolResultOf(msgs, done.id).content));
+    assert.equal(payload.ok, false);
+    assert.equal(payload.typecheck.ok, false);
+    assert.match(payload.typecheck.output, /Broken\.tsx\(1,14\): error TS2322/);
+    assert.equal(payload.typecheck.truncated, false);
+    assert.ok(Buffer.byteLength(payload.typecheck.output) <= 8192, 'at most the last 8 KiB');
+    assert.equal(typeof payload.build.ok, 'boolean');
+    assert.ok(!payload.preview, 'no preview for a failed build');
+    assert.equal(result.result, 'The build has a type error.');
+    const health = await (await fetch(`${worker.url}/health`)).json();
+    assert.equal(health.brokerGrants, 0, 'the turn token is revoked');
+  });
+
+  await check('app-agent run on runtime-c calls a custom tool and update_app_data through the web server', async () => {
+    const agentConfig = {
+      id: 'weather-notes', dataCollections: ['notes'],
+      tools: [{ type: 'custom', name: 'get_weather', description: 'Current weather for a city', enabled: true,
+        integration: { name: 'Weather', domain: '127.0.0.1' },
+        endpoint: { method: 'GET', url: `${webUrl}/test-endpoint/weather?city={{city}}` } }],
+    };
+    agentTools.set(agentConfig.id, agentConfig.tools);
+    const dataBefore = received.data.length;
+    const body = {
+      runId: 'ar-tools', appId: 'app1', workspaceId: 'ws1', prompt: 'Note the weather in Oslo',
+      systemPrompt: 'You are the weather notes agent.', agentConfig, allowedTools: [],
+      callbackUrl: `${webUrl}/api/internal/agent-run-complete`, sourceFiles: { 'README.md': 'app\n' },
+      settings: settings('tools/m'),
+    };
+    const r = await fetch(`${worker.url}/sessions/app1__agent__ar-tools/agent-run`, { method: 'POST', headers: auth, body: JSON.stringify(body) });
+    assert.equal(r.status, 202, await r.clone().text());
+    const done = await completion('ar-tools');
+    assert.equal(done.auth, `Bearer ${internalToken}`);
+    assert.equal(done.body.status, 'completed', JSON.stringify(done.body.error));
+    assert.equal(done.body.result, 'Saved the weather in Oslo.');
+
+    assert.equal(received.execute.length, 1);
+    assert.equal(received.execute[0].auth, `Bearer ${internalToken}`, 'the internal token');
+    assert.deepEqual(received.execute[0].body, { workspaceId: 'ws1', appId: 'app1', runId: 'ar-tools', agentId: 'weather-notes',
+      toolName: 'get_weather', input: '{"city":"Oslo"}' }, 'the run, never a user id');
+    assert.deepEqual(received.endpoint, ['Oslo'], 'the test endpoint got the input placeholder');
+    const data = received.data.slice(dataBefore);
+    assert.equal(received.dataAuth, `Bearer ${internalToken}`);
+    assert.deepEqual(data, [{ workspaceId: 'ws1', appId: 'app1', runId: 'ar-tools', agentId: 'weather-notes',
+      action: 'write', request: { collection: 'notes', op: 'insert', data: { city: 'Oslo', tempC: 21 } } }]);
+
+    const uses = toolUses(done.body.transcript);
+    const weather = uses.find((c) => c.name === 'mcp__app_tools__get_weather');
+    const write = uses.find((c) => c.name === 'mcp__app_data__update_app_data');
+    assert.ok(weather && write, `both tools in the transcript (${uses.map((c) => c.name)})`);
+    const weatherResult = toolResultOf(done.body.transcript, weather.id);
+    assert.ok(weatherResult && !weatherResult.is_error, JSON.stringify(weatherResult));
+    assert.deepEqual(JSON.parse(resultText(weatherResult.content)).data, { city: 'Oslo', tempC: 21 });
+    const writeResult = toolResultOf(done.body.transcript, write.id);
+    assert.ok(writeResult && !writeResult.is_error, JSON.stringify(writeResult));
+    assert.equal(JSON.parse(resultText(writeResult.content)).docId, 'doc-1');
+    const reqs = requestsOf(servers.tools.log);
+    const weatherTool = reqs[0].body.tools.find((t) => t.function.name === 'app_tools_get_weather');
+    assert.match(JSON.stringify(weatherTool.function.parameters), /with the fields: city/);
+    assert.deepEqual(reqs[0].body.tools.map((t) => t.function.name).sort(),
+      ['app_data_read_app_data', 'app_data_update_app_data', 'app_tools_get_weather', 'app_tools_report_tool_call_failed']);
   });
 
   await check('GET /opencode/models: tool-call models with metadata only, no key or config', async () => {

@@ -117,3 +117,38 @@ TEST_CASE("a grant ends with its lease") {
   }
   CHECK(b.live_grants() == 0);
 }
+
+TEST_CASE("the grant ends when the turn's messages end, while the turn itself is still held") {
+  config cfg;
+  broker b(cfg);
+  auto ctx = std::make_shared<turn_context>();
+  auto lease = b.open(ctx, {});
+  REQUIRE(lease);
+  bool stopped = false;
+  granted_turn t(std::make_unique<scripted_turn>(std::deque<std::string>{assistant, result}, &stopped), std::move(*lease));
+  std::string line;
+  REQUIRE(t.next(line));
+  REQUIRE(t.next(line));
+  CHECK(b.live_grants() == 1);  // the result line is not the end: the runtime may still be finishing
+  CHECK_FALSE(t.next(line));
+  CHECK(b.live_grants() == 0);
+  CHECK(t.lease() == nullptr);
+  CHECK(t.result_seen());
+  CHECK(t.session()->session_id == "s-1");
+}
+
+TEST_CASE("an approval stop ends the grant with the turn") {
+  config cfg;
+  broker b(cfg);
+  auto ctx = std::make_shared<turn_context>();
+  auto lease = b.open(ctx, one_tool());
+  REQUIRE(lease);
+  bool stopped = false;
+  granted_turn t(std::make_unique<scripted_turn>(std::deque<std::string>{card_result, assistant, result}, &stopped),
+                 std::move(*lease));
+  ctx->stop_requested = true;
+  auto lines = drain(t);
+  REQUIRE(lines.size() == 2);
+  CHECK(lines[1]["stop_reason"] == "approval_stop");
+  CHECK(b.live_grants() == 0);
+}

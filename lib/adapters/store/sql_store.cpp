@@ -7,7 +7,9 @@
 #include "schema.hpp"
 #include "sql_app_data_store.hpp"
 #include "sql_agent_run_store.hpp"
+#include "sql_audit_store.hpp"
 #include "sql_governance_store.hpp"
+#include "sql_integration_store.hpp"
 #include "sql.hpp"
 #include "sql_util.hpp"
 
@@ -129,6 +131,8 @@ class sql_store final : public store {
 
   governance_store& governance() override { return *governance_; }
   agent_run_store& agent_runs() override { return *agent_runs_; }
+  integration_store& integrations() override { return *integrations_; }
+  audit_store& audit() override { return *audit_; }
 
   result<void> put_user(const user_record& u) override {
     return write("INSERT INTO users (id, email, name) VALUES (?, ?, ?) "
@@ -408,6 +412,8 @@ class sql_store final : public store {
   sql::executor ex_;
   std::unique_ptr<governance_store> governance_;
   std::unique_ptr<agent_run_store> agent_runs_ = sql::make_agent_run_store(ex_.db());
+  std::unique_ptr<integration_store> integrations_ = sql::make_integration_store(ex_.db());
+  std::unique_ptr<audit_store> audit_ = sql::make_audit_store(ex_.db());
   std::unique_ptr<app_data_store> app_data_;
 };
 

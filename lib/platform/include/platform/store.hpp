@@ -16,9 +16,11 @@
 
 #include "platform/agent_run_store.hpp"
 #include "platform/app_data_store.hpp"
+#include "platform/audit_store.hpp"
 #include "platform/builder_run.hpp"
 #include "platform/error.hpp"
 #include "platform/governance_store.hpp"
+#include "platform/integration_store.hpp"
 #include "platform/usage.hpp"
 
 namespace platform {
@@ -162,6 +164,8 @@ class store {
   virtual app_data_store& app_data() = 0;      // collections and documents, draft/published scopes
   virtual governance_store& governance() = 0;  // source snapshots, agents approval, publish
   virtual agent_run_store& agent_runs() = 0;   // app agent runs (app_agent_runs)
+  virtual integration_store& integrations() = 0;  // grants, secrets, OAuth providers and accounts
+  virtual audit_store& audit() = 0;            // tool audit events, repair loop guard
 };
 
 }  // namespace platform

@@ -1,0 +1,457 @@
+// Glue for the integration settings, the OAuth connect flow and the builder's internal routes.
+// The rules live in the integration store (app-scoped grants, sealed values) and in
+// integration_credentials.cpp (what a tool call may use); here: who may ask, and metadata only.
+#include "integration_routes.hpp"
+
+#include <openssl/evp.h>
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "access.hpp"
+#include "chat_service.hpp"
+#include "governed_agents.hpp"
+#include "http.hpp"
+#include "oauth_token.hpp"
+#include "platform/integration_setup.hpp"
+#include "platform/url.hpp"
+#include "routes.hpp"
+
+namespace platform::web {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr std::int64_t connect_state_ttl_ms = 10 * 60 * 1000;
+constexpr std::size_t max_secret_bytes = 16 * 1024;
+constexpr std::string_view callback_path = "/api/integrations/oauth/callback";
+
+int status_of(const error& e) {
+  if (e.code == "invalid_body" || e.code == "invalid_state" || e.code == "oauth_denied") return 400;
+  if (e.code == "forbidden") return 403;
+  if (e.code == "not_found") return 404;
+  if (e.code == "invalid_setup") return 422;
+  if (e.code == "oauth_token_refused" || e.code == "oauth_token_failed") return 502;
+  return 503;
+}
+
+void send_failure(httplib::Response& res, const error& e) {
+  int status = status_of(e);
+  if (status == 503) return send_store_error(res, e);
+  send_error(res, status, e.code, e.message);
+}
+
+bool valid_name(std::string_view s, std::size_t max) {
+  return !s.empty() && s.size() <= max && std::all_of(s.begin(), s.end(), [](unsigned char c) {
+    return std::isalnum(c) || c == '_' || c == '-' || c == '.';
+  });
+}
+
+std::string string_field(const json& body, const char* key, std::string fallback = {}) {
+  auto it = body.find(key);
+  return it != body.end() && it->is_string() ? it->get<std::string>() : fallback;
+}
+
+// ---- metadata (never a value) --------------------------------------------------------------------
+
+json secret_meta(const json& declared, const std::set<std::string>& configured) {
+  json s = {{"name", declared.value("name", "")}, {"required", declared.value("required", true)}};
+  for (const char* k : {"label", "description"}) {
+    if (declared.contains(k)) s[k] = declared[k];
+  }
+  s["configured"] = configured.contains(s["name"].get<std::string>());
+  return s;
+}
+
+// One integration: what the builder required (if it did) merged with what this app's grant holds.
+json integration_meta(const integration_requirement* req, const grant_summary* grant) {
+  std::set<std::string> configured;
+  if (grant) configured.insert(grant->secret_names.begin(), grant->secret_names.end());
+  json setup = req ? json::parse(req->setup_json, nullptr, false) : json::object();
+  if (!setup.is_object()) setup = json::object();
+  json e = {{"name", req ? req->name : grant->domain},
+            {"domain", req ? req->domain : grant->domain},
+            {"keySlug", req ? req->key_slug : grant->key_slug},
+            {"required", req != nullptr}};
+  for (const char* k : {"keyName", "capabilityLabel", "why", "permissionGroups", "setupInstructions"}) {
+    if (setup.contains(k)) e[k] = setup[k];
+  }
+  json secrets = json::array();
+  std::set<std::string> listed;
+  for (const auto& d : setup.value("secrets", json::array())) {
+    secrets.push_back(secret_meta(d, configured));
+    listed.insert(d.value("name", ""));
+  }
+  for (const auto& name : configured) {
+    if (!listed.contains(name)) secrets.push_back({{"name", name}, {"required", false}, {"configured", true}});
+  }
+  bool ready = std::all_of(secrets.begin(), secrets.end(),
+                           [](const json& s) { return !s["required"].get<bool>() || s["configured"].get<bool>(); });
+  e["secrets"] = secrets;
+  e["configured"] = ready && (grant != nullptr || secrets.empty());
+  return e;
+}
+
+// Scopes the app's draft agents.json asks of each OAuth provider.
+std::map<std::string, std::set<std::string>> oauth_scopes_of_app(web_app& app, const std::string& ws,
+                                                                 const std::string& app_id) {
+  std::map<std::string, std::set<std::string>> out;
+  auto view = load_agents(app, ws, app_id, source_scope::draft);
+  if (!view || !view->config) return out;
+  auto add = [&](const std::vector<tool>& tools) {
+    for (const auto& t : tools) {
+      if (t.integration && t.integration->oauth2) {
+        auto& scopes = out[t.integration->oauth2->provider_key];
+        scopes.insert(t.integration->oauth2->scopes.begin(), t.integration->oauth2->scopes.end());
+      }
+    }
+  };
+  add(view->config->app_tools);
+  for (const auto& a : view->config->agents) add(a.tools);
+  return out;
+}
+
+// `user_id` set: `connected` is that user's; unset (the builder): how many users connected.
+result<json> oauth_meta(web_app& app, const std::string& ws, const std::string& app_id, const std::string* user_id) {
+  auto providers = app.db.integrations().provider_summaries(ws);
+  if (!providers) return tl::unexpected(providers.error());
+  auto accounts = app.db.integrations().account_summaries(ws, app_id);
+  if (!accounts) return tl::unexpected(accounts.error());
+  auto wanted = oauth_scopes_of_app(app, ws, app_id);
+  for (const auto& p : *providers) wanted[p.provider_key];
+  json out = json::array();
+  for (const auto& [key, scopes] : wanted) {
+    bool configured = std::any_of(providers->begin(), providers->end(), [&](const auto& p) { return p.provider_key == key; });
+    json e = {{"providerKey", key}, {"configured", configured}, {"requiredScopes", scopes}};
+    int users = 0;
+    bool mine = false;
+    json granted = json::array();
+    for (const auto& a : *accounts) {
+      if (a.key.provider_key != key || a.revoked) continue;
+      ++users;
+      if (user_id && a.key.user_id == *user_id && !mine) {
+        mine = true;
+        granted = a.tokens.scopes;
+      }
+    }
+    if (user_id) {
+      e["connected"] = mine;
+      e["grantedScopes"] = granted;
+    } else {
+      e["connectedUsers"] = users;
+    }
+    out.push_back(e);
+  }
+  return out;
+}
+
+result<json> integrations_metadata(web_app& app, const std::string& ws, const std::string& app_id,
+                                   const std::string* user_id) {
+  auto reqs = app.db.integrations().requirements(ws, app_id);
+  if (!reqs) return tl::unexpected(reqs.error());
+  auto grants = app.db.integrations().grants(ws, app_id);
+  if (!grants) return tl::unexpected(grants.error());
+  json list = json::array();
+  auto grant_of = [&](const std::string& d, const std::string& k) -> const grant_summary* {
+    auto it = std::find_if(grants->begin(), grants->end(), [&](const auto& g) { return g.domain == d && g.key_slug == k; });
+    return it == grants->end() ? nullptr : &*it;
+  };
+  for (const auto& r : *reqs) list.push_back(integration_meta(&r, grant_of(r.domain, r.key_slug)));
+  for (const auto& g : *grants) {
+    bool required = std::any_of(reqs->begin(), reqs->end(),
+                                [&](const auto& r) { return r.domain == g.domain && r.key_slug == g.key_slug; });
+    if (!required) list.push_back(integration_meta(nullptr, &g));
+  }
+  auto oauth = oauth_meta(app, ws, app_id, user_id);
+  if (!oauth) return tl::unexpected(oauth.error());
+  return json({{"integrations", list}, {"oauth", *oauth}});
+}
+
+// ---- settings ------------------------------------------------------------------------------------
+
+// Admin and owner manage the workspace's credentials; the app's creator may look (it needs to
+// know what its app still lacks), never write.
+std::optional<caller> settings_caller(web_app& app, const httplib::Request& req, httplib::Response& res,
+                                      const path_ids& ids, bool write) {
+  auto c = authorize(app, req, res, ids[0]);
+  if (!c) return std::nullopt;
+  if (ids.size() > 1) {
+    auto a = load_app(app, ids[0], ids[1], res);
+    if (!a) return std::nullopt;
+    if (!is_admin_or_owner(c->role) && (write || c->who.user_id != a->created_by)) {
+      send_error(res, 403, "forbidden", "only a workspace admin or owner manages integrations");
+      return std::nullopt;
+    }
+  } else if (!is_admin_or_owner(c->role)) {
+    send_error(res, 403, "forbidden", "only a workspace admin or owner manages integrations");
+    return std::nullopt;
+  }
+  return c;
+}
+
+void list_integrations(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
+  auto c = settings_caller(app, req, res, ids, false);
+  if (!c) return;
+  auto meta = integrations_metadata(app, ids[0], ids[1], &c->who.user_id);
+  if (!meta) return send_failure(res, meta.error());
+  send_json(res, 200, meta->dump());
+}
+
+result<grant_key> grant_from(const std::string& ws, const std::string& app_id, std::string domain, std::string slug) {
+  if (slug.empty()) slug = "default";
+  if (!valid_name(domain, 253) || !valid_name(slug, 128)) {
+    return fail("invalid_body", "domain and keySlug must be non-empty names (letters, digits, . _ -)");
+  }
+  return grant_key{ws, app_id, std::move(domain), std::move(slug)};
+}
+
+void put_secret(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
+  if (!settings_caller(app, req, res, ids, true)) return;
+  json body;
+  if (!parse_json_body(req, res, app.cfg.max_body_bytes, body)) return;
+  auto grant = grant_from(ids[0], ids[1], string_field(body, "domain"), string_field(body, "keySlug"));
+  if (!grant) return send_failure(res, grant.error());
+  std::string name = string_field(body, "name");
+  if (!valid_name(name, 128) || !body.contains("value") || !body["value"].is_string() ||
+      body["value"].get_ref<const std::string&>().empty() || body["value"].get_ref<const std::string&>().size() > max_secret_bytes) {
+    return send_error(res, 400, "invalid_body", "needs name (letters, digits, _ -) and a non-empty string value of at most 16 KiB");
+  }
+  auto put = app.db.integrations().put_secret(*grant, name, body["value"].get_ref<const std::string&>(), now_ms());
+  if (!put) return send_failure(res, put.error());
+  send_json(res, 200, json({{"ok", true}, {"domain", grant->domain}, {"keySlug", grant->key_slug}, {"name", name},
+                            {"configured", true}}).dump());
+}
+
+void delete_secret(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
+  if (!settings_caller(app, req, res, ids, true)) return;
+  auto grant = grant_from(ids[0], ids[1], req.get_param_value("domain"), req.get_param_value("keySlug"));
+  if (!grant) return send_failure(res, grant.error());
+  auto gone = app.db.integrations().delete_secret(*grant, req.get_param_value("name"));
+  if (!gone) return send_failure(res, gone.error());
+  if (!*gone) return send_error(res, 404, "not_found", "no such secret in this app's grant");
+  send_json(res, 200, json({{"ok", true}, {"deleted", true}}).dump());
+}
+
+void list_providers(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
+  if (!settings_caller(app, req, res, ids, true)) return;
+  auto list = app.db.integrations().provider_summaries(ids[0]);
+  if (!list) return send_failure(res, list.error());
+  json out = json::array();
+  for (const auto& p : *list) {
+    out.push_back({{"providerKey", p.provider_key}, {"clientId", p.client_id}, {"authorizationUrl", p.authorization_url},
+                   {"tokenUrl", p.token_url}, {"clientSecretConfigured", true}});
+  }
+  send_json(res, 200, json({{"providers", out}}).dump());
+}
+
+void put_provider(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
+  if (!settings_caller(app, req, res, {ids[0]}, true)) return;
+  json body;
+  if (!parse_json_body(req, res, app.cfg.max_body_bytes, body)) return;
+  oauth_provider_config p{ids[0], ids[1], string_field(body, "clientId"), string_field(body, "clientSecret"),
+                          string_field(body, "authorizationUrl"), string_field(body, "tokenUrl"), now_ms()};
+  if (p.client_id.empty() || p.client_secret.empty() || !parse_url(p.authorization_url) || !parse_url(p.token_url)) {
+    return send_error(res, 400, "invalid_body", "needs clientId, clientSecret, and http(s) authorizationUrl and tokenUrl");
+  }
+  auto put = app.db.integrations().put_provider(p);
+  if (!put) return send_failure(res, put.error());
+  send_json(res, 200, json({{"ok", true}, {"providerKey", p.provider_key}, {"configured", true}}).dump());
+}
+
+void delete_provider(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
+  if (!settings_caller(app, req, res, {ids[0]}, true)) return;
+  auto gone = app.db.integrations().delete_provider(ids[0], ids[1]);
+  if (!gone) return send_failure(res, gone.error());
+  if (!*gone) return send_error(res, 404, "not_found", "no such OAuth provider in this workspace");
+  send_json(res, 200, json({{"ok", true}, {"deleted", true}}).dump());
+}
+
+// ---- OAuth connect -------------------------------------------------------------------------------
+
+// RFC 7636 S256: base64url(SHA-256(verifier)) without padding.
+std::string pkce_challenge(const std::string& verifier) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int size = 0;
+  EVP_Digest(verifier.data(), verifier.size(), digest, &size, EVP_sha256(), nullptr);
+  static constexpr char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+  std::string out;
+  std::uint32_t acc = 0;
+  int bits = 0;
+  for (unsigned int i = 0; i < size; ++i) {
+    acc = (acc << 8) | digest[i];
+    bits += 8;
+    while (bits >= 6) out.push_back(alphabet[(acc >> (bits -= 6)) & 0x3f]);
+  }
+  if (bits > 0) out.push_back(alphabet[(acc << (6 - bits)) & 0x3f]);
+  return out;
+}
+
+std::string callback_url(web_app& app, const httplib::Request& req) {
+  std::string origin = app.cfg.web_url.empty() ? "http://" + req.get_header_value("Host") : app.cfg.web_url;
+  while (!origin.empty() && origin.back() == '/') origin.pop_back();
+  return origin + std::string(callback_path);
+}
+
+std::vector<std::string> requested_scopes(web_app& app, const httplib::Request& req, const path_ids& ids) {
+  std::vector<std::string> out;
+  if (req.has_param("scope")) {
+    std::string s = req.get_param_value("scope");
+    for (std::size_t i = 0; i < s.size();) {
+      auto end = std::min(s.find(' ', i), s.size());
+      if (end > i) out.push_back(s.substr(i, end - i));
+      i = end + 1;
+    }
+    return out;
+  }
+  auto wanted = oauth_scopes_of_app(app, ids[0], ids[1]);
+  if (auto it = wanted.find(ids[2]); it != wanted.end()) out.assign(it->second.begin(), it->second.end());
+  return out;
+}
+
+// Any member connects their own account: OAuth app actions act as the current viewer.
+void connect_start(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
+  auto c = authorize(app, req, res, ids[0]);
+  if (!c || !load_app(app, ids[0], ids[1], res)) return;
+  auto provider = app.db.integrations().get_provider(ids[0], ids[2]);
+  if (!provider) return send_failure(res, provider.error());
+  if (!*provider) return send_error(res, 404, "not_found", "OAuth provider " + ids[2] + " is not configured for this workspace");
+  oauth_connect_state st{random_id(32), ids[0], req.get_param_value("workspaceWide") == "1" ? "" : ids[1], ids[2],
+                         c->who.user_id, random_id(32), callback_url(app, req), requested_scopes(app, req, ids),
+                         now_ms() + connect_state_ttl_ms};
+  if (auto put = app.db.integrations().put_connect_state(st); !put) return send_failure(res, put.error());
+  std::string scope;
+  for (const auto& s : st.scopes) scope += (scope.empty() ? "" : " ") + s;
+  const auto& auth_url = (*provider)->authorization_url;
+  std::string location = auth_url + (auth_url.find('?') == std::string::npos ? "?" : "&") +
+                         "response_type=code&client_id=" + form_encode((*provider)->client_id) +
+                         "&redirect_uri=" + form_encode(st.redirect_uri) + "&scope=" + form_encode(scope) +
+                         "&state=" + st.state + "&code_challenge=" + pkce_challenge(st.code_verifier) +
+                         "&code_challenge_method=S256";
+  res.set_header("Cache-Control", "no-store");
+  res.set_redirect(location, 302);
+}
+
+// The state is consumed before anything else, so a replayed or forged callback finds nothing;
+// it must come back to the user who started it (CSRF: another user's browser cannot finish it).
+result<oauth_connect_state> callback_state(web_app& app, const httplib::Request& req, const identity& who) {
+  auto st = app.db.integrations().take_connect_state(req.get_param_value("state"), now_ms());
+  if (!st) return tl::unexpected(st.error());
+  if (!*st) return fail("invalid_state", "unknown, used or expired OAuth state: start connecting again");
+  if ((*st)->user_id != who.user_id) return fail("forbidden", "this connect attempt belongs to another user");
+  if (req.has_param("error")) return fail("oauth_denied", "the provider did not grant access");
+  if (req.get_param_value("code").empty()) return fail("invalid_body", "the provider sent no code");
+  return std::move(**st);
+}
+
+void connect_callback(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids&) {
+  auto who = app.auth.identify(req, res);
+  if (!who) return;
+  auto st = callback_state(app, req, *who);
+  if (!st) return send_failure(res, st.error());
+  if (!member_role(app.db, st->workspace_id, *who, res)) return;
+  auto provider = app.db.integrations().get_provider(st->workspace_id, st->provider_key);
+  if (!provider) return send_failure(res, provider.error());
+  if (!*provider) return send_error(res, 404, "not_found", "the OAuth provider was removed meanwhile");
+  auto tokens = exchange_code(app, **provider, req.get_param_value("code"), st->code_verifier, st->redirect_uri,
+                              st->scopes, now_ms());
+  if (!tokens) return send_failure(res, tokens.error());
+  oauth_account_key key{st->workspace_id, st->app_id, st->provider_key, st->user_id};
+  if (auto put = app.db.integrations().put_account(key, *tokens, now_ms()); !put) return send_failure(res, put.error());
+  send_json(res, 200, json({{"ok", true}, {"providerKey", key.provider_key}, {"appId", key.app_id}, {"connected", true},
+                            {"grantedScopes", tokens->scopes}}).dump());
+}
+
+void disconnect(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
+  auto c = authorize(app, req, res, ids[0]);
+  if (!c || !load_app(app, ids[0], ids[1], res)) return;
+  std::string app_id = req.get_param_value("workspaceWide") == "1" ? "" : ids[1];
+  auto gone = app.db.integrations().revoke_account({ids[0], app_id, ids[2], c->who.user_id}, now_ms());
+  if (!gone) return send_failure(res, gone.error());
+  if (!*gone) return send_error(res, 404, "not_found", "no connected account for this provider");
+  send_json(res, 200, json({{"ok", true}, {"connected", false}}).dump());
+}
+
+// ---- internal (worker → web) ---------------------------------------------------------------------
+
+// The builder run named by the body, in its own app: the worker speaks for that run only.
+result<run_key> builder_run_of(web_app& app, const json& body) {
+  run_key key{string_field(body, "workspaceId"), string_field(body, "appId"), string_field(body, "runId")};
+  if (!valid_path_id(key.workspace_id) || !valid_path_id(key.app_id) || !valid_path_id(key.run_id)) {
+    return fail("invalid_body", "needs workspaceId, appId and runId");
+  }
+  auto run = app.db.builder_run_stream(key);
+  if (!run) return tl::unexpected(run.error());
+  if (!*run) return fail("not_found", "no such builder run in this app");
+  return key;
+}
+
+result<std::vector<integration_requirement>> requirements_from(const json& setup, const std::string& run_id) {
+  if (!setup.is_object()) return fail("invalid_body", "setup must be the integration-setup.json object");
+  auto report = validate_integration_setup(setup.dump());
+  if (!report.setup) {
+    std::string why;
+    for (const auto& v : report.problems) why += (why.empty() ? "" : "; ") + v.path + ": " + v.message;
+    return fail("invalid_setup", "integration-setup.json is invalid, nothing was registered: " + why);
+  }
+  std::vector<integration_requirement> out;
+  std::int64_t now = now_ms();
+  for (std::size_t i = 0; i < report.setup->integrations.size(); ++i) {
+    const auto& in = report.setup->integrations[i];
+    json entry = setup["integrations"][i];
+    entry["keySlug"] = in.key_slug;
+    out.push_back({in.domain, in.key_slug, in.name, entry.dump(), run_id, now});
+  }
+  return out;
+}
+
+void sync_requirements(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids&) {
+  if (!app.auth.internal_allowed(req, res)) return;
+  json body;
+  if (!parse_json_body(req, res, app.cfg.max_body_bytes, body)) return;
+  auto key = builder_run_of(app, body);
+  if (!key) return send_failure(res, key.error());
+  auto set = requirements_from(body.value("setup", json()), key->run_id);
+  if (!set) return send_failure(res, set.error());
+  if (auto r = app.db.integrations().replace_requirements(key->workspace_id, key->app_id, *set); !r) {
+    return send_failure(res, r.error());
+  }
+  auto meta = integrations_metadata(app, key->workspace_id, key->app_id, nullptr);
+  if (!meta) return send_failure(res, meta.error());
+  send_json(res, 200, json({{"ok", true}, {"integrations", (*meta)["integrations"]}, {"oauth", (*meta)["oauth"]}}).dump());
+}
+
+void workspace_integrations(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids&) {
+  if (!app.auth.internal_allowed(req, res)) return;
+  json body;
+  if (!parse_json_body(req, res, app.cfg.max_body_bytes, body)) return;
+  auto key = builder_run_of(app, body);
+  if (!key) return send_failure(res, key.error());
+  auto meta = integrations_metadata(app, key->workspace_id, key->app_id, nullptr);
+  if (!meta) return send_failure(res, meta.error());
+  send_json(res, 200, meta->dump());
+}
+
+}  // namespace
+
+void register_integration_routes(httplib::Server& s, router& r, web_app& app) {
+  const std::string app_path = "/api/workspaces/{}/apps/{}/integrations";
+  const std::string providers = "/api/workspaces/{}/integrations/oauth-providers";
+  on_get_route(r, app_path, app, list_integrations);
+  on_body_route(s, "PUT", app_path + "/secrets", app, put_secret);
+  on_body_route(s, "DELETE", app_path + "/secrets", app, delete_secret);
+  on_get_route(r, providers, app, list_providers);
+  on_body_route(s, "PUT", providers + "/{}", app, put_provider);
+  on_body_route(s, "DELETE", providers + "/{}", app, delete_provider);
+  on_get_route(r, app_path + "/oauth/{}/connect", app, connect_start);
+  on_body_route(s, "DELETE", app_path + "/oauth/{}", app, disconnect);
+  on_get_route(r, callback_path, app, connect_callback);
+  on_body_route(s, "POST", "/api/internal/integration-requirements", app, sync_requirements);
+  on_body_route(s, "POST", "/api/internal/workspace-integrations", app, workspace_integrations);
+}
+
+}  // namespace platform::web

@@ -1,0 +1,15 @@
+#pragma once
+// The key integration credentials are sealed under (platform/secret_box.hpp).
+// PLATFORM_SECRETS_KEY (32 bytes, 64 hex digits or base64) when set; production requires it.
+// Local development without it uses <data_dir>/secrets.key, created once with mode 0600 (a
+// data dir moved elsewhere keeps opening its secrets; deleting the file makes them unreadable).
+// Replicas sharing PostgreSQL must share the key: set the variable there.
+#include "platform/error.hpp"
+#include "platform/secret_box.hpp"
+#include "web_config.hpp"
+
+namespace platform::web {
+
+result<secrets_key> load_secrets_key(const config& cfg);
+
+}  // namespace platform::web

@@ -1,0 +1,312 @@
+// Glue of the tool routes: who may run which approved tool for whom, and the failure reports.
+// The work is tool_runner (tool_execution.hpp) and request_repair (tool_repair.hpp).
+#include "tool_routes.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "access.hpp"
+#include "governed_agents.hpp"
+#include "http.hpp"
+#include "platform/redaction.hpp"
+#include "routes.hpp"
+#include "tool_execution.hpp"
+#include "tool_repair.hpp"
+#include "tool_shaping.hpp"
+
+namespace platform::web {
+
+using nlohmann::json;
+
+namespace {
+
+struct tool_context {
+  web_app& app;
+  std::unique_ptr<tool_runner> runner;
+};
+using context = std::shared_ptr<const tool_context>;
+
+// Reports reach the builder's prompt: 8 KiB at most, secret-named members masked.
+const redaction_limits report_limits{.max_string_bytes = 1024, .max_members = 30, .max_depth = 6,
+                                     .max_total_bytes = 8192};
+
+std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+std::string string_field(const json& j, const char* name) {
+  auto it = j.find(name);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+// The tool input as JSON text: the agent's JSON string, or an object from app code.
+std::optional<std::string> input_text(const json& body) {
+  auto it = body.find("input");
+  if (it == body.end() || it->is_null()) return std::string();
+  if (it->is_string()) return it->get<std::string>();
+  if (it->is_object()) return dump(*it);
+  return std::nullopt;
+}
+
+// Why no approved policy governs `scope`: never approved, stale, or never published.
+void send_blocked(web_app& app, std::string_view ws, std::string_view app_id, source_scope scope,
+                  httplib::Response& res) {
+  if (scope == source_scope::published) {
+    return send_error(res, 403, "not_published", "the app has not been published, so its tools cannot run");
+  }
+  auto approval = app.db.governance().approval(ws, app_id);
+  if (!approval) return send_store_error(res, approval.error());
+  if (!*approval) {
+    return send_error(res, 403, "not_approved", "custom tools and app actions run only after an admin or owner "
+                                                "approves agents.json");
+  }
+  send_error(res, 403, "approval_stale", "agents.json changed since its approval: custom tools and app actions are "
+                                         "blocked until an admin or owner approves it again");
+}
+
+// The approved tool `name` of `scope` (the agent's when `agent_id` is set, else a top-level
+// appTools item), with the approval hash; otherwise the error is written.
+std::optional<std::pair<tool, std::string>> approved_tool(web_app& app, std::string_view ws, std::string_view app_id,
+                                                          source_scope scope, std::string_view name,
+                                                          std::optional<std::string_view> agent_id,
+                                                          httplib::Response& res) {
+  auto policy = approved_payload(app, ws, app_id, scope);
+  if (!policy) {
+    if (policy.error().code.rfind("store_", 0) == 0) send_store_error(res, policy.error());
+    else send_error(res, 422, policy.error().code, policy.error().message);
+    return std::nullopt;
+  }
+  if (!*policy) {
+    send_blocked(app, ws, app_id, scope, res);
+    return std::nullopt;
+  }
+  const tool* t = (*policy)->config.find_tool(name, agent_id);
+  if (!t || t->type != tool_type::custom) {
+    if (agent_id) send_error(res, 403, "tool_not_approved", "the tool is not in the approved agents.json payload for this agent");
+    else send_error(res, 404, "tool_not_found", "no such app action in the approved agents.json appTools");
+    return std::nullopt;
+  }
+  if (!t->enabled) {
+    send_error(res, 403, "tool_disabled", "the tool is switched off on the agents page");
+    return std::nullopt;
+  }
+  return std::pair<tool, std::string>{*t, (*policy)->hash};
+}
+
+// The run of the body's {workspaceId, appId, runId} acting for the body's agent; otherwise
+// the error is written (a run of another app does not exist).
+std::optional<agent_run_record> acting_run(web_app& app, const json& body, httplib::Response& res) {
+  run_key key{string_field(body, "workspaceId"), string_field(body, "appId"), string_field(body, "runId")};
+  auto run = app.db.agent_runs().get(key);
+  if (!run) {
+    send_store_error(res, run.error());
+    return std::nullopt;
+  }
+  if (!*run) {
+    send_error(res, 404, "not_found", "no such agent run for this app");
+    return std::nullopt;
+  }
+  if ((*run)->agent_id != string_field(body, "agentId")) {
+    send_error(res, 403, "forbidden", "this run belongs to another agent");
+    return std::nullopt;
+  }
+  return std::move(**run);
+}
+
+source_scope scope_of(const agent_run_record& run) { return run.draft ? source_scope::draft : source_scope::published; }
+
+void send_repair(web_app& app, const repair_request& r, httplib::Response& res) {
+  auto reply = request_repair(app, r);
+  if (!reply) {
+    if (reply.error().code.rfind("store_", 0) == 0) return send_store_error(res, reply.error());
+    return send_error(res, 502, "repair_not_started", "the builder repair run could not be started: " + reply.error().code);
+  }
+  send_json(res, reply->value("ok", false) ? 202 : 200, dump(*reply));
+}
+
+json endpoint_json(const tool& t) {
+  json e = json::object();
+  if (t.endpoint) e = {{"method", t.endpoint->method}, {"url", t.endpoint->url}};
+  return e;
+}
+
+json integration_json(const tool& t) {
+  if (!t.integration) return json::object();
+  return {{"name", t.integration->name}, {"domain", t.integration->domain}, {"keySlug", t.integration->key_slug}};
+}
+
+// ---- app actions ---------------------------------------------------------------------------
+
+// The viewer is authenticated again on every call, and OAuth actions act as that viewer.
+void execute_app_tool(const context& ctx, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
+  web_app& app = ctx->app;
+  auto c = authorize(app, req, res, ids.at(0));
+  if (!c) return;
+  auto a = load_app(app, ids.at(0), ids.at(1), res);
+  if (!a) return;
+  json body;
+  if (!parse_json_body(req, res, app.cfg.max_body_bytes, body)) return;
+  auto draft = body.find("draft");
+  if (draft != body.end() && !draft->is_boolean()) return send_error(res, 400, "invalid_body", "draft must be a boolean");
+  bool is_draft = draft != body.end() && draft->get<bool>();
+  if (is_draft && !reads_draft(*c, *a)) return send_error(res, 403, "forbidden", "only the app's editors run draft actions");
+  auto input = input_text(body);
+  if (!input) return send_error(res, 400, "invalid_body", "input must be an object or a JSON string");
+  auto scope = is_draft ? source_scope::draft : source_scope::published;
+  auto t = approved_tool(app, ids.at(0), ids.at(1), scope, ids.at(2), std::nullopt, res);
+  if (!t) return;
+  auto reply = ctx->runner->run(app, t->first, {ids.at(0), ids.at(1), c->who.user_id, *input});
+  send_json(res, 200, reply.to_json());
+}
+
+// Draft only: the report names the approved draft spec (resolved here, never taken from the
+// body) and what the app saw, redacted and bounded.
+void report_app_tool_failure(const context& ctx, const httplib::Request& req, httplib::Response& res,
+                             const path_ids& ids) {
+  web_app& app = ctx->app;
+  const std::string &ws = ids.at(0), &app_id = ids.at(1);
+  auto c = authorize(app, req, res, ws);
+  if (!c) return;
+  auto a = load_app(app, ws, app_id, res);
+  if (!a) return;
+  if (!reads_draft(*c, *a)) return send_error(res, 403, "forbidden", "reporting a failure needs editable draft access");
+  json body;
+  if (!parse_json_body(req, res, app.cfg.max_body_bytes, body)) return;
+  auto result = body.find("result");
+  if (result == body.end() || !result->is_object()) return send_error(res, 400, "invalid_body", "result must be the action's result object");
+  auto t = approved_tool(app, ws, app_id, source_scope::draft, ids.at(2), std::nullopt, res);
+  if (!t) return;
+  std::string code = safe_error_code(string_field(*result, "errorCode"));
+  json seen = json::object();
+  for (const char* k : {"success", "error", "errorCode", "errorCategory", "statusCode", "retryable", "details"}) {
+    if (result->contains(k)) seen[k] = (*result)[k];
+  }
+  json report = {{"source", "app_action"}, {"toolName", t->first.name}, {"endpoint", endpoint_json(t->first)},
+                 {"integration", integration_json(t->first)}, {"input", body.value("input", json())},
+                 {"result", seen}, {"description", body.value("description", json(""))},
+                 {"attemptedTask", body.value("attemptedTask", json(""))}};
+  repair_request r{ws, app_id, "app_action", "user:" + c->who.user_id, t->first.name, code,
+                   parse_error_category(string_field(*result, "errorCategory")),
+                   failure_fingerprint(ws, app_id, t->first.name, code, t->first.endpoint),
+                   redact_json(dump(report), report_limits),
+                   {{"approvalHash", t->second}, {"userId", c->who.user_id}}};
+  send_repair(app, r, res);
+}
+
+void tool_audit(const context& ctx, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
+  web_app& app = ctx->app;
+  auto c = authorize(app, req, res, ids.at(0));
+  if (!c) return;
+  auto a = load_app(app, ids.at(0), ids.at(1), res);
+  if (!a) return;
+  if (!reads_draft(*c, *a)) return send_error(res, 403, "forbidden", "the tool audit needs editable access to the app");
+  auto events = app.db.audit().recent(ids.at(0), ids.at(1), 50);
+  if (!events) return send_store_error(res, events.error());
+  json out = json::array();
+  for (const auto& e : *events) {
+    out.push_back({{"id", e.id}, {"kind", e.kind}, {"actor", e.actor}, {"toolName", e.tool_name},
+                   {"fingerprint", e.fingerprint}, {"outcome", e.outcome},
+                   {"builderRunId", e.builder_run_id.empty() ? json(nullptr) : json(e.builder_run_id)},
+                   {"metadata", json::parse(e.metadata_json, nullptr, false)}, {"createdAt", e.created_at}});
+  }
+  send_json(res, 200, dump(json{{"events", out}}));
+}
+
+// ---- internal (worker → web) ---------------------------------------------------------------
+
+// The user is the run's triggeredByUserId, never a body field; the tool must be in the
+// approved payload of the run's scope for the run's agent.
+void internal_tool_execute(const context& ctx, const httplib::Request& req, httplib::Response& res) {
+  web_app& app = ctx->app;
+  if (!app.auth.internal_allowed(req, res)) return;
+  json body;
+  if (!parse_json_body(req, res, app.cfg.max_body_bytes, body)) return;
+  auto input = input_text(body);
+  if (!input || string_field(body, "toolName").empty()) {
+    return send_error(res, 400, "invalid_body", "toolName is required and input must be a JSON string or object");
+  }
+  auto run = acting_run(app, body, res);
+  if (!run) return;
+  if (is_finished(run->status)) return send_error(res, 409, "run_finished", "this run has ended");
+  auto t = approved_tool(app, run->workspace_id, run->app_id, scope_of(*run), string_field(body, "toolName"),
+                         run->agent_id, res);
+  if (!t) return;
+  auto reply = ctx->runner->run(app, t->first, {run->workspace_id, run->app_id, run->triggered_by_user_id, *input});
+  send_json(res, 200, reply.to_json());
+}
+
+// The worker's JSON-string texts (already redacted there) as plain values for the report.
+json unquoted(const json& v) {
+  if (!v.is_string()) return v;
+  json inner = json::parse(v.get<std::string>(), nullptr, false);
+  return inner.is_discarded() ? v : inner;
+}
+
+void internal_failure_report(const context& ctx, const httplib::Request& req, httplib::Response& res) {
+  web_app& app = ctx->app;
+  if (!app.auth.internal_allowed(req, res)) return;
+  json body;
+  if (!parse_json_body(req, res, app.cfg.max_body_bytes, body)) return;
+  auto failures = body.find("failures");
+  std::string name = string_field(body, "toolName");
+  if (name.empty() || failures == body.end() || !failures->is_array() || failures->empty() || !failures->back().is_object()) {
+    return send_error(res, 400, "invalid_body", "toolName and a non-empty failures array are required");
+  }
+  auto run = acting_run(app, body, res);
+  if (!run) return;
+  // The approved spec when the policy still holds; else the endpoint template the worker
+  // recorded (a stale draft keeps its repair: the builder is what fixes it).
+  std::optional<tool_endpoint> endpoint;
+  std::string approval_hash;
+  if (auto policy = approved_payload(app, run->workspace_id, run->app_id, scope_of(*run)); policy && *policy) {
+    if (const tool* t = (*policy)->config.find_tool(name, run->agent_id)) endpoint = t->endpoint;
+    approval_hash = (*policy)->hash;
+  }
+  const json& last = failures->back();
+  json recorded_endpoint = last.value("endpoint", json::object());
+  if (!endpoint && recorded_endpoint.is_object()) {
+    endpoint = tool_endpoint{string_field(recorded_endpoint, "method"), string_field(recorded_endpoint, "url"), {}, {}, {}};
+  }
+  json error = last.value("error", json::object());
+  std::string code = safe_error_code(error.is_object() ? string_field(error, "errorCode") : "");
+  json report = {{"source", "agent_tool"}, {"agentRunId", run->run_id}, {"agentId", run->agent_id},
+                 {"toolName", name}, {"description", unquoted(body.value("description", json("")))},
+                 {"attemptedTask", unquoted(body.value("attemptedTask", json("")))}, {"failures", *failures}};
+  repair_request r{run->workspace_id, run->app_id, "agent_tool", "agent_run:" + run->run_id, name, code,
+                   error.is_object() ? parse_error_category(string_field(error, "errorCategory")) : std::nullopt,
+                   failure_fingerprint(run->workspace_id, run->app_id, name, code, endpoint),
+                   redact_json(dump(report), report_limits),
+                   {{"agentRunId", run->run_id}, {"agentId", run->agent_id}, {"approvalHash", approval_hash},
+                    {"failureCount", failures->size()}}};
+  send_repair(app, r, res);
+}
+
+}  // namespace
+
+void register_tool_routes(httplib::Server& s, router& r, web_app& app) {
+  auto runner = tool_runner::create(app.cfg);
+  if (!runner) {
+    std::fprintf(stderr, "web: HTTP executor: %s: %s\n", runner.error().code.c_str(), runner.error().message.c_str());
+    std::exit(2);
+  }
+  context ctx = std::make_shared<const tool_context>(tool_context{app, std::move(*runner)});
+  const std::string tool_path = "/api/workspaces/{}/apps/{}/app-tools/{}";
+  auto post = [&](const std::string& pattern, auto fn) {
+    s.Post(id_pattern_regex(pattern), [ctx, fn](const httplib::Request& req, httplib::Response& res) {
+      fn(ctx, req, res, path_ids(req.matches.begin() + 1, req.matches.end()));
+    });
+  };
+  post(tool_path + "/execute", execute_app_tool);
+  post(tool_path + "/report-failure", report_app_tool_failure);
+  s.Post("/api/internal/tool-execute", [ctx](const httplib::Request& req, httplib::Response& res) {
+    internal_tool_execute(ctx, req, res);
+  });
+  s.Post("/api/internal/tool-failure-report", [ctx](const httplib::Request& req, httplib::Response& res) {
+    internal_failure_report(ctx, req, res);
+  });
+  r.get("/api/workspaces/{}/apps/{}/tool-audit", [ctx](const httplib::Request& req, httplib::Response& res,
+                                                       const path_ids& ids) { tool_audit(ctx, req, res, ids); });
+}
+
+}  // namespace platform::web
