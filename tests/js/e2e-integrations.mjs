@@ -12,6 +12,7 @@
 //
 // Usage: node e2e-integrations.mjs --build DIR
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -344,6 +345,25 @@ async function main() {
       assert.ok(!logs.includes(c), `a log carried ${c.slice(0, 20)}...`);
       assert.ok(!dbBytes.includes(c), `the database file holds ${c.slice(0, 20)}... in plaintext`);
     }
+  });
+  await check('production needs PLATFORM_SECRETS_KEY; a malformed key refuses to start and is not echoed', async () => {
+    const env = { PATH: process.env.PATH, PLATFORM_WEB_PORT: '0', PLATFORM_DATA_DIR: path.join(tmp, 'prod'), PLATFORM_WORKER_URL: 'http://127.0.0.1:1',
+      PLATFORM_AUTH_MODE: 'external', PLATFORM_JWT_ISSUER: issuer, PLATFORM_JWT_AUDIENCE: audience, PLATFORM_JWT_HS256_SECRET: jwtSecret,
+      INTERNAL_API_TOKEN: INTERNAL };
+    const refuse = (extra) => new Promise((resolve, reject) => {
+      const child = spawn(web, [], { env: { ...env, ...extra }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let err = '';
+      child.stderr.on('data', (d) => { err += d; });
+      child.stdout.on('data', (d) => { if (/listening on/.test(String(d))) { child.kill(); reject(new Error('platform-web started')); } });
+      child.on('exit', (code) => resolve({ code, err }));
+    });
+    let r = await refuse({ PLATFORM_ENV: 'production' });
+    assert.notEqual(r.code, 0);
+    assert.match(r.err, /PLATFORM_SECRETS_KEY/);
+    r = await refuse({ PLATFORM_SECRETS_KEY: 'not-a-key-canary-value' });
+    assert.notEqual(r.code, 0);
+    assert.match(r.err, /PLATFORM_SECRETS_KEY/);
+    assert.ok(!r.err.includes('not-a-key-canary-value'));
   });
   providerServer.close();
 }
