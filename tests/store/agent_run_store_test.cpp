@@ -14,41 +14,18 @@
 #include <vector>
 
 #include "platform/sql_store.hpp"
+#include "store_backends.hpp"
 
 using namespace platform;
 namespace fs = std::filesystem;
 
 namespace {
 
-std::string ar_uid(std::string_view what) {
-  static const std::string prefix = [] {
-    std::random_device rd;
-    return "ar" + std::to_string(rd()) + "-";
-  }();
-  static std::atomic<int> n{0};
-  return prefix + std::string(what) + std::to_string(++n);
-}
+std::string ar_uid(std::string_view what) { return store_test::uid("ar", what); }
 
-struct ar_backend {
-  std::string name;
-  std::function<std::unique_ptr<store>()> open;
-};
+using ar_backend = store_test::backend_case;
 
-std::vector<ar_backend> ar_backends() {
-  std::vector<ar_backend> out;
-  out.push_back({"sqlite-memory", [] { return open_sqlite_store(":memory:").value(); }});
-  out.push_back({"sqlite-file", [] {
-                   static fs::path dir = fs::temp_directory_path() / ar_uid("platform-agent-runs-");
-                   fs::create_directories(dir);
-                   return open_sqlite_store((dir / "platform.db").string()).value();
-                 }});
-  const char* pg = std::getenv("PLATFORM_TEST_PG_URL");
-  if (pg && *pg) {
-    std::string url = pg;
-    out.push_back({"postgres", [url] { return open_postgres_store(url, 8).value(); }});
-  }
-  return out;
-}
+std::vector<ar_backend> ar_backends() { return store_test::backends("platform-agent-runs-"); }
 
 struct ar_fixture {
   std::unique_ptr<store> db;

@@ -14,41 +14,18 @@
 
 #include "platform/app_data_store.hpp"
 #include "platform/sql_store.hpp"
+#include "store_backends.hpp"
 
 using namespace platform;
 namespace fs = std::filesystem;
 
 namespace {
 
-std::string uid(std::string_view what) {
-  static const std::string prefix = [] {
-    std::random_device rd;
-    return "d" + std::to_string(rd()) + "-";
-  }();
-  static std::atomic<int> n{0};
-  return prefix + std::string(what) + std::to_string(++n);
-}
+std::string uid(std::string_view what) { return store_test::uid("d", what); }
 
-struct data_backend {
-  std::string name;
-  std::function<std::unique_ptr<store>()> open;
-};
+using data_backend = store_test::backend_case;
 
-std::vector<data_backend> data_backends() {
-  std::vector<data_backend> out;
-  out.push_back({"sqlite-memory", [] { return open_sqlite_store(":memory:").value(); }});
-  out.push_back({"sqlite-file", [] {
-                   static fs::path dir = fs::temp_directory_path() / uid("platform-app-data-");
-                   fs::create_directories(dir);
-                   return open_sqlite_store((dir / "platform.db").string()).value();
-                 }});
-  const char* pg = std::getenv("PLATFORM_TEST_PG_URL");
-  if (pg && *pg) {
-    std::string url = pg;
-    out.push_back({"postgres", [url] { return open_postgres_store(url, 8).value(); }});
-  }
-  return out;
-}
+std::vector<data_backend> data_backends() { return store_test::backends("platform-app-data-"); }
 
 collection_ref todos(data_scope scope = data_scope::published, std::string ws = "w", std::string app = "a") {
   return {std::move(ws), std::move(app), scope, "todos"};

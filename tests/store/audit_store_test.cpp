@@ -13,33 +13,18 @@
 #include <vector>
 
 #include "platform/sql_store.hpp"
+#include "store_backends.hpp"
 
 using namespace platform;
 namespace fs = std::filesystem;
 
 namespace {
 
-std::string au_uid(std::string_view what) {
-  static const std::string prefix = [] {
-    std::random_device rd;
-    return "au" + std::to_string(rd()) + "-";
-  }();
-  static std::atomic<int> n{0};
-  return prefix + std::string(what) + std::to_string(++n);
-}
+std::string au_uid(std::string_view what) { return store_test::uid("au", what); }
 
 std::vector<std::pair<std::string, std::function<std::unique_ptr<store>()>>> au_backends() {
   std::vector<std::pair<std::string, std::function<std::unique_ptr<store>()>>> out;
-  out.emplace_back("sqlite-file", [] {
-    static fs::path dir = fs::temp_directory_path() / au_uid("platform-audit-");
-    fs::create_directories(dir);
-    return open_sqlite_store((dir / "platform.db").string()).value();
-  });
-  const char* pg = std::getenv("PLATFORM_TEST_PG_URL");
-  if (pg && *pg) {
-    std::string url = pg;
-    out.emplace_back("postgres", [url] { return open_postgres_store(url, 8).value(); });
-  }
+  for (auto& b : store_test::backends("platform-audit-", false)) out.emplace_back(b.name, b.open);
   return out;
 }
 

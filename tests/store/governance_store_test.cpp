@@ -13,41 +13,18 @@
 
 #include "platform/approval_hash.hpp"
 #include "platform/sql_store.hpp"
+#include "store_backends.hpp"
 
 using namespace platform;
 namespace fs = std::filesystem;
 
 namespace {
 
-std::string uid(std::string_view what) {
-  static const std::string prefix = [] {
-    std::random_device rd;
-    return "g" + std::to_string(rd()) + "-";
-  }();
-  static std::atomic<int> n{0};
-  return prefix + std::string(what) + std::to_string(++n);
-}
+std::string uid(std::string_view what) { return store_test::uid("g", what); }
 
-struct backend_case {
-  std::string name;
-  std::function<std::unique_ptr<store>()> open;
-};
+using store_test::backend_case;
 
-std::vector<backend_case> backends() {
-  std::vector<backend_case> out;
-  out.push_back({"sqlite-memory", [] { return open_sqlite_store(":memory:").value(); }});
-  out.push_back({"sqlite-file", [] {
-                   static fs::path dir = fs::temp_directory_path() / uid("platform-gov-");
-                   fs::create_directories(dir);
-                   return open_sqlite_store((dir / "platform.db").string()).value();
-                 }});
-  const char* pg = std::getenv("PLATFORM_TEST_PG_URL");
-  if (pg && *pg) {
-    std::string url = pg;
-    out.push_back({"postgres", [url] { return open_postgres_store(url, 8).value(); }});
-  }
-  return out;
-}
+std::vector<backend_case> backends() { return store_test::backends("platform-gov-"); }
 
 const std::string agents_a = R"({"agents":[{"id":"a","name":"A","description":"d","systemPrompt":"p","tools":[]}]})";
 // Same policy as agents_a: key order, whitespace and an empty tools list never change the hash.
