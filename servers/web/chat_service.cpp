@@ -58,6 +58,19 @@ std::string worker_body(const turn_request& r, const std::optional<builder_run_r
   return body.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
+// Writes the app's draft source snapshot into the worker's workspace, file by file.
+bool restore_worker_workspace(store& db, const worker_client& worker, const std::string& ws, const std::string& app_id) {
+  auto files = db.governance().snapshot_files(ws, app_id, source_scope::draft);
+  if (!files || files->empty()) return false;
+  for (const auto& [path, content] : *files) {
+    if (auto put = worker.put_file(app_id, path, content); !put) {
+      std::fprintf(stderr, "web: restoring the workspace of app=%s failed: %s\n", app_id.c_str(), put.error().code.c_str());
+      return false;
+    }
+  }
+  return true;
+}
+
 // The worker's per-turn usage on its result line (`platform_turn_usage`, RunUsage JSON).
 std::optional<run_usage> turn_usage_of(std::string_view worker_message) {
   if (worker_message.find("\"platform_turn_usage\"") == std::string_view::npos) return std::nullopt;
@@ -158,14 +171,26 @@ void chat_service::run(const std::shared_ptr<turn>& t) {
   };
 
   auto run_record = db_.get_builder_run(key);
-  auto streamed = worker_.stream_messages(
-      key.app_id, worker_body(t->req, run_record ? *run_record : std::nullopt), [&](std::string_view data) {
-        if (data == "[DONE]") return true;
-        if (auto u = turn_usage_of(data)) usage = u;
-        b.feed_message(data, out);
-        emit();
-        return !t->claim_lost.load();
-      });
+  json body = json::parse(worker_body(t->req, run_record ? *run_record : std::nullopt));
+  auto draft = db_.governance().head(key.workspace_id, key.app_id, source_scope::draft);
+  body["hasDraft"] = draft && *draft;
+  auto stream = [&] {
+    return worker_.stream_messages(key.app_id, body.dump(-1, ' ', false, json::error_handler_t::replace),
+                                   [&](std::string_view data) {
+                                     if (data == "[DONE]") return true;
+                                     if (auto u = turn_usage_of(data)) usage = u;
+                                     b.feed_message(data, out);
+                                     emit();
+                                     return !t->claim_lost.load();
+                                   });
+  };
+  auto streamed = stream();
+  // A worker without this app's workspace (a new host, a wiped disk) would build on the
+  // template and the draft would be replaced after the turn: give it the draft, then go on.
+  if (!streamed && streamed.error().code == "worker_http_409" &&
+      restore_worker_workspace(db_, worker_, key.workspace_id, key.app_id)) {
+    streamed = stream();
+  }
   // A stream that broke after the turn's result lost nothing the viewer needs.
   bool worker_failed = !streamed && !b.outcome().result_seen;
   if (worker_failed && !t->claim_lost) b.fail(streamed.error().message, out);

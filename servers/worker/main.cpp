@@ -109,6 +109,13 @@ platform::result<std::unique_ptr<broker_lease>> builder_grant(const config& cfg,
   return brk.open(std::move(ctx), builder_tools(cfg));
 }
 
+// The app's workspace holds files (the template or the app's own).
+bool has_workspace(const config& cfg, const std::string& app_id) {
+  std::error_code ec;
+  auto dir = std::filesystem::absolute(cfg.workspaces_dir) / app_id;
+  return std::filesystem::exists(dir / "package.json", ec) || std::filesystem::exists(dir / "agents.json", ec);
+}
+
 void post_messages(const config& cfg, session_table& sessions, worker_registry& registry, broker& brk,
                    const httplib::Request& req, httplib::Response& res) {
   if (!authorized(cfg, req, res)) return;
@@ -121,6 +128,11 @@ void post_messages(const config& cfg, session_table& sessions, worker_registry& 
   if (!t) return;
   // A session this worker still holds is newer than nothing; the web's copy wins otherwise.
   if (!t->restore) t->restore = sessions.get(app_id, t->run_id);
+  if (body.value("hasDraft", false) && !has_workspace(cfg, app_id)) {
+    // Building on the template here would replace the app's draft after the turn: the web
+    // server writes the draft in first (PUT files) and asks again.
+    return send_error(res, 409, "workspace_missing", "this worker has no workspace for the app; send its draft first");
+  }
   auto lease = builder_grant(cfg, brk, body, *t);
   if (!lease) return send_error(res, 503, lease.error().code, lease.error().message);
   if (!(*lease)->access().servers.empty()) t->broker = (*lease)->access();

@@ -261,6 +261,25 @@ async function main() {
     assert.equal(vg.published.hash, v1(agentsV2));
   });
 
+  await check('a worker that lost the workspace gets the draft back before the next turn; the draft survives', async () => {
+    fs.rmSync(path.join(dataDir, 'workspaces', app.id), { recursive: true, force: true });
+    const runs = `/api/workspaces/${ws}/apps/${app.id}/runs`;
+    const run = ok(await call('creator', 'POST', runs, {}), 201);
+    const chatPath = `${runs}/${run.id}/chat`;
+    const body = (messages) => ({ messages, runtimeModel: 'claude-sonnet-4-5-20250929' });
+    const u1 = { id: 'w1', role: 'user', parts: [{ type: 'text', text: 'Start over.' }] };
+    // The scripted model's first reply writes agents.json V1 with the Write tool. On a
+    // workspace rebuilt from the template that write would succeed and the turn's snapshot
+    // would replace the draft; with the draft restored first, Claude Code refuses to overwrite
+    // a file it has not read, and the draft stays as approved.
+    const chat = await call('creator', 'POST', chatPath, body([u1]));
+    assert.equal(chat.status, 200, chat.text);
+    const g = ok(await call('creator', 'GET', agentsPath));
+    assert.deepEqual(g.agentsJson, agentsV2, 'the draft was not replaced by a fresh template');
+    assert.deepEqual(JSON.parse(fs.readFileSync(workspaceFile('agents.json'), 'utf8')), agentsV2, 'the worker has the draft again');
+    assert.equal(g.approvalStatus, 'approved');
+  });
+
   await check('worker: the source snapshot excludes dependencies and build output; file writes stay inside the workspace', async () => {
     const w = worker.match[1];
     const snap = await (await fetch(`${w}/sessions/${app.id}/source-snapshot`)).json();
