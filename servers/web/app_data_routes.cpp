@@ -2,9 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
-#include <condition_variable>
 #include <cstdio>
-#include <deque>
 #include <mutex>
 
 #include <nlohmann/json.hpp>
@@ -16,6 +14,7 @@
 #include "governed_agents.hpp"
 #include "http.hpp"
 #include "routes.hpp"
+#include "channel_stream.hpp"
 
 namespace platform::web {
 
@@ -243,47 +242,16 @@ void get_document(web_app& app, const httplib::Request& req, httplib::Response& 
 
 // ---- live change events ----------------------------------------------------------------------------
 
-struct event_queue {
-  std::mutex mu;
-  std::condition_variable cv;
-  std::deque<std::string> items;
-  bool overflow = false;
-};
-
 // SSE of one app's data changes in one scope. A client that falls 1024 events behind is
 // disconnected rather than buffered without bound; on reconnect it refetches what it shows.
 void data_events(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
   auto c = data_access(app, req, res, ids, req.get_param_value("scope"));
   if (!c) return;
-  auto q = std::make_shared<event_queue>();
-  auto sub = app.cache.subscribe(app_data_channel(c->workspace_id, c->app_id, c->scope),
-                                 [q](std::string_view, std::string_view msg) {
-                                   std::lock_guard lock(q->mu);
-                                   if (q->items.size() >= 1024) q->overflow = true;
-                                   else q->items.emplace_back(msg);
-                                   q->cv.notify_all();
-                                 });
-  if (!sub) return send_store_error(res, sub.error());
-  res.set_header("Cache-Control", "no-cache");
-  res.set_header("X-Accel-Buffering", "no");
-  auto holder = std::make_shared<std::unique_ptr<subscription>>(std::move(*sub));
-  auto first = std::make_shared<bool>(true);
-  auto hb = app.cfg.heartbeat;
-  res.set_chunked_content_provider(
-      "text/event-stream",
-      [q, hb, first](std::size_t, httplib::DataSink& sink) {
-        // The first comment tells the client it is subscribed: writes after it are seen.
-        std::string out = *first ? std::string(": subscribed\n\n") : std::string();
-        *first = false;
-        std::unique_lock lock(q->mu);
-        if (out.empty()) q->cv.wait_for(lock, hb, [&] { return !q->items.empty() || q->overflow; });
-        if (q->overflow) return false;
-        for (; !q->items.empty(); q->items.pop_front()) out += "data: " + q->items.front() + "\n\n";
-        lock.unlock();
-        if (out.empty()) out = ": keep-alive\n\n";
-        return sink.write(out.data(), out.size());
-      },
-      [holder](bool) { holder->reset(); });
+  channel_stream_options o;
+  o.channel = app_data_channel(c->workspace_id, c->app_id, c->scope);
+  o.announce_subscribed = true;
+  o.heartbeat = app.cfg.heartbeat;
+  stream_channel(app.cache, res, std::move(o));
 }
 
 // ---- internal route: the app agents' data tools ------------------------------------------------------

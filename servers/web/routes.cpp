@@ -18,6 +18,7 @@
 #include "platform/ui_stream.hpp"
 #include "platform/usage.hpp"
 #include "tool_routes.hpp"
+#include "channel_stream.hpp"
 
 namespace platform::web {
 
@@ -328,58 +329,29 @@ void resume_chat(web_app& app, const httplib::Request& req, httplib::Response& r
 
 // ---- workspace events ------------------------------------------------------------------------
 
-struct event_queue {
-  std::mutex mu;
-  std::condition_variable cv;
-  std::deque<std::string> items;
-  bool overflow = false;
-};
-
 void workspace_events(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids,
                       std::optional<run_key> only_run) {
   const std::string& ws = ids.at(0);
   if (!authorize(app, req, res, ws)) return;
-  auto q = std::make_shared<event_queue>();
-  auto push = [q](std::string s) {
-    std::lock_guard lock(q->mu);
-    if (q->items.size() >= 1024) q->overflow = true;  // a stuck viewer must not grow memory
-    else q->items.push_back(std::move(s));
-    q->cv.notify_all();
-  };
-  auto sub = app.cache.subscribe(workspace_channel(ws), [push, only_run](std::string_view, std::string_view msg) {
-    if (only_run && msg.find("\"" + only_run->run_id + "\"") == std::string_view::npos) return;
-    push(std::string(msg));
-  });
-  if (!sub) return send_store_error(res, sub.error());
+  channel_stream_options o;
+  o.channel = workspace_channel(ws);
+  o.heartbeat = app.cfg.heartbeat;
+  if (only_run) {
+    o.filter = [id = "\"" + only_run->run_id + "\""](std::string_view msg) { return msg.find(id) != std::string_view::npos; };
+  }
   // Catch-up: the builder runs streaming right now.
-  auto streaming = app.db.streaming_builder_runs(ws);
-  if (streaming) {
+  o.catch_up = [&app, ws, only_run] {
+    std::vector<std::string> out;
+    auto streaming = app.db.streaming_builder_runs(ws);
+    if (!streaming) return out;
     for (const auto& r : *streaming) {
       if (only_run && r.key.run_id != only_run->run_id) continue;
-      push(run_event(r.active_stream_id ? "run.stream_ready" : "run.starting", r.key, "builder", "streaming",
-                     r.run_reason));
+      out.push_back(run_event(r.active_stream_id ? "run.stream_ready" : "run.starting", r.key, "builder", "streaming",
+                              r.run_reason));
     }
-  }
-  res.set_header("Cache-Control", "no-cache");
-  res.set_header("X-Accel-Buffering", "no");
-  auto holder = std::make_shared<std::unique_ptr<subscription>>(std::move(*sub));
-  auto hb = app.cfg.heartbeat;
-  res.set_chunked_content_provider(
-      "text/event-stream",
-      [q, hb](std::size_t, httplib::DataSink& sink) {
-        std::unique_lock lock(q->mu);
-        q->cv.wait_for(lock, hb, [&] { return !q->items.empty() || q->overflow; });
-        if (q->overflow) return false;  // the client reconnects and gets a fresh catch-up
-        std::string out;
-        while (!q->items.empty()) {
-          append_sse_data(out, q->items.front());
-          q->items.pop_front();
-        }
-        lock.unlock();
-        if (out.empty()) out = std::string(sse_heartbeat);
-        return sink.write(out.data(), out.size());
-      },
-      [holder](bool) { holder->reset(); });
+    return out;
+  };
+  stream_channel(app.cache, res, std::move(o));
 }
 
 void detect_provider(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids&) {
