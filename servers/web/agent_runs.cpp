@@ -14,6 +14,7 @@
 #include "platform/ui_stream.hpp"
 #include "platform/usage.hpp"
 #include "routes.hpp"
+#include "../common/json_fields.hpp"
 
 namespace platform::web {
 
@@ -114,7 +115,7 @@ result<json> runtime_settings_of(web_app& app, const run_key& key) {
 
 result<std::string> worker_body(web_app& app, const agent_run_record& run, const std::string& callback_url) {
   run_key key{run.workspace_id, run.app_id, run.run_id};
-  auto files = source_files_of(app, key.workspace_id, key.app_id, run.draft ? source_scope::draft : source_scope::published);
+  auto files = source_files_of(app, key.workspace_id, key.app_id, run_scope(run));
   if (!files) return tl::unexpected(files.error());
   auto settings = runtime_settings_of(app, key);
   if (!settings) return tl::unexpected(settings.error());
@@ -425,6 +426,27 @@ result<bool> complete_agent_run(web_app& app, const json& body) {
   if (!ended) return tl::unexpected(ended.error());
   if (*ended) publish_agent_event(app.cache, key, done.status);
   return *ended;
+}
+
+source_scope run_scope(const agent_run_record& run) { return run.draft ? source_scope::draft : source_scope::published; }
+
+std::optional<agent_run_record> acting_run(web_app& app, const json& body, httplib::Response& res) {
+  using servers::string_field;
+  run_key key{string_field(body, "workspaceId"), string_field(body, "appId"), string_field(body, "runId")};
+  auto run = app.db.agent_runs().get(key);
+  if (!run) {
+    send_store_error(res, run.error());
+    return std::nullopt;
+  }
+  if (!*run) {
+    send_error(res, 404, "not_found", "no such agent run for this app");
+    return std::nullopt;
+  }
+  if ((*run)->agent_id != string_field(body, "agentId")) {
+    send_error(res, 403, "forbidden", "this run belongs to another agent");
+    return std::nullopt;
+  }
+  return std::move(**run);
 }
 
 }  // namespace platform::web

@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "platform/agent_run_store.hpp"
+#include "platform/governance_store.hpp"
 #include "platform/store.hpp"
 
 namespace platform::web {
@@ -58,5 +59,13 @@ void serve_agent_run_viewer(web_app& app, const run_key& key, std::uint64_t curs
 // event once. Returns false when the run had ended already (a retry: nothing changes).
 // Errors: `not_found`, `invalid_body`, store failures.
 result<bool> complete_agent_run(web_app& app, const nlohmann::json& body);
+
+// The data scope and governing payload of a run: draft runs use the draft.
+source_scope run_scope(const agent_run_record& run);
+
+// For the internal routes a runtime's tools call: the run of the body's {workspaceId, appId,
+// runId} acting for the body's agentId. Otherwise the error is written (404 for a run of
+// another app: it does not exist for the caller; 403 for another agent's run).
+std::optional<agent_run_record> acting_run(web_app& app, const nlohmann::json& body, httplib::Response& res);
 
 }  // namespace platform::web

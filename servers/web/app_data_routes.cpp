@@ -9,12 +9,14 @@
 
 #include "../common/env.hpp"
 #include "access.hpp"
+#include "agent_runs.hpp"
 #include "auth.hpp"
 #include "chat_service.hpp"
 #include "governed_agents.hpp"
 #include "http.hpp"
 #include "routes.hpp"
 #include "channel_stream.hpp"
+#include "../common/json_fields.hpp"
 
 namespace platform::web {
 
@@ -83,10 +85,7 @@ result<int> limit_of(std::string_view text) {
   return n;
 }
 
-std::string string_field(const json& j, const char* name) {
-  auto it = j.find(name);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
+using servers::string_field;
 
 // One write as the browser route and the agents' update_app_data send it.
 struct write_request {
@@ -264,17 +263,14 @@ bool declares_collection(const agent_run_record& run, std::string_view collectio
   return std::any_of(list->begin(), list->end(), [&](const json& n) { return n.is_string() && n == collection; });
 }
 
-// Why the run may not use data tools on `collection` (nullopt: it may). Store failures
+// Why the acting run may not use data tools on `collection` (nullopt: it may). Store failures
 // come back as they are (503).
-std::optional<error> refusal(web_app& app, const agent_run_record& run, std::string_view agent_id,
-                             std::string_view collection) {
-  if (run.agent_id != agent_id) return error{"forbidden", "this run belongs to another agent"};
+std::optional<error> refusal(web_app& app, const agent_run_record& run, std::string_view collection) {
   if (is_finished(run.status)) return error{"run_finished", "this run has ended"};
   if (!declares_collection(run, collection)) {
     return error{"collection_not_declared", "collection must be one of this agent's dataCollections"};
   }
-  auto scope = run.draft ? source_scope::draft : source_scope::published;
-  auto allowed = tools_allowed(app, run.workspace_id, run.app_id, scope);
+  auto allowed = tools_allowed(app, run.workspace_id, run.app_id, run_scope(run));
   if (!allowed) return allowed.error();
   if (!*allowed) {
     return error{"approval_stale",
@@ -283,27 +279,18 @@ std::optional<error> refusal(web_app& app, const agent_run_record& run, std::str
   return std::nullopt;
 }
 
-// The run of {workspaceId, appId, runId} when it acts for the body's agent and may use data
-// tools on `collection`; otherwise the error is written.
-std::optional<agent_run_record> acting_run(web_app& app, const json& body, std::string_view collection,
-                                           httplib::Response& res) {
-  run_key key{string_field(body, "workspaceId"), string_field(body, "appId"), string_field(body, "runId")};
-  auto run = app.db.agent_runs().get(key);
-  if (!run) {
-    send_store_error(res, run.error());
-    return std::nullopt;
-  }
-  if (!*run) {
-    send_error(res, 404, "not_found", "no such agent run for this app");
-    return std::nullopt;
-  }
-  if (auto no = refusal(app, **run, string_field(body, "agentId"), collection)) {
+// The acting run when it may use data tools on `collection`; otherwise the error is written.
+std::optional<agent_run_record> data_tool_run(web_app& app, const json& body, std::string_view collection,
+                                              httplib::Response& res) {
+  auto run = acting_run(app, body, res);
+  if (!run) return std::nullopt;
+  if (auto no = refusal(app, *run, collection)) {
     int status = no->code == "run_finished" ? 409 : no->code.rfind("store_", 0) == 0 ? 503 : 403;
     if (status == 503) send_store_error(res, *no);
     else send_error(res, status, no->code, no->message);
     return std::nullopt;
   }
-  return std::move(**run);
+  return run;
 }
 
 void agent_read(web_app& app, const collection_ref& c, const json& request, httplib::Response& res) {
@@ -330,7 +317,7 @@ void internal_app_data(web_app& app, const httplib::Request& req, httplib::Respo
   if ((action != "read" && action != "write") || request == body.end() || !request->is_object()) {
     return send_error(res, 400, "invalid_body", "action must be read or write, with a request object");
   }
-  auto run = acting_run(app, body, string_field(*request, "collection"), res);
+  auto run = data_tool_run(app, body, string_field(*request, "collection"), res);
   if (!run) return;
   collection_ref c{run->workspace_id, run->app_id, run->draft ? data_scope::draft : data_scope::published,
                    string_field(*request, "collection")};

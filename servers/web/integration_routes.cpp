@@ -20,6 +20,7 @@
 #include "platform/integration_setup.hpp"
 #include "platform/url.hpp"
 #include "routes.hpp"
+#include "../common/json_fields.hpp"
 
 namespace platform::web {
 
@@ -52,10 +53,7 @@ bool valid_name(std::string_view s, std::size_t max) {
   });
 }
 
-std::string string_field(const json& body, const char* key, std::string fallback = {}) {
-  auto it = body.find(key);
-  return it != body.end() && it->is_string() ? it->get<std::string>() : fallback;
-}
+using servers::string_field;
 
 // ---- metadata (never a value) --------------------------------------------------------------------
 

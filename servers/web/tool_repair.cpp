@@ -6,6 +6,7 @@
 #include "http.hpp"
 #include "routes.hpp"
 #include "tool_shaping.hpp"
+#include "../common/json_fields.hpp"
 
 namespace platform::web {
 
@@ -15,7 +16,7 @@ namespace {
 
 constexpr std::string_view repair_reason = "app_tool_failure";
 
-std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+std::string dump(const json& j) { return servers::compact_json(j); }
 
 // The app's persisted runtime settings, or the registry default when they no longer validate
 // (a repair must not fail because a model was retired).

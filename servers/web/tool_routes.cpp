@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "access.hpp"
+#include "agent_runs.hpp"
 #include "governed_agents.hpp"
 #include "http.hpp"
 #include "platform/redaction.hpp"
@@ -16,6 +17,7 @@
 #include "tool_execution.hpp"
 #include "tool_repair.hpp"
 #include "tool_shaping.hpp"
+#include "../common/json_fields.hpp"
 
 namespace platform::web {
 
@@ -33,12 +35,9 @@ using context = std::shared_ptr<const tool_context>;
 const redaction_limits report_limits{.max_string_bytes = 1024, .max_members = 30, .max_depth = 6,
                                      .max_total_bytes = 8192};
 
-std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+std::string dump(const json& j) { return servers::compact_json(j); }
 
-std::string string_field(const json& j, const char* name) {
-  auto it = j.find(name);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
+using servers::string_field;
 
 // The tool input as JSON text: the agent's JSON string, or an object from app code.
 std::optional<std::string> input_text(const json& body) {
@@ -93,28 +92,6 @@ std::optional<std::pair<tool, std::string>> approved_tool(web_app& app, std::str
   }
   return std::pair<tool, std::string>{*t, (*policy)->hash};
 }
-
-// The run of the body's {workspaceId, appId, runId} acting for the body's agent; otherwise
-// the error is written (a run of another app does not exist).
-std::optional<agent_run_record> acting_run(web_app& app, const json& body, httplib::Response& res) {
-  run_key key{string_field(body, "workspaceId"), string_field(body, "appId"), string_field(body, "runId")};
-  auto run = app.db.agent_runs().get(key);
-  if (!run) {
-    send_store_error(res, run.error());
-    return std::nullopt;
-  }
-  if (!*run) {
-    send_error(res, 404, "not_found", "no such agent run for this app");
-    return std::nullopt;
-  }
-  if ((*run)->agent_id != string_field(body, "agentId")) {
-    send_error(res, 403, "forbidden", "this run belongs to another agent");
-    return std::nullopt;
-  }
-  return std::move(**run);
-}
-
-source_scope scope_of(const agent_run_record& run) { return run.draft ? source_scope::draft : source_scope::published; }
 
 void send_repair(web_app& app, const repair_request& r, httplib::Response& res) {
   auto reply = request_repair(app, r);
@@ -229,7 +206,7 @@ void internal_tool_execute(const context& ctx, const httplib::Request& req, http
   auto run = acting_run(app, body, res);
   if (!run) return;
   if (is_finished(run->status)) return send_error(res, 409, "run_finished", "this run has ended");
-  auto t = approved_tool(app, run->workspace_id, run->app_id, scope_of(*run), string_field(body, "toolName"),
+  auto t = approved_tool(app, run->workspace_id, run->app_id, run_scope(*run), string_field(body, "toolName"),
                          run->agent_id, res);
   if (!t) return;
   auto reply = ctx->runner->run(app, t->first, {run->workspace_id, run->app_id, run->triggered_by_user_id, *input});
@@ -259,7 +236,7 @@ void internal_failure_report(const context& ctx, const httplib::Request& req, ht
   // recorded (a stale draft keeps its repair: the builder is what fixes it).
   std::optional<tool_endpoint> endpoint;
   std::string approval_hash;
-  if (auto policy = approved_payload(app, run->workspace_id, run->app_id, scope_of(*run)); policy && *policy) {
+  if (auto policy = approved_payload(app, run->workspace_id, run->app_id, run_scope(*run)); policy && *policy) {
     if (const tool* t = (*policy)->config.find_tool(name, run->agent_id)) endpoint = t->endpoint;
     approval_hash = (*policy)->hash;
   }

@@ -7,6 +7,7 @@
 #include "platform/placeholder.hpp"
 #include "platform/redaction.hpp"
 #include "web_internal.hpp"
+#include "../common/json_fields.hpp"
 
 namespace platform::worker {
 
@@ -16,7 +17,7 @@ using nlohmann::json;
 
 constexpr int tool_execute_timeout_s = 60;  // the web's HTTP executor stops at 20 s per call
 
-std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+std::string dump(const json& j) { return servers::compact_json(j); }
 
 tool_outcome error_text(std::string message) { return {std::move(message), true}; }
 

@@ -4,23 +4,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../common/json_fields.hpp"
+
 namespace platform::worker {
 
 using nlohmann::json;
 
 namespace {
 
-const json& member(const json& j, const char* key) {
-  static const json none;
-  if (!j.is_object()) return none;
-  auto it = j.find(key);
-  return it == j.end() ? none : *it;
-}
-
-std::string str(const json& j, const char* key) {
-  const json& v = member(j, key);
-  return v.is_string() ? v.get<std::string>() : std::string();
-}
+using servers::member;
+using servers::string_field;
 
 bool contains(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
 
@@ -29,9 +22,9 @@ bool contains(const std::vector<std::string>& v, const std::string& s) { return 
 bool elicitation_allowed(const json& params, const std::optional<broker_access>& broker) {
   if (!broker) return false;
   const json& meta = member(params, "_meta");
-  if (str(meta, "codex_approval_kind") != "mcp_tool_call") return false;
-  std::string server = str(params, "serverName");
-  std::string tool = str(meta, "tool_name");
+  if (string_field(meta, "codex_approval_kind") != "mcp_tool_call") return false;
+  std::string server = string_field(params, "serverName");
+  std::string tool = string_field(meta, "tool_name");
   if ((server != "platform" && server != "app_tools" && server != "app_data") || tool.empty()) return false;
   return contains(broker->servers, server) && contains(broker->tools, "mcp__" + server + "__" + tool);
 }
@@ -45,7 +38,7 @@ std::string reply(const json& id, json result) {
 codex_answer answer_codex_request(std::string_view request, const std::optional<broker_access>& broker) {
   json m = json::parse(request, nullptr, false);
   const json& id = member(m, "id");
-  std::string method = str(m, "method");
+  std::string method = string_field(m, "method");
   const json& params = member(m, "params");
   if (method == "mcpServer/elicitation/request") {
     bool ok = elicitation_allowed(params, broker);

@@ -16,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../common/json_fields.hpp"
 #include "platform/child_process.hpp"
 #include "platform/runtime_normalizer.hpp"
 #include "platform/runtime_registry.hpp"
@@ -59,17 +60,8 @@ long long ms_since(steady::time_point t) {
 }
 
 // Lenient reading: codex's messages carry many fields this worker does not need.
-const json& member(const json& j, const char* key) {
-  static const json none;
-  if (!j.is_object()) return none;
-  auto it = j.find(key);
-  return it == j.end() ? none : *it;
-}
-
-std::string str(const json& j, const char* key) {
-  const json& v = member(j, key);
-  return v.is_string() ? v.get<std::string>() : std::string();
-}
+using servers::member;
+using servers::string_field;
 
 // One app-server process and its CODEX_HOME, which lives exactly as long as the process.
 struct codex_process {
@@ -355,14 +347,14 @@ result<void> codex_turn::open_thread(const turn_request& req, const json& protoc
     }
     // codex's message names only the thread id ("no rollout found for thread id …").
     trace(cfg_, "thread/resume failed thread=%s (%.200s): starting a fresh thread", r->session_id.c_str(),
-          str(member(*resumed, "error"), "message").c_str());
+          string_field(member(*resumed, "error"), "message").c_str());
   }
   auto started = call("thread/start", params, raw);
   if (!started) return fail("runtime_not_available", "codex app-server exited while starting the thread");
   if (started->contains("error")) {
-    return fail("runtime_not_available", "codex could not start a thread: " + str(member(*started, "error"), "message"));
+    return fail("runtime_not_available", "codex could not start a thread: " + string_field(member(*started, "error"), "message"));
   }
-  thread_id_ = str(member(member(*started, "result"), "thread"), "id");
+  thread_id_ = string_field(member(member(*started, "result"), "thread"), "id");
   trace(cfg_, "thread/start ok thread=%s", thread_id_.c_str());
   feed(raw);
   return {};
@@ -412,8 +404,8 @@ result<json> codex_turn::call(const char* method, json params, std::string& raw)
 void codex_turn::answer(const std::string& raw, const json& request) {
   auto a = answer_codex_request(raw, broker_);
   const json& params = member(request, "params");
-  trace(cfg_, "server request %s server=%s tool=%s -> %s", str(request, "method").c_str(),
-        str(params, "serverName").c_str(), str(member(params, "_meta"), "tool_name").c_str(), a.decision.c_str());
+  trace(cfg_, "server request %s server=%s tool=%s -> %s", string_field(request, "method").c_str(),
+        string_field(params, "serverName").c_str(), string_field(member(params, "_meta"), "tool_name").c_str(), a.decision.c_str());
   (void)proc_->proc->write_stdin(a.reply + "\n");
 }
 
@@ -435,7 +427,7 @@ void codex_turn::emit(const std::string& produced, const std::optional<run_usage
     if (line.empty()) continue;
     if (line.find("\"result\"") != std::string::npos) {
       json m = json::parse(line, nullptr, false);
-      if (m.is_object() && str(m, "type") == "result") {
+      if (m.is_object() && string_field(m, "type") == "result") {
         result_seen_ = true;
         phase_ = phase::ended;
         if (turn_usage && line.back() == '}') {
@@ -462,7 +454,7 @@ void codex_turn::take_line(const std::string& raw) {
       feed(raw);  // the normalizer's error message; no turn runs
       phase_ = phase::ended;
     } else {
-      turn_id_ = str(member(member(m, "result"), "turn"), "id");
+      turn_id_ = string_field(member(member(m, "result"), "turn"), "id");
       trace(cfg_, "turn/start ok thread=%s turn=%s", thread_id_.c_str(), turn_id_.c_str());
     }
     return;

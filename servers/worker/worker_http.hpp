@@ -1,12 +1,14 @@
 #pragma once
 // Small pieces every worker route shares: the design notes' error body and reading optional
-// string fields of a request body.
+// string fields of a request body (servers/common/json_fields.hpp).
 #include <httplib.h>
 
 #include <string>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
+
+#include "../common/json_fields.hpp"
 
 namespace platform::worker {
 
@@ -15,10 +17,6 @@ inline void send_error(httplib::Response& res, int status, std::string_view code
   res.set_content(nlohmann::json({{"error", {{"code", code}, {"message", message}}}}).dump(), "application/json");
 }
 
-// The string at `key`, or "" when it is missing or not a string.
-inline std::string string_field(const nlohmann::json& j, const char* key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
+using servers::string_field;
 
 }  // namespace platform::worker
