@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import path from 'node:path';
-import { harness, SseReader } from './harness.mjs';
+import { harness, SseReader, identityProvider } from './harness.mjs';
 
 const args = process.argv.slice(2);
 const buildDir = path.resolve(args[args.indexOf('--build') + 1] ?? 'build');
@@ -18,17 +18,8 @@ const { tmp, check, start, run } = harness('platform-app-data-');
 let webs = 0;
 const startWeb = async (env) => (await start(`web-${webs++}`, web, [], env, /listening on (http:\S+)/)).match[1];
 
-const b64url = (buf) => Buffer.from(buf).toString('base64url');
-const secret = crypto.randomBytes(32).toString('hex');
 const internalToken = crypto.randomBytes(32).toString('hex');
-const issuer = 'https://idp.example.test';
-const audience = 'platform-e2e';
-function user(sub) {
-  const now = Math.floor(Date.now() / 1000);
-  const body = { iss: issuer, aud: audience, iat: now, exp: now + 3600, sub, email: `${sub}@example.test`, name: sub };
-  const signed = `${b64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }))}.${b64url(JSON.stringify(body))}`;
-  return `${signed}.${b64url(crypto.createHmac('sha256', secret).update(signed).digest())}`;
-}
+const { token: user, issuer, audience, secret } = identityProvider();
 const alice = user('alice');  // owner
 const bob = user('bob');      // collaborator
 const carol = user('carol');  // viewer

@@ -14,7 +14,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { harness, SseReader } from './harness.mjs';
+import { harness, SseReader, use, toolTurn, endTurn } from './harness.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name) => args[args.indexOf(name) + 1];
@@ -100,9 +100,6 @@ const payloadOf = (messages, id) => {
 const resultOf = (messages) => messages.filter((m) => m.type === 'result').at(-1);
 const texts = (messages) => messages.filter((m) => m.type === 'assistant')
   .flatMap((m) => m.message.content).filter((b) => b.type === 'text').map((b) => b.text).join('');
-const use = (id, name, input) => ({ type: 'tool_use', id, name, input });
-const toolTurn = (...blocks) => ({ blocks, stop_reason: 'tool_use' });
-const endTurn = (text) => ({ blocks: [{ type: 'text', text }], stop_reason: 'end_turn' });
 
 // RFC 8785 for the plain documents used here (strings, integers, booleans, arrays, objects):
 // an independent check of the worker's v1 approval hash.

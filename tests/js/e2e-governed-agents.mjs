@@ -10,7 +10,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { harness } from './harness.mjs';
+import { harness, identityProvider, use, toolTurn, endTurn } from './harness.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name) => {
@@ -21,16 +21,7 @@ const buildDir = path.resolve(opt('--build') ?? 'build');
 const projectDir = path.resolve(opt('--project') ?? '.');
 const { tmp, check, start, run } = harness('platform-governed-');
 
-const b64url = (buf) => Buffer.from(buf).toString('base64url');
-const secret = crypto.randomBytes(32).toString('hex');
-const issuer = 'https://idp.example.test';
-const audience = 'platform-e2e';
-function token(sub) {
-  const now = Math.floor(Date.now() / 1000);
-  const body = { iss: issuer, aud: audience, iat: now, exp: now + 3600, sub, email: `${sub}@example.test`, name: sub };
-  const signed = `${b64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }))}.${b64url(JSON.stringify(body))}`;
-  return `${signed}.${b64url(crypto.createHmac('sha256', secret).update(signed).digest())}`;
-}
+const { token, issuer, audience, secret } = identityProvider();
 
 // RFC 8785 for the plain documents used here: an independent check of the v1 hash.
 const canonical = (v) => (Array.isArray(v) ? `[${v.map(canonical).join(',')}]`
@@ -55,9 +46,6 @@ const agentsV1 = {
 const agentsV2 = structuredClone(agentsV1);
 agentsV2.agents[0].systemPrompt = 'You summarize CRM deals in one paragraph.';
 
-const use = (id, name, input) => ({ type: 'tool_use', id, name, input });
-const toolTurn = (...blocks) => ({ blocks, stop_reason: 'tool_use' });
-const endTurn = (text) => ({ blocks: [{ type: 'text', text }], stop_reason: 'end_turn' });
 
 // The present_agents card inside a tool output, however the MCP result wraps it.
 function findCard(v) {

@@ -17,7 +17,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { harness } from './harness.mjs';
+import { harness, identityProvider } from './harness.mjs';
 
 const args = process.argv.slice(2);
 const buildDir = path.resolve(args[args.indexOf('--build') + 1] ?? 'build');
@@ -30,16 +30,7 @@ const CLIENT_SECRET = `canary-client-${crypto.randomBytes(8).toString('hex')}`;
 const tokenCanary = (n) => `canary-token-${n}-${crypto.randomBytes(6).toString('hex')}`;
 
 // ---- identities ----
-const jwtSecret = crypto.randomBytes(32).toString('hex');
-const issuer = 'https://idp.example.test';
-const audience = 'platform-e2e';
-const b64url = (buf) => Buffer.from(buf).toString('base64url');
-function token(sub) {
-  const now = Math.floor(Date.now() / 1000);
-  const body = { iss: issuer, aud: audience, iat: now, exp: now + 3600, sub, email: `${sub}@example.test`, name: sub };
-  const signed = `${b64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }))}.${b64url(JSON.stringify(body))}`;
-  return `${signed}.${b64url(crypto.createHmac('sha256', jwtSecret).update(signed).digest())}`;
-}
+const { token, issuer, audience, secret: jwtSecret } = identityProvider();
 const users = Object.fromEntries(['owner', 'admin', 'creator', 'collab', 'viewer'].map((u) => [u, token(u)]));
 
 // ---- the local provider ----

@@ -13,7 +13,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { harness } from './harness.mjs';
+import { harness, identityProvider } from './harness.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name) => {
@@ -23,16 +23,7 @@ const opt = (name) => {
 const buildDir = path.resolve(opt('--build') ?? 'build');
 const { tmp, check, start, run } = harness('platform-tools-');
 
-const b64url = (buf) => Buffer.from(buf).toString('base64url');
-const jwtSecret = crypto.randomBytes(32).toString('hex');
-const issuer = 'https://idp.example.test';
-const audience = 'platform-e2e';
-function token(sub) {
-  const now = Math.floor(Date.now() / 1000);
-  const body = { iss: issuer, aud: audience, iat: now, exp: now + 3600, sub, email: `${sub}@example.test`, name: sub };
-  const signed = `${b64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }))}.${b64url(JSON.stringify(body))}`;
-  return `${signed}.${b64url(crypto.createHmac('sha256', jwtSecret).update(signed).digest())}`;
-}
+const { token, issuer, audience, secret: jwtSecret } = identityProvider();
 
 // Canaries: none of these may appear in any reply, event or log of platform-web.
 const CANARY_KEY = `canary-static-${crypto.randomBytes(8).toString('hex')}`;

@@ -14,7 +14,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { harness } from './harness.mjs';
+import { harness, use } from './harness.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name) => args[args.indexOf(name) + 1];
@@ -100,7 +100,6 @@ async function main() {
   await new Promise((r) => web.listen(0, '127.0.0.1', r));
   const webUrl = `http://127.0.0.1:${web.address().port}`;
 
-  const use = (id, name, input) => ({ type: 'tool_use', id, name, input });
   const scenario = {
     turns: [
       { blocks: [{ type: 'pause', name: 'first' },

@@ -17,7 +17,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { harness, SseReader } from './harness.mjs';
+import { harness, SseReader, use } from './harness.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name) => args[args.indexOf(name) + 1];
@@ -56,7 +56,6 @@ const brokenTsx = `export const total: number = 'not a number';
 `;
 
 const text = (t) => ({ type: 'text', text: t });
-const use = (id, name, input) => ({ type: 'tool_use', id, name, input });
 const aux = { blocks: [text('Scripted title')], stop_reason: 'end_turn' };
 const scenarios = {
   text: [

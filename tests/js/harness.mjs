@@ -2,6 +2,7 @@
 // processes that are ready when a line of their stdout says so (and are killed at the end),
 // and an incremental reader of SSE bodies.
 import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -99,3 +100,26 @@ export class SseReader {
     return this.until((e) => e.length > 0 && e[e.length - 1] === last);
   }
 }
+
+// The enterprise identity provider of the external auth mode: HS256 identity tokens for any
+// subject, valid for an hour, and the platform-web settings that trust them.
+export function identityProvider() {
+  const secret = crypto.randomBytes(32).toString('hex');
+  const issuer = 'https://idp.example.test';
+  const audience = 'platform-e2e';
+  const b64url = (buf) => Buffer.from(buf).toString('base64url');
+  const token = (sub) => {
+    const now = Math.floor(Date.now() / 1000);
+    const body = { iss: issuer, aud: audience, iat: now, exp: now + 3600, sub, email: `${sub}@example.test`, name: sub };
+    const signed = `${b64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }))}.${b64url(JSON.stringify(body))}`;
+    return `${signed}.${b64url(crypto.createHmac('sha256', secret).update(signed).digest())}`;
+  };
+  const env = { PLATFORM_AUTH_MODE: 'external', PLATFORM_JWT_ISSUER: issuer, PLATFORM_JWT_AUDIENCE: audience,
+    PLATFORM_JWT_HS256_SECRET: secret };
+  return { secret, issuer, audience, token, env };
+}
+
+// Pieces of scripted model replies (tests/model_server/README.md).
+export const use = (id, name, input) => ({ type: 'tool_use', id, name, input });
+export const toolTurn = (...blocks) => ({ blocks, stop_reason: 'tool_use' });
+export const endTurn = (text) => ({ blocks: [{ type: 'text', text }], stop_reason: 'end_turn' });
