@@ -7,6 +7,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 bash scripts/setup-runtimes.sh
+# The test harnesses' npm tree (AI SDK, MCP SDK), installed once here rather than by whichever
+# test starts first.
+node scripts/npm-pinned-install.mjs tests/js
 # PostgreSQL and Redis for the store, cache and multi-replica tests, stopped on exit.
 eval "$(bash scripts/services.sh start)"
 trap 'bash scripts/services.sh stop "$PLATFORM_TEST_SERVICES_DIR"' EXIT

@@ -10,10 +10,8 @@ if [[ " $* " == *" --replicas "* ]] && { [ -z "${PLATFORM_TEST_PG_URL:-}" ] || [
   if [ "${PLATFORM_TEST_REQUIRE_SERVICES:-0}" = 1 ]; then echo "PostgreSQL/Redis test URLs missing" >&2; exit 1; fi
   exit 77
 fi
-if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  npm ci --no-audit --no-fund --loglevel=error >&2
-fi
-[ -x "$project/runtimes/node_modules/@anthropic-ai/claude-code/bin/claude.exe" ] \
-  && [ -x "$project/runtimes/opencode-nojson/node_modules/.bin/opencode" ] || bash "$project/scripts/setup-runtimes.sh"
-[ -f "$project/templates/app-workspace/node_modules/.platform-template.sha256" ] || bash "$project/scripts/setup-template.sh"
+# Each is a no-op once its tree is installed as its lock pins (scripts/npm-pinned-install.mjs).
+node "$project/scripts/npm-pinned-install.mjs" .
+bash "$project/scripts/setup-runtimes.sh"
+bash "$project/scripts/setup-template.sh"
 exec node "${E2E_SCRIPT:-e2e-chat.mjs}" --build "$build" --project "$project" "$@"
