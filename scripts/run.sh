@@ -8,7 +8,8 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 bash scripts/setup-runtimes.sh
 [ -f build/build.ninja ] || meson setup build --wrap-mode=nodownload >/dev/null
-ninja -C build
+# Only what runs here; the tests and tools build with scripts/test.sh or a plain `ninja -C build`.
+ninja -C build servers/web/platform-web servers/worker/platform-worker
 export PLATFORM_DATA_DIR=${PLATFORM_DATA_DIR:-$PWD/data}
 ./build/servers/worker/platform-worker &
 worker=$!
