@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "../common/request_checks.hpp"
 #include "chat_service.hpp"
 #include "http.hpp"
 
@@ -58,16 +59,7 @@ std::optional<identity> authenticator::identify(const httplib::Request& req, htt
 }
 
 bool authenticator::internal_allowed(const httplib::Request& req, httplib::Response& res) const {
-  if (cfg_.internal_token.empty()) {
-    // Local development without a token: only this machine's worker may call.
-    const std::string& from = req.remote_addr;
-    if (from == "127.0.0.1" || from == "::1" || from == "::ffff:127.0.0.1") return true;
-    send_error(res, 401, "unauthenticated", "internal routes without INTERNAL_API_TOKEN accept loopback callers only");
-    return false;
-  }
-  if (same_secret(bearer_of(req), cfg_.internal_token)) return true;
-  send_error(res, 401, "unauthenticated", "internal routes need the internal API token");
-  return false;
+  return servers::internal_caller_allowed(req, res, cfg_.internal_token);
 }
 
 result<void> authenticator::bootstrap_local() const {

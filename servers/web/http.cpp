@@ -1,6 +1,5 @@
 #include "http.hpp"
 
-#include <openssl/crypto.h>
 #include <openssl/rand.h>
 
 #include <memory>
@@ -123,9 +122,5 @@ std::string random_id(std::size_t bytes) {
   return out;
 }
 
-bool same_secret(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  return CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
-}
 
 }  // namespace platform::web

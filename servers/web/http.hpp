@@ -46,7 +46,4 @@ void follow_replay(httplib::Response& res, cache_store& cache, follow_options op
 // 32 random bytes as hex (OpenSSL's CSPRNG): stream ids, claim tokens, run ids.
 std::string random_id(std::size_t bytes = 16);
 
-// Constant-time comparison for tokens.
-bool same_secret(std::string_view a, std::string_view b);
-
 }  // namespace platform::web

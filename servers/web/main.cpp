@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "../common/request_checks.hpp"
 #include "auth.hpp"
 #include "chat_service.hpp"
 #include "http.hpp"
@@ -112,9 +113,13 @@ int main() {
   });
   router get_routes;
   register_routes(server, get_routes, app);
-  server.set_pre_routing_handler([&get_routes](const httplib::Request& req, httplib::Response& res) {
-    return get_routes.dispatch(req, res) ? httplib::Server::HandlerResponse::Handled
-                                         : httplib::Server::HandlerResponse::Unhandled;
+  platform::request_guard_policy guard;
+  guard.loopback_hosts_only = cfg->auth == auth_mode::none;
+  guard.trusted_origins = cfg->public_origins;
+  server.set_pre_routing_handler([&get_routes, &guard](const httplib::Request& req, httplib::Response& res) {
+    return platform::servers::refused_by_guard(req, res, guard) || get_routes.dispatch(req, res)
+               ? httplib::Server::HandlerResponse::Handled
+               : httplib::Server::HandlerResponse::Unhandled;
   });
 
   running = &server;

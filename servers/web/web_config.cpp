@@ -1,10 +1,12 @@
 #include "web_config.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
 #include "../common/env.hpp"
 #include "platform/ip_guard.hpp"
+#include "platform/url.hpp"
 
 namespace platform::web {
 
@@ -57,6 +59,22 @@ result<config> config_from_env() {
   c.worker_url = env("PLATFORM_WORKER_URL", c.worker_url);
   c.web_url = env("PLATFORM_WEB_URL");
   while (!c.web_url.empty() && c.web_url.back() == '/') c.web_url.pop_back();
+  std::string origins = env("PLATFORM_PUBLIC_ORIGINS");
+  for (std::size_t pos = 0; pos < origins.size();) {
+    std::size_t end = std::min(origins.find(',', pos), origins.size());
+    std::string item = origins.substr(pos, end - pos);
+    pos = end + 1;
+    item.erase(0, item.find_first_not_of(' '));
+    item.erase(item.find_last_not_of(' ') + 1);
+    while (!item.empty() && item.back() == '/') item.pop_back();
+    if (item.empty()) continue;
+    auto u = parse_url(item);
+    if (!u || u->origin() != item) {
+      return fail("invalid_config", "PLATFORM_PUBLIC_ORIGINS must list origins such as https://builder.example.com "
+                                    "(scheme, lower-case host and optional port, no path), separated by commas");
+    }
+    c.public_origins.push_back(item);
+  }
   c.production = env("PLATFORM_ENV") == "production";
   c.internal_token = env("INTERNAL_API_TOKEN");
   std::string mode = env("PLATFORM_AUTH_MODE", "none");

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "platform/error.hpp"
 
@@ -20,6 +21,10 @@ struct config {
   // PLATFORM_WEB_URL: this server's origin as the worker reaches it (app-agent completion
   // callbacks). Empty: the local address a request came in on (local development).
   std::string web_url;
+  // PLATFORM_PUBLIC_ORIGINS: comma-separated origins ("https://builder.example.com") the page
+  // is served from through a reverse proxy, besides the Host header's own (cross-site guard).
+  // In PLATFORM_AUTH_MODE=none their hosts are also answered besides the loopback names.
+  std::vector<std::string> public_origins;
   auth_mode auth = auth_mode::none;
   bool production = false;       // PLATFORM_ENV=production
   std::string internal_token;    // INTERNAL_API_TOKEN

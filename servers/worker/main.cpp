@@ -1,7 +1,6 @@
 // platform-worker: runs agent sessions for the web server (spec "Worker endpoints"). Glue:
 // configuration, the runtime runners, routes. No database access; sessions live in memory.
 #include <httplib.h>
-#include <openssl/crypto.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -14,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../common/request_checks.hpp"
 #include "platform/runtime_registry.hpp"
 #include "platform/ui_stream.hpp"
 #include "agent_runner.hpp"
@@ -46,14 +46,8 @@ void on_signal(int) {
 
 
 bool authorized(const config& cfg, const httplib::Request& req, httplib::Response& res) {
-  if (cfg.internal_token.empty()) return true;
-  std::string h = req.get_header_value("Authorization");
-  std::string want = "Bearer " + cfg.internal_token;
-  if (h.size() == want.size() && CRYPTO_memcmp(h.data(), want.data(), h.size()) == 0) return true;
-  send_error(res, 401, "unauthenticated", "the worker needs the internal API token");
-  return false;
+  return platform::servers::internal_caller_allowed(req, res, cfg.internal_token);
 }
-
 
 // The builder message body → a runtime turn. Settings are normalized again here from their
 // three persisted fields, so no request can put arbitrary flags on a runtime's argv.
@@ -231,6 +225,15 @@ int main(int, char** argv) {
   });
   server.set_error_handler([](const httplib::Request&, httplib::Response& res) {
     if (res.body.empty()) send_error(res, res.status, res.status == 404 ? "not_found" : "http_error", "request failed");
+  });
+  // No browser has any business here (the web server and the runtimes' MCP clients are the
+  // only callers), and without a token only loopback host names are answered.
+  platform::request_guard_policy guard;
+  guard.browser_callers = false;
+  guard.loopback_hosts_only = cfg->internal_token.empty();
+  server.set_pre_routing_handler([&guard](const httplib::Request& req, httplib::Response& res) {
+    return platform::servers::refused_by_guard(req, res, guard) ? httplib::Server::HandlerResponse::Handled
+                                                                : httplib::Server::HandlerResponse::Unhandled;
   });
   running = &server;
   std::signal(SIGINT, on_signal);

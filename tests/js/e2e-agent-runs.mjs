@@ -90,7 +90,8 @@ async function main() {
     { headers: auth, signal });
 
   await check('the internal token is required', async () => {
-    const r = await fetch(`${worker}/sessions/app1__agent__r0/agent-run`, { method: 'POST', body: JSON.stringify(body('r0')) });
+    const r = await fetch(`${worker}/sessions/app1__agent__r0/agent-run`,
+      { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body('r0')) });
     assert.equal(r.status, 401);
     assert.equal((await r.json()).error.code, 'unauthenticated');
     assert.equal((await fetch(`${worker}/sessions/app1__agent__r0/agent-run/r0/events`)).status, 401);

@@ -1,6 +1,7 @@
 // The request bytes of one hop. Header values come from tool input and secrets, so anything
 // that could end a header line is refused rather than escaped: there is no safe escape.
 #include "platform/http_hop.hpp"
+#include "platform/ascii.hpp"
 
 #include <algorithm>
 #include <array>
@@ -8,11 +9,6 @@
 namespace platform {
 namespace {
 
-char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
-
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return lower(x) == lower(y); });
-}
 
 bool is_token(std::string_view s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {

@@ -2,6 +2,7 @@
 // it; the header rule is stricter than theirs (they drop only Authorization and Cookie),
 // because tool secrets often travel in custom headers such as X-Api-Key.
 #include "platform/http_redirect.hpp"
+#include "platform/ascii.hpp"
 
 #include <algorithm>
 #include <array>
@@ -9,11 +10,6 @@
 namespace platform {
 namespace {
 
-char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
-
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return lower(x) == lower(y); });
-}
 
 constexpr std::array<std::string_view, 5> cross_origin_headers{"accept", "accept-language", "content-language",
                                                                "content-type", "user-agent"};

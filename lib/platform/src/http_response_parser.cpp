@@ -2,6 +2,7 @@
 // send both); obs-fold, spaces before the colon and conflicting lengths are refused because
 // those are where two parsers start to disagree about where a message ends.
 #include "platform/http_response_parser.hpp"
+#include "platform/ascii.hpp"
 
 #include <algorithm>
 
@@ -11,11 +12,6 @@ namespace {
 constexpr std::size_t max_chunk_line = 4096;  // size plus extensions
 constexpr std::size_t max_chunk_hex_digits = 15;
 
-char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
-
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return lower(x) == lower(y); });
-}
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
@@ -32,7 +28,7 @@ std::string_view trim(std::string_view s) {
 
 int hex_value(char c) {
   if (is_digit(c)) return c - '0';
-  c = lower(c);
+  c = ascii_lower(c);
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   return -1;
 }

@@ -1,5 +1,6 @@
 #include "platform/json_text.hpp"
 #include "platform/mcp_server.hpp"
+#include "platform/ascii.hpp"
 
 #include <openssl/crypto.h>
 #include <openssl/sha.h>
@@ -42,16 +43,6 @@ std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_hand
 
 std::string clip(std::string_view s) {
   return std::string(s.size() > max_quoted ? s.substr(0, max_quoted) : s);
-}
-
-char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
-
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (lower(a[i]) != lower(b[i])) return false;
-  }
-  return true;
 }
 
 std::string_view trim(std::string_view s) {

@@ -1,6 +1,7 @@
 // The custom tool request builder and the Integration tool result shape (both halves of the
 // executor that need no I/O). Decisions are written down in docs/placeholders.md.
 #include "platform/tool_request.hpp"
+#include "platform/ascii.hpp"
 
 #include <algorithm>
 #include <array>
@@ -146,15 +147,6 @@ std::string joined(const std::vector<std::string>& names) {
   return out;
 }
 
-std::string ascii_lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
-
-bool iequals(std::string_view a, std::string_view b) { return ascii_lower(a) == ascii_lower(b); }
 
 bool is_alnum(unsigned char c) {
   return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');

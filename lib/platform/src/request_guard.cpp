@@ -1,0 +1,100 @@
+#include "platform/request_guard.hpp"
+
+#include <array>
+
+#include "platform/ascii.hpp"
+
+namespace platform {
+
+namespace {
+
+std::string_view trimmed(std::string_view s) noexcept {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+// The host of a Host header, without its port: "[::1]:8787" -> "[::1]", "a.localhost:1" -> "a.localhost".
+std::string_view host_name(std::string_view host) noexcept {
+  if (!host.empty() && host.front() == '[') {
+    auto close = host.find(']');
+    return close == std::string_view::npos ? host : host.substr(0, close + 1);
+  }
+  return host.substr(0, host.find(':'));
+}
+
+bool is_loopback_host(std::string_view host) noexcept {
+  std::string_view name = host_name(host);
+  if (!name.empty() && name.back() == '.') name.remove_suffix(1);
+  return name == "127.0.0.1" || name == "[::1]" || iequals(name, "localhost") || iends_with(name, ".localhost");
+}
+
+// Origin names the same scheme-less authority as the Host header ("http://h:1" vs "h:1").
+bool same_origin_as_host(std::string_view origin, std::string_view host) noexcept {
+  for (std::string_view scheme : {std::string_view("http://"), std::string_view("https://")}) {
+    if (origin.size() > scheme.size() && iequals(origin.substr(0, scheme.size()), scheme)) {
+      return !host.empty() && iequals(origin.substr(scheme.size()), host);
+    }
+  }
+  return false;  // "null", other schemes, garbage
+}
+
+bool trusted_origin(std::string_view origin, const request_guard_policy& policy) noexcept {
+  for (const auto& o : policy.trusted_origins) {
+    if (iequals(o, origin)) return true;
+  }
+  return false;
+}
+
+bool trusted_host(std::string_view host, const request_guard_policy& policy) noexcept {
+  for (const auto& o : policy.trusted_origins) {
+    if (same_origin_as_host(o, host)) return true;
+  }
+  return false;
+}
+
+bool is_json_media_type(std::string_view content_type) noexcept {
+  std::string_view type = trimmed(content_type.substr(0, content_type.find(';')));
+  return iequals(type, "application/json") || iends_with(type, "+json");
+}
+
+constexpr std::array refusal_table{
+    request_refusal_info{"cross_site_request", 403,
+                         "This request came from another site or origin. Use the platform's own page, or call the API "
+                         "from a program (no Origin or Sec-Fetch-Site header)."},
+    request_refusal_info{"host_not_allowed", 421,
+                         "This server runs without sign-in and answers only to a loopback host name "
+                         "(127.0.0.1, localhost, [::1])."},
+    request_refusal_info{"unsupported_media_type", 415, "The request body must be sent as Content-Type: application/json."},
+};
+
+}  // namespace
+
+request_refusal_info describe(request_refusal r) noexcept { return refusal_table[static_cast<std::size_t>(r)]; }
+
+bool is_state_changing(std::string_view method) noexcept {
+  return method != "GET" && method != "HEAD" && method != "OPTIONS";
+}
+
+std::optional<request_refusal> guard_request(const request_head& head, const request_guard_policy& policy) {
+  if (policy.loopback_hosts_only && !is_loopback_host(head.host) && !trusted_host(head.host, policy)) {
+    return request_refusal::host_not_allowed;
+  }
+  if (!policy.browser_callers) {
+    // "none" is a navigation the person typed; still nothing the worker serves to a browser.
+    if (!head.sec_fetch_site.empty() || !head.origin.empty()) return request_refusal::cross_site_request;
+  } else if (is_state_changing(head.method)) {
+    if (!head.sec_fetch_site.empty() && !iequals(head.sec_fetch_site, "same-origin") && !iequals(head.sec_fetch_site, "none")) {
+      return request_refusal::cross_site_request;
+    }
+    if (!head.origin.empty() && !same_origin_as_host(head.origin, head.host) && !trusted_origin(head.origin, policy)) {
+      return request_refusal::cross_site_request;
+    }
+  }
+  if (is_state_changing(head.method) && head.has_body && !is_json_media_type(head.content_type)) {
+    return request_refusal::unsupported_media_type;
+  }
+  return std::nullopt;
+}
+
+}  // namespace platform

@@ -1,0 +1,57 @@
+#pragma once
+// The two request checks both servers make, as httplib glue over the core's rules: the
+// cross-site request guard before routing (platform/request_guard.hpp) and the internal
+// caller rule (platform/internal_auth.hpp). Each writes the design notes' error body when it
+// refuses.
+#include <httplib.h>
+
+#include <string>
+#include <string_view>
+
+#include "platform/internal_auth.hpp"
+#include "platform/json_text.hpp"
+#include "platform/request_guard.hpp"
+
+namespace platform::servers {
+
+inline void write_error_body(httplib::Response& res, int status, std::string_view code, std::string_view message) {
+  std::string body = "{\"error\":{\"code\":";
+  append_json_string(body, code);
+  body += ",\"message\":";
+  append_json_string(body, message);
+  body += "}}";
+  res.status = status;
+  res.set_content(body, "application/json");
+}
+
+// True when the request was refused (and answered).
+inline bool refused_by_guard(const httplib::Request& req, httplib::Response& res, const request_guard_policy& policy) {
+  request_head head;
+  head.method = req.method;
+  const std::string host = req.get_header_value("Host");
+  const std::string origin = req.get_header_value("Origin");
+  const std::string site = req.get_header_value("Sec-Fetch-Site");
+  const std::string type = req.get_header_value("Content-Type");
+  head.host = host;
+  head.origin = origin;
+  head.sec_fetch_site = site;
+  head.content_type = type;
+  const std::string length = req.get_header_value("Content-Length");
+  head.has_body = req.has_header("Transfer-Encoding") || (!length.empty() && length.find_first_not_of('0') != std::string::npos);
+  auto refusal = guard_request(head, policy);
+  if (!refusal) return false;
+  auto info = describe(*refusal);
+  write_error_body(res, info.http_status, info.code, info.message);
+  return true;
+}
+
+// True when the caller may use an internal route; otherwise answered with 401.
+inline bool internal_caller_allowed(const httplib::Request& req, httplib::Response& res, std::string_view token) {
+  auto refusal = check_internal_caller(token, req.get_header_value("Authorization"), req.remote_addr);
+  if (!refusal) return true;
+  auto info = describe(*refusal);
+  write_error_body(res, info.http_status, info.code, info.message);
+  return false;
+}
+
+}  // namespace platform::servers
