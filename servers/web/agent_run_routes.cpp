@@ -9,6 +9,7 @@
 #include "agent_runs.hpp"
 #include "http.hpp"
 #include "internal_routes.hpp"
+#include "page_routes.hpp"
 #include "routes.hpp"
 
 namespace platform::web {
@@ -64,6 +65,21 @@ std::optional<run_access> load_run(web_app& app, const httplib::Request& req, ht
     return std::nullopt;
   }
   return run_access{*c, *a, **s};
+}
+
+// An app's agent runs, newest first, as projected summaries (no prompt, transcript or
+// messages); draft runs only for those who read the draft.
+void list_agent_runs(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
+  auto c = authorize(app, req, res, ids.at(0));
+  if (!c) return;
+  auto a = load_app(app, ids.at(0), ids.at(1), res);
+  if (!a) return;
+  auto page = page_of(req, res);
+  if (!page) return;
+  auto rows = app.db.agent_runs().list(ids.at(0), ids.at(1), reads_draft(*c, *a), *page);
+  if (!rows) return send_store_error(res, rows.error());
+  send_json(res, 200, page_json("runs", *rows, *page, agent_run_summary_json,
+                                [](const agent_run_summary& s) { return list_cursor{s.created_at, s.run_id}; }));
 }
 
 void create_agent_run(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
@@ -148,6 +164,7 @@ void get_agent_run_stream(web_app& app, const httplib::Request& req, httplib::Re
 
 void register_agent_run_routes(httplib::Server& s, router& r, web_app& app) {
   const std::string runs = "/api/workspaces/{}/apps/{}/agent-runs";
+  on_get_route(r, runs, app, list_agent_runs);
   on_body_route(s, "POST", runs, app, create_agent_run);
   on_get_route(r, runs + "/{}", app, get_agent_run);
   on_body_route(s, "POST", runs + "/{}/stream", app, post_agent_run_stream);

@@ -100,15 +100,7 @@ result<json> runtime_settings_of(web_app& app, const run_key& key) {
   auto a = app.db.get_app(key.workspace_id, key.app_id);
   if (!a) return tl::unexpected(a.error());
   if (!*a) return fail("not_found", "no such app in this workspace");
-  std::map<std::string, std::string> params;
-  json p = json::parse((*a)->runtime_params_json, nullptr, false);
-  if (p.is_object()) {
-    for (const auto& [k, v] : p.items()) params[k] = v.is_string() ? v.get<std::string>() : v.dump();
-  }
-  std::optional<std::string> model;
-  if (!(*a)->runtime_model.empty()) model = (*a)->runtime_model;
-  auto s = normalize_runtime_settings(app.registry, (*a)->runtime_id.empty() ? "runtime-a" : (*a)->runtime_id, model,
-                                      params);
+  auto s = app_runtime_settings(app.runtimes, **a);
   if (!s) return tl::unexpected(s.error());
   return json::parse(normalized_settings_to_json(*s));
 }

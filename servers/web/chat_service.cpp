@@ -27,6 +27,9 @@ struct chat_service::turn {
   std::string claim_token;
   std::string stream_id;
   std::atomic<bool> claim_lost{false};
+  std::atomic<bool> stop_requested{false};
+  request_cancel worker_request;              // ends the worker stream at once on a stop
+  std::unique_ptr<subscription> stop_listener;  // the run's stop channel, while the turn runs
 };
 
 namespace {
@@ -83,6 +86,11 @@ std::optional<run_usage> turn_usage_of(std::string_view worker_message) {
   return *u;
 }
 
+// Where a stop request for a run is published; the replica running its turn listens.
+std::string stop_channel(const run_key& k) { return "stop:" + k.workspace_id + ":" + k.app_id + ":" + k.run_id; }
+
+constexpr std::string_view stopped_reason = "Stopped by the user.";
+
 bool writes_files(std::string_view tool_name) {
   return tool_name == "Write" || tool_name == "Edit" || tool_name == "Bash" || tool_name == "MultiEdit" ||
          tool_name == "NotebookEdit";
@@ -131,10 +139,23 @@ result<turn_start> chat_service::start(turn_request request) {
     publish_builder_event(cache_, "run.failed", t->req.key, run_status::failed, t->req.run_reason);
     return tl::unexpected(registered.error());
   }
+  // Held by the turn: a stop published from any replica reaches the one running it.
+  std::weak_ptr<turn> weak = t;
+  auto listener = cache_.subscribe(stop_channel(t->req.key), [weak](std::string_view, std::string_view) {
+    if (auto held = weak.lock()) {
+      held->stop_requested = true;
+      held->worker_request.cancel();
+    }
+  });
+  if (listener) t->stop_listener = std::move(*listener);
   publish_builder_event(cache_, "run.stream_ready", t->req.key, run_status::streaming, t->req.run_reason);
   {
     std::lock_guard lock(mu_);
     turns_[t->stream_id] = t;
+  }
+  if (cfg_.trace) {
+    std::fprintf(stderr, "web: turn start app=%s run=%s runtime=%s messages=%lld\n", t->req.key.app_id.c_str(),
+                 t->req.key.run_id.c_str(), t->req.settings.runtime_id.c_str(), static_cast<long long>(t->req.message_count));
   }
   std::thread([this, t] { run(t); }).detach();
   return turn_start{claim_outcome::claimed, t->stream_id};
@@ -142,6 +163,7 @@ result<turn_start> chat_service::start(turn_request request) {
 
 void chat_service::run(const std::shared_ptr<turn>& t) {
   const run_key& key = t->req.key;
+  const auto started_at = std::chrono::steady_clock::now();
   bridge_options opt;
   // Stable per turn: a replayed stream repeats it, so the client replaces, not duplicates.
   opt.message_id = "msg-" + key.run_id + "-" + std::to_string(t->req.message_count);
@@ -181,8 +203,8 @@ void chat_service::run(const std::shared_ptr<turn>& t) {
                                      if (auto u = turn_usage_of(data)) usage = u;
                                      b.feed_message(data, out);
                                      emit();
-                                     return !t->claim_lost.load();
-                                   });
+                                     return !t->claim_lost.load() && !t->stop_requested.load();
+                                   }, &t->worker_request);
   };
   auto streamed = stream();
   // A worker without this app's workspace (a new host, a wiped disk) would build on the
@@ -191,9 +213,12 @@ void chat_service::run(const std::shared_ptr<turn>& t) {
       restore_worker_workspace(db_, worker_, key.workspace_id, key.app_id)) {
     streamed = stream();
   }
+  t->stop_listener.reset();
+  bool stopped = t->stop_requested.load() && !b.outcome().result_seen;
   // A stream that broke after the turn's result lost nothing the viewer needs.
   bool worker_failed = !streamed && !b.outcome().result_seen;
-  if (worker_failed && !t->claim_lost) b.fail(streamed.error().message, out);
+  if (stopped) b.abort(stopped_reason, out);
+  else if (worker_failed && !t->claim_lost) b.fail(streamed.error().message, out);
   b.finish(out);
   // [DONE] waits until the turn is persisted: a client that reads the history when its stream
   // ends must find the run completed, with this turn's messages, usage and draft.
@@ -221,8 +246,8 @@ void chat_service::run(const std::shared_ptr<turn>& t) {
   if (auto synced = sync_draft_from_worker(db_, worker_, key.workspace_id, key.app_id, now_ms()); !synced) {
     std::fprintf(stderr, "web: draft snapshot app=%s not synced: %s\n", key.app_id.c_str(), synced.error().code.c_str());
   }
-  run_status status = turn_end_status({o.approval_stop, o.done_building_succeeded, o.is_error || worker_failed || !o.result_seen, false,
-                                       wrote_files});
+  run_status status = turn_end_status({o.approval_stop, o.done_building_succeeded,
+                                       o.is_error || worker_failed || !o.result_seen || o.stopped, false, wrote_files});
   auto ended = db_.end_turn(key, t->claim_token, {status, messages ? messages : std::nullopt, count, now_ms()});
   if (done_marker) {
     out = sse_done_event;
@@ -233,9 +258,20 @@ void chat_service::run(const std::shared_ptr<turn>& t) {
     publish_builder_event(cache_, status == run_status::completed ? "run.completed" : "run.failed", key, status,
                           t->req.run_reason);
   }
+  if (cfg_.trace) {
+    auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started_at).count();
+    std::fprintf(stderr, "web: turn end app=%s run=%s status=%s stopped=%d worker_failed=%d chunks=%zu lines=%zu ms=%lld\n",
+                 key.app_id.c_str(), key.run_id.c_str(), std::string(to_string(status)).c_str(), o.stopped ? 1 : 0,
+                 worker_failed ? 1 : 0, o.chunks, o.lines, static_cast<long long>(ms));
+  }
   std::lock_guard lock(mu_);
   turns_.erase(t->stream_id);
   cv_.notify_all();
+}
+
+result<void> chat_service::request_stop(const run_key& key) {
+  if (cfg_.trace) std::fprintf(stderr, "web: stop requested app=%s run=%s\n", key.app_id.c_str(), key.run_id.c_str());
+  return cache_.publish(stop_channel(key), "stop");
 }
 
 void chat_service::housekeeping() {

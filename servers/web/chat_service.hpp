@@ -45,6 +45,10 @@ class chat_service {
   // and run.stream_ready published) and the turn runs in the background.
   result<turn_start> start(turn_request request);
 
+  // Asks the process running the run's turn (this one or another replica) to stop it: the
+  // worker's runtime ends, what streamed so far is kept, the run fails with reason user stop.
+  result<void> request_stop(const run_key& key);
+
   // Active turns of this process (for /api/health and tests).
   [[nodiscard]] std::size_t active_turns() const;
 

@@ -91,9 +91,9 @@ int main() {
     }
   }
   worker_client worker(cfg->worker_url, cfg->internal_token);
-  auto registry = platform::builtin_runtime_registry();
+  runtime_catalog runtimes(worker, platform::builtin_runtime_registry());
   chat_service chat(*cfg, **db, *cache, worker);
-  web_app app{*cfg, **db, *cache, worker, registry, auth, chat};
+  web_app app{*cfg, **db, *cache, worker, runtimes, auth, chat};
 
   httplib::Server server;
   server.new_task_queue = [] { return new httplib::ThreadPool(2100); };

@@ -1,5 +1,7 @@
 #include "router.hpp"
 
+#include "platform/ids.hpp"
+
 namespace platform::web {
 namespace {
 
@@ -21,14 +23,7 @@ std::vector<std::string> split_path(std::string_view path) {
 
 }  // namespace
 
-bool valid_path_id(std::string_view s) {
-  if (s.empty() || s.size() > 128) return false;
-  for (char c : s) {
-    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
-    if (!ok) return false;
-  }
-  return true;
-}
+bool valid_path_id(std::string_view s) { return is_valid_id(s); }
 
 void router::get(std::string_view pattern, route_handler handler) {
   gets_.push_back({split_path(pattern), std::move(handler)});

@@ -1,6 +1,7 @@
 #include "routes.hpp"
 
 #include <charconv>
+#include <cstdio>
 #include <condition_variable>
 #include <mutex>
 
@@ -14,6 +15,7 @@
 #include "http.hpp"
 #include "integration_routes.hpp"
 #include "onboarding_page.hpp"
+#include "page_routes.hpp"
 #include "platform/ui_message.hpp"
 #include "platform/ui_stream.hpp"
 #include "platform/usage.hpp"
@@ -67,10 +69,40 @@ std::optional<builder_run_record> load_run(web_app& app, const run_key& key, htt
 
 run_key key_of(const path_ids& ids) { return {ids.at(0), ids.at(1), ids.at(2)}; }
 
-std::map<std::string, std::string> string_map(const json& j) {
-  std::map<std::string, std::string> out;
-  if (!j.is_object()) return out;
-  for (const auto& [k, v] : j.items()) out[k] = v.is_string() ? v.get<std::string>() : v.dump();
+// runtimeId, runtimeModel and runtimeParams of a body, each optional; a 400 already written
+// when one has the wrong type.
+std::optional<settings_request> settings_of(const json& body, httplib::Response& res) {
+  settings_request r;
+  for (auto [field, target] : {std::pair{"runtimeId", &r.runtime_id}, std::pair{"runtimeModel", &r.runtime_model}}) {
+    auto it = body.find(field);
+    if (it == body.end() || it->is_null()) continue;
+    if (!it->is_string() || it->get<std::string>().empty()) {
+      send_error(res, 400, "invalid_body", std::string(field) + " must be a non-empty string");
+      return std::nullopt;
+    }
+    *target = it->get<std::string>();
+  }
+  if (auto it = body.find("runtimeParams"); it != body.end() && !it->is_null()) {
+    if (!it->is_object()) {
+      send_error(res, 400, "invalid_body", "runtimeParams must be an object of strings");
+      return std::nullopt;
+    }
+    std::map<std::string, std::string> params;
+    for (const auto& [k, v] : it->items()) {
+      if (!v.is_string()) {
+        send_error(res, 400, "invalid_body", "runtimeParams." + k + " must be a string");
+        return std::nullopt;
+      }
+      params[k] = v.get<std::string>();
+    }
+    r.runtime_params = std::move(params);
+  }
+  return r;
+}
+
+json downgrades_json(const normalized_settings& s) {
+  json out = json::array();
+  for (const auto& d : s.downgrades) out.push_back({{"param", d.param}, {"from", d.from}, {"to", d.to}, {"reason", d.reason}});
   return out;
 }
 
@@ -172,6 +204,12 @@ void onboarding_provider(web_app& app, const httplib::Request&, httplib::Respons
 
 // ---- apps and runs ---------------------------------------------------------------------
 
+bool valid_app_name(const json& name) {
+  return name.is_string() && !name.get<std::string>().empty() && name.get<std::string>().size() <= 200;
+}
+
+// An app with its runtime settings (spec "Runtime settings": the three persisted fields),
+// normalized against the registry as the worker sees it, downgrades applied and reported.
 void create_app(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
   const std::string& ws = ids.at(0);
   auto c = authorize(app, req, res, ws);
@@ -179,23 +217,90 @@ void create_app(web_app& app, const httplib::Request& req, httplib::Response& re
   if (!can_edit(c->role)) return send_error(res, 403, "forbidden", "viewers cannot create apps");
   json body;
   if (!parse_json_body(req, res, app.cfg.max_body_bytes, body)) return;
-  if (!body.contains("name") || !body["name"].is_string() || body["name"].get<std::string>().empty()) {
-    return send_error(res, 400, "invalid_body", "name must be a non-empty string");
+  if (!body.contains("name") || !valid_app_name(body["name"])) {
+    return send_error(res, 400, "invalid_body", "name must be a string of 1 to 200 bytes");
   }
+  auto wanted = settings_of(body, res);
+  if (!wanted) return;
   app_record a;
   a.id = "app_" + random_id(8);
   a.workspace_id = ws;
   a.name = body["name"];
   a.created_by = c->who.user_id;
   a.created_at = now_ms();
+  auto settings = app_runtime_settings(app.runtimes, a, *wanted);
+  if (!settings) return send_error(res, 400, settings.error().code, settings.error().message);
+  persist_settings(a, *settings);
   if (auto r = app.db.create_app(a); !r) return send_store_error(res, r.error());
-  send_json(res, 201, app_json(a).dump());
+  json out = app_json(a);
+  out["downgrades"] = downgrades_json(*settings);
+  send_json(res, 201, out.dump());
 }
 
 void get_app(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
   if (!authorize(app, req, res, ids.at(0))) return;
   auto a = load_app(app, ids.at(0), ids.at(1), res);
   if (a) send_json(res, 200, app_json(*a).dump());
+}
+
+// Renames the app or changes its runtime settings (the next builder turn, app-agent run and
+// repair run use them). Editors only, like the builder chat whose POST changes them too.
+void update_app(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
+  auto c = authorize(app, req, res, ids.at(0));
+  if (!c) return;
+  auto a = load_app(app, ids.at(0), ids.at(1), res);
+  if (!a) return;
+  if (!can_edit(c->role)) return send_error(res, 403, "forbidden", "viewers cannot change apps");
+  json body;
+  if (!parse_json_body(req, res, app.cfg.max_body_bytes, body)) return;
+  if (body.contains("name")) {
+    if (!valid_app_name(body["name"])) return send_error(res, 400, "invalid_body", "name must be a string of 1 to 200 bytes");
+    a->name = body["name"];
+  }
+  auto wanted = settings_of(body, res);
+  if (!wanted) return;
+  auto settings = app_runtime_settings(app.runtimes, *a, *wanted);
+  if (!settings) return send_error(res, 400, settings.error().code, settings.error().message);
+  persist_settings(*a, *settings);
+  auto updated = app.db.update_app(*a);
+  if (!updated) return send_store_error(res, updated.error());
+  if (!*updated) return send_error(res, 404, "not_found", "no such app in this workspace");
+  json out = app_json(*a);
+  out["downgrades"] = downgrades_json(*settings);
+  send_json(res, 200, out.dump());
+}
+
+// The workspace's apps, newest first, with each app's latest builder run (projected), from
+// which a sidebar derives the "Call failed - builder fixing it" badge.
+void list_apps(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
+  if (!authorize(app, req, res, ids.at(0))) return;
+  auto page = page_of(req, res);
+  if (!page) return;
+  auto rows = app.db.list_apps(ids.at(0), *page);
+  if (!rows) return send_store_error(res, rows.error());
+  send_json(res, 200, page_json("apps", *rows, *page, [](const app_listing& l) {
+    json j = app_json(l.app);
+    j["latestRun"] = l.latest_run ? run_json(*l.latest_run, false) : json(nullptr);
+    return j;
+  }, [](const app_listing& l) { return list_cursor{l.app.created_at, l.app.id}; }));
+}
+
+// An app's builder runs, newest first, without messages.
+void list_runs(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
+  if (!authorize(app, req, res, ids.at(0)) || !load_app(app, ids.at(0), ids.at(1), res)) return;
+  auto page = page_of(req, res);
+  if (!page) return;
+  auto rows = app.db.list_builder_runs(ids.at(0), ids.at(1), *page);
+  if (!rows) return send_store_error(res, rows.error());
+  send_json(res, 200, page_json("runs", *rows, *page, [](const builder_run_record& r) { return run_json(r, false); },
+                                [](const builder_run_record& r) { return list_cursor{r.created_at, r.key.run_id}; }));
+}
+
+// The runtime registry for a model picker: ids, display names, defaults, parameter
+// constraints, runtime-c's discovered models; nothing secret.
+void list_runtimes(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids&) {
+  if (!app.auth.identify(req, res)) return;
+  send_json(res, 200, runtime_registry_to_json(*app.runtimes.get()));
 }
 
 void create_run(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
@@ -248,12 +353,18 @@ void post_chat(web_app& app, const httplib::Request& req, httplib::Response& res
   if (last_user_text(*messages).empty()) {
     return send_error(res, 400, "invalid_body", "the last user message has no text");
   }
-  std::string runtime_id = body.value("runtimeId", a->runtime_id.empty() ? "runtime-a" : a->runtime_id);
-  std::optional<std::string> model;
-  if (body.contains("runtimeModel") && body["runtimeModel"].is_string()) model = body["runtimeModel"].get<std::string>();
-  auto settings = normalize_runtime_settings(app.registry, runtime_id, model, string_map(body.value("runtimeParams", json::object())));
+  auto wanted = settings_of(body, res);
+  if (!wanted) return;
+  auto settings = app_runtime_settings(app.runtimes, *a, *wanted);
   if (!settings) return send_error(res, 400, settings.error().code, settings.error().message);
   if (!load_run(app, key, res)) return;
+  // The chat's settings become the app's (spec "Runtime settings": applications persist them).
+  app_record changed = *a;
+  persist_settings(changed, *settings);
+  if (changed.runtime_id != a->runtime_id || changed.runtime_model != a->runtime_model ||
+      changed.runtime_params_json != a->runtime_params_json) {
+    if (auto r = app.db.update_app(changed); !r) return send_store_error(res, r.error());
+  }
 
   turn_request t{key, messages_json, static_cast<std::int64_t>(*count), last_user_text(*messages), *settings, ""};
   auto started = app.chat.start(std::move(t));
@@ -272,10 +383,13 @@ void get_chat(web_app& app, const httplib::Request& req, httplib::Response& res,
   if (run) send_json(res, 200, run_json(*run, true).dump(-1, ' ', false, json::error_handler_t::replace));
 }
 
-// Resume rule 2: a streaming run that is not attachable yet gets a short wait for its
-// run.stream_ready (or any end) before the answer.
-run_stream_state wait_attachable(web_app& app, const run_key& key, run_stream_state run) {
-  if (run.status != run_status::streaming || run.active_stream_id) return run;
+// Waits up to `timeout` for the run's next workspace event while `waiting(run)` holds, then
+// reads the run again. The run is read once after subscribing too: its event may have come
+// before the subscription.
+run_stream_state await_run(web_app& app, const run_key& key, run_stream_state run,
+                           const std::function<bool(const run_stream_state&)>& waiting,
+                           std::chrono::milliseconds timeout) {
+  if (!waiting(run)) return run;
   std::mutex mu;
   std::condition_variable cv;
   bool woke = false;
@@ -285,14 +399,45 @@ run_stream_state wait_attachable(web_app& app, const run_key& key, run_stream_st
     woke = true;
     cv.notify_all();
   });
-  auto again = app.db.builder_run_stream(key);  // the event may have come before the subscription
-  if (again && *again && ((*again)->active_stream_id || (*again)->status != run_status::streaming)) return **again;
-  std::unique_lock lock(mu);
-  cv.wait_for(lock, app.cfg.attach_wait, [&] { return woke; });
-  lock.unlock();
-  again = app.db.builder_run_stream(key);
-  if (again && *again) return **again;
-  return run;
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  for (;;) {
+    auto again = app.db.builder_run_stream(key);
+    if (again && *again) run = **again;
+    if (!waiting(run)) return run;
+    std::unique_lock lock(mu);
+    if (!cv.wait_until(lock, deadline, [&] { return woke; })) return run;
+    woke = false;
+  }
+}
+
+// Resume rule 2: a streaming run that is not attachable yet gets a short wait for its
+// run.stream_ready (or any end) before the answer.
+run_stream_state wait_attachable(web_app& app, const run_key& key, run_stream_state run) {
+  return await_run(app, key, run, [](const run_stream_state& r) {
+    return r.status == run_status::streaming && !r.active_stream_id;
+  }, app.cfg.attach_wait);
+}
+
+// Stops a streaming builder turn wherever it runs (spec "Builder run": user stop → failed):
+// the worker's runtime ends, what streamed so far is persisted, run.failed is published.
+// Answers with the run's status once it ended (200), or 202 while its turn is still ending.
+void stop_chat(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
+  run_key key = key_of(ids);
+  auto c = authorize(app, req, res, key.workspace_id);
+  if (!c) return;
+  if (!load_app(app, key.workspace_id, key.app_id, res)) return;
+  if (!can_edit(c->role)) return send_error(res, 403, "forbidden", "viewers cannot stop builder turns");
+  auto state = app.db.builder_run_stream(key);
+  if (!state) return send_store_error(res, state.error());
+  if (!*state) return send_error(res, 404, "not_found", "no such run for this app");
+  if ((*state)->status != run_status::streaming) {
+    return send_error(res, 409, "not_streaming", "the run has no turn to stop: it is " + std::string(to_string((*state)->status)));
+  }
+  if (auto r = app.chat.request_stop(key); !r) return send_store_error(res, r.error());
+  auto run = await_run(app, key, **state, [](const run_stream_state& r) { return r.status == run_status::streaming; },
+                       std::chrono::seconds(10));
+  bool ended = run.status != run_status::streaming;
+  send_json(res, ended ? 200 : 202, json({{"id", key.run_id}, {"status", to_string(run.status)}}).dump());
 }
 
 void resume_chat(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
@@ -310,6 +455,11 @@ void resume_chat(web_app& app, const httplib::Request& req, httplib::Response& r
   if (!state) return send_store_error(res, state.error());
   if (!*state) return send_error(res, 404, "not_found", "no such run for this app");
   auto run = wait_attachable(app, key, **state);
+  if (app.cfg.trace) {
+    std::fprintf(stderr, "web: resume app=%s run=%s status=%s cursor=%llu attachable=%d\n", key.app_id.c_str(),
+                 key.run_id.c_str(), std::string(to_string(run.status)).c_str(), static_cast<unsigned long long>(cursor),
+                 run.active_stream_id ? 1 : 0);
+  }
   if (run.status != run_status::streaming || !run.active_stream_id) {
     res.status = 204;
     return;
@@ -393,14 +543,19 @@ void register_routes(httplib::Server& s, router& r, web_app& app) {
     if (app.cfg.auth == auth_mode::none) me["defaultWorkspaceId"] = local_workspace_id;
     send_json(res, 200, me.dump());
   });
+  get("/api/runtimes", list_runtimes);
   get(ws + "/members", list_members);
   post(ws + "/members", set_member);
+  get(ws + "/apps", list_apps);
   post(ws + "/apps", create_app);
   get(app_path, get_app);
+  on_body_route(s, "PATCH", app_path, app, update_app);
+  get(app_path + "/runs", list_runs);
   post(app_path + "/runs", create_run);
   post(run_path + "/chat", post_chat);
   get(run_path + "/chat", get_chat);
   get(run_path + "/chat/stream", resume_chat);
+  post(run_path + "/stop", stop_chat);
   get(ws + "/events", [](web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
     workspace_events(app, req, res, ids, std::nullopt);
   });

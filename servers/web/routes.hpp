@@ -5,9 +5,9 @@
 #include "auth.hpp"
 #include "chat_service.hpp"
 #include "platform/cache_store.hpp"
-#include "platform/runtime_registry.hpp"
 #include "platform/store.hpp"
 #include "router.hpp"
+#include "runtime_catalog.hpp"
 #include "web_config.hpp"
 #include "worker_client.hpp"
 
@@ -18,7 +18,7 @@ struct web_app {
   store& db;
   cache_store& cache;
   const worker_client& worker;
-  const runtime_registry& registry;
+  runtime_catalog& runtimes;  // the registry as the worker sees it
   authenticator& auth;
   chat_service& chat;
 };

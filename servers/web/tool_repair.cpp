@@ -21,16 +21,9 @@ std::string dump(const json& j) { return servers::compact_json(j); }
 // The app's persisted runtime settings, or the registry default when they no longer validate
 // (a repair must not fail because a model was retired).
 result<normalized_settings> repair_settings(web_app& app, const app_record& a) {
-  std::map<std::string, std::string> params;
-  json p = json::parse(a.runtime_params_json, nullptr, false);
-  if (p.is_object()) {
-    for (const auto& [k, v] : p.items()) params[k] = v.is_string() ? v.get<std::string>() : v.dump();
-  }
-  std::optional<std::string> model;
-  if (!a.runtime_model.empty()) model = a.runtime_model;
-  auto s = normalize_runtime_settings(app.registry, a.runtime_id.empty() ? "runtime-a" : a.runtime_id, model, params);
+  auto s = app_runtime_settings(app.runtimes, a);
   if (s) return s;
-  return normalize_runtime_settings(app.registry, "runtime-a", std::nullopt, {});
+  return normalize_runtime_settings(*app.runtimes.get(), "runtime-a", std::nullopt, {});
 }
 
 // A new builder run whose first user message is the platform's prompt, started at once: the

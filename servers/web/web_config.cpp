@@ -77,6 +77,7 @@ result<config> config_from_env() {
   }
   c.production = env("PLATFORM_ENV") == "production";
   c.internal_token = env("INTERNAL_API_TOKEN");
+  c.trace = env("PLATFORM_CODEX_TRACE") == "1";
   std::string mode = env("PLATFORM_AUTH_MODE", "none");
   if (mode == "none") c.auth = auth_mode::none;
   else if (mode == "external") c.auth = auth_mode::external;

@@ -38,6 +38,9 @@ struct config {
   std::chrono::milliseconds attach_wait{2000};   // resume rule 2: wait for an attachable stream
   std::chrono::milliseconds heartbeat{15000};    // SSE keep-alive comment interval
   std::string instance_id;       // this process, for logs
+  // PLATFORM_CODEX_TRACE=1: one stderr line per turn start and end, stop and resume, with
+  // ids, statuses, counts, sizes and timings only; never prompts, outputs or bodies.
+  bool trace = false;
   // HTTP actions (custom tools, app actions; docs/http-executor.md). The allow-list is the
   // operator's only exception to the address guard (PLATFORM_HTTP_ACTION_ALLOW); empty = none.
   std::string http_action_allow;

@@ -92,14 +92,15 @@ worker_client::worker_client(std::string base_url, std::string internal_token)
     : base_url_(std::move(base_url)), token_(std::move(internal_token)) {}
 
 result<void> worker_client::stream_messages(std::string_view app_id, const std::string& body_json,
-                                            const std::function<bool(std::string_view)>& on_event) const {
+                                            const std::function<bool(std::string_view)>& on_event,
+                                            request_cancel* cancel) const {
   httplib::Request req;
   req.method = "POST";
   req.path = "/sessions/" + path_segment(app_id) + "/messages";
   req.headers = auth_headers(token_);
   req.set_header("Content-Type", "application/json");
   req.body = body_json;
-  return stream_sse(base_url_, std::move(req), on_event, nullptr);
+  return stream_sse(base_url_, std::move(req), on_event, cancel);
 }
 
 result<worker_client::reply> worker_client::start_agent_run(std::string_view app_id, std::string_view run_id,
@@ -193,6 +194,16 @@ result<std::string> worker_client::detect_provider() const {
   auto res = cli.Get("/detect-provider", auth_headers(token_));
   if (!res) return fail("worker_unreachable", "the worker is unreachable: " + httplib::to_string(res.error()));
   if (res->status != 200) return fail("worker_http_" + std::to_string(res->status), "provider detection failed");
+  return res->body;
+}
+
+result<std::string> worker_client::opencode_models() const {
+  httplib::Client cli(base_url_);
+  cli.set_connection_timeout(5, 0);
+  cli.set_read_timeout(90, 0);  // a first discovery runs `opencode models --verbose`
+  auto res = cli.Get("/opencode/models", auth_headers(token_));
+  if (!res) return fail("worker_unreachable", "the worker is unreachable: " + httplib::to_string(res.error()));
+  if (res->status != 200) return fail("worker_http_" + std::to_string(res->status), "runtime-c's models are not available");
   return res->body;
 }
 

@@ -37,10 +37,12 @@ class worker_client {
   worker_client(std::string base_url, std::string internal_token);
 
   // POST /sessions/{appId}/messages; calls `on_event` with each SSE event's data (worker
-  // messages, then "[DONE]"). `on_event` returning false aborts the request. Errors:
-  // `worker_unreachable`, `worker_http_<status>`, `worker_stream_broken` (ended early).
+  // messages, then "[DONE]"). `on_event` returning false, or `cancel`, aborts the request (the
+  // worker ends the turn when its client goes away). Errors: `worker_unreachable`,
+  // `worker_http_<status>`, `worker_stream_broken` (ended early).
   result<void> stream_messages(std::string_view app_id, const std::string& body_json,
-                               const std::function<bool(std::string_view)>& on_event) const;
+                               const std::function<bool(std::string_view)>& on_event,
+                               request_cancel* cancel = nullptr) const;
 
   // GET /sessions/{appId}/session-state?runId=: the ProviderSessionState after a turn, or
   // nullopt when the worker has none.
@@ -72,6 +74,10 @@ class worker_client {
 
   // GET /detect-provider, passed through as JSON text.
   result<std::string> detect_provider() const;
+
+  // GET /opencode/models: runtime-c's discovered catalog as JSON text (metadata only).
+  // Errors: `worker_unreachable`, `worker_http_<status>` (503 when opencode is not usable).
+  result<std::string> opencode_models() const;
 
  private:
   std::string base_url_;

@@ -2,7 +2,6 @@
 
 #include <httplib.h>
 
-#include <nlohmann/json.hpp>
 
 #include "opencode_cli.hpp"
 #include "worker_http.hpp"
@@ -10,28 +9,10 @@
 
 namespace platform::worker {
 
-using nlohmann::json;
 
 namespace {
 
 constexpr auto models_timeout = std::chrono::seconds(60);
-
-json model_json(const opencode_model& m) {
-  json cost = nullptr;
-  if (m.cost) {
-    cost = {{"input", m.cost->input}, {"output", m.cost->output}, {"cacheRead", m.cost->cache_read},
-            {"cacheWrite", m.cost->cache_write}};
-  }
-  return {{"id", m.id},
-          {"name", m.name},
-          {"provider", m.provider_id},
-          {"toolcall", m.toolcall},
-          {"reasoning", m.reasoning},
-          {"variants", m.variants},
-          {"contextLimit", m.context_limit},
-          {"costPerMTok", cost},
-          {"status", m.status}};
-}
 
 int status_of(const std::string& code) {
   if (code == "runtime_not_available") return 503;
@@ -71,11 +52,7 @@ result<opencode_discovery> discover_opencode_models(const config& cfg) {
 void handle_opencode_models(worker_registry& registry, httplib::Response& res) {
   auto d = registry.opencode_models();
   if (!d) return send_error(res, status_of(d.error().code), d.error().code, d.error().message);
-  json models = json::array();
-  for (const auto& m : d->catalog.models) models.push_back(model_json(m));
-  json reply = {{"models", std::move(models)},
-                {"defaultModel", d->default_model ? json(*d->default_model) : json(nullptr)}};
-  res.set_content(reply.dump(-1, ' ', false, json::error_handler_t::replace), "application/json");
+  res.set_content(opencode_catalog_to_json(d->catalog, d->default_model), "application/json");
 }
 
 }  // namespace platform::worker

@@ -327,6 +327,34 @@ async function main() {
     assert.equal(missing.status, 404);
   });
 
+  await check("the app's runs list newest first as summaries, a page at a time; another app's are not there", async () => {
+    const all = await json(await fetch(`${web}${runsPath}`));
+    assert.ok(all.runs.length >= 2, JSON.stringify(all));
+    assert.equal(all.nextCursor, null);
+    const created = all.runs.map((r) => r.createdAt);
+    assert.deepEqual(created, [...created].sort((a, b) => b - a), 'newest first');
+    assert.ok(all.runs.some((r) => r.id === runA.id));
+    assert.ok(all.runs.some((r) => r.draft), 'the owner reads the draft, so draft runs are listed');
+    for (const r of all.runs) for (const k of ['prompt', 'transcript', 'messages', 'systemPrompt', 'agentConfig']) assert.ok(!(k in r), k);
+    assert.ok(!JSON.stringify(all).includes('Summarize the notes'));
+    const seen = [];
+    let cursor = null;
+    do {
+      const page = await json(await fetch(`${web}${runsPath}?limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`));
+      assert.ok(page.runs.length <= 1);
+      seen.push(...page.runs.map((r) => r.id));
+      cursor = page.nextCursor;
+    } while (cursor);
+    assert.deepEqual(seen, all.runs.map((r) => r.id), 'pages of one, in order, none repeated or skipped');
+    const otherRuns = await json(await fetch(`${web}/api/workspaces/default/apps/${other.id}/agent-runs`));
+    assert.ok(!otherRuns.runs.some((r) => all.runs.some((x) => x.id === r.id)));
+    for (const q of ['limit=0', 'limit=201', 'limit=x', 'cursor=nope', 'cursor=12.bad%20id']) {
+      const bad = await fetch(`${web}${runsPath}?${q}`);
+      assert.equal(bad.status, 400, q);
+      assert.match((await json(bad)).error.code, /^invalid_(limit|cursor)$/, q);
+    }
+  });
+
   await check("the runtime got the run's prompt, the agent's system prompt and its granted tools", async () => {
     const log = fs.readFileSync(path.join(tmp, 'requests.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     const first = log.find((r) => JSON.stringify(r.body?.messages ?? '').includes('Summarize the notes'));

@@ -230,6 +230,37 @@ async function main() {
     assert.equal(badApp.status, 400);
   });
 
+  await check('Stop ends a turn mid-stream wherever it runs: abort chunk, partial message kept, run failed', async () => {
+    const fresh = await json(await post(a, `/api/workspaces/default/apps/${app.id}/runs`, {}));
+    const p = `/api/workspaces/default/apps/${app.id}/runs/${fresh.id}`;
+    await fetch(`${modelUrl}/control/arm/mid`, { method: 'POST', body: '{}' });  // hold this turn
+    const res = await post(a, `${p}/chat`, chatBody);
+    const live = new EventReader(res);
+    await live.until((e) => e.some((x) => x.includes('Part one.')));
+    const stopped = await post(b, `${p}/stop`, {});  // replica B: the stop travels to A
+    assert.equal(stopped.status, 200);
+    assert.deepEqual(await json(stopped), { id: fresh.id, status: 'failed' });
+    const events = await live.toEnd();
+    const chunks = events.map((e) => e.slice(6).trim()).filter((d) => d !== '[DONE]').map((d) => JSON.parse(d));
+    const abort = chunks.findIndex((c) => c.type === 'abort');
+    assert.ok(abort > 0, events.join(''));
+    assert.equal(chunks[abort].reason, 'Stopped by the user.');
+    assert.equal(chunks.at(-1).type, 'finish', 'the turn still finishes after the abort');
+    assert.ok(!chunks.some((c) => c.type === 'error'), 'a stop is not an error');
+    assert.ok(events.at(-1).includes('[DONE]'));
+    assert.ok(!events.join('').includes('Part two.'));
+    const history = await json(await fetch(`${b}${p}/chat`));
+    assert.equal(history.status, 'failed');
+    assert.equal(history.activeStreamId, null);
+    const said = history.messages.at(-1).parts.filter((x) => x.type === 'text').map((x) => x.text).join('');
+    assert.equal(said.trim(), 'Part one.');
+    const again = await post(a, `${p}/stop`, {});
+    assert.equal(again.status, 409);
+    assert.equal((await json(again)).error.code, 'not_streaming');
+    assert.equal((await post(a, `/api/workspaces/default/apps/${app.id}/runs/run_nope/stop`, {})).status, 404);
+    await fetch(`${modelUrl}/control/release/mid`, { method: 'POST', body: '{}' });
+  });
+
   if (replicas) {
     await check('killing replica A mid-stream fails the run cleanly; replica B reports it', async () => {
       const fresh = await json(await post(a, `/api/workspaces/default/apps/${app.id}/runs`, {}));

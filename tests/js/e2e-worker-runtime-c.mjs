@@ -58,6 +58,8 @@ const brokenTsx = `export const total: number = 'not a number';
 const text = (t) => ({ type: 'text', text: t });
 const aux = { blocks: [text('Scripted title')], stop_reason: 'end_turn' };
 const scenarios = {
+  // A builder turn through platform-web, with the app's persisted runtime-c settings.
+  web: [{ blocks: [text('Hello through the platform.')], stop_reason: 'end_turn' }],
   text: [
     { blocks: [{ type: 'thinking', thinking: 'The user wants a greeting.' }, text('Hello from runtime-c.')],
       stop_reason: 'end_turn', usage: { input_tokens: 1200, cache_read_input_tokens: 300, output_tokens: 20 } },
@@ -500,6 +502,48 @@ async function main() {
       assert.ok(!raw.includes(secret), `the reply holds ${secret}`);
     }
     assert.equal((await fetch(`${worker.url}/opencode/models`)).status, 401, 'the internal token is required');
+  });
+
+  await check('platform-web offers the models the worker discovered, and runs runtime-c with them', async () => {
+    const web = (await start('platform-web', path.join(buildDir, 'servers/web/platform-web'), [], {
+      PLATFORM_WEB_PORT: '0', PLATFORM_DATA_DIR: path.join(tmp, 'web-data'), PLATFORM_WORKER_URL: worker.url,
+      INTERNAL_API_TOKEN: internalToken,
+    }, /listening on (http:\S+)/)).match[1];
+    const call = async (method, p, body) => {
+      const r = await fetch(web + p, { method, headers: body ? { 'content-type': 'application/json' } : {},
+        body: body && JSON.stringify(body) });
+      return { status: r.status, text: await r.clone().text(), res: r };
+    };
+    const registry = await call('GET', '/api/runtimes');
+    assert.equal(registry.status, 200, registry.text);
+    const c = JSON.parse(registry.text).runtimes.find((x) => x.id === 'runtime-c');
+    const ids = c.models.map((m) => m.id);
+    assert.ok(ids.includes('web/m') && ids.includes('text/m'), ids.join());
+    assert.ok(!ids.includes('text/no-tools'), 'only tool-call capable models are offered');
+    assert.equal(c.defaultModel, 'text/m');
+    for (const secret of [providerKey, configPath, servers.text.url, internalToken]) assert.ok(!registry.text.includes(secret));
+
+    const made = await call('POST', '/api/workspaces/default/apps', { name: 'C app', runtimeId: 'runtime-c', runtimeModel: 'web/m' });
+    assert.equal(made.status, 201, made.text);
+    const app = JSON.parse(made.text);
+    assert.equal(app.runtimeId, 'runtime-c');
+    assert.equal(app.runtimeModel, 'web/m');
+    assert.deepEqual(app.runtimeParams, { variant: 'auto' });
+    const unknown = await call('PATCH', `/api/workspaces/default/apps/${app.id}`, { runtimeModel: 'web/nope' });
+    assert.equal(unknown.status, 400, unknown.text);
+    assert.equal(JSON.parse(unknown.text).error.code, 'unknown_model');
+    const runId = JSON.parse((await call('POST', `/api/workspaces/default/apps/${app.id}/runs`)).text).id;
+    const before = requestsOf(servers.web.log).length;
+    // No settings in the POST: the app's runtime-c settings are used.
+    const chat = await call('POST', `/api/workspaces/default/apps/${app.id}/runs/${runId}/chat`,
+      { messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Say hi' }] }] });
+    assert.equal(chat.status, 200, chat.text);
+    const chunks = (await new SseReader(chat.res, { payload: true }).toEnd()).filter((e) => e !== '[DONE]').map((e) => JSON.parse(e));
+    const said = chunks.filter((x) => x.type === 'text-delta').map((x) => x.delta).join('');
+    assert.equal(said, 'Hello through the platform.');
+    assert.equal(requestsOf(servers.web.log).length, before + 1, 'one model request, to the app model\'s provider');
+    const history = JSON.parse((await call('GET', `/api/workspaces/default/apps/${app.id}/runs/${runId}/chat`)).text);
+    assert.equal(history.status, 'completed');
   });
 
   await check('GET /detect-provider: all three runtimes, booleans only for credentials', async () => {

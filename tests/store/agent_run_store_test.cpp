@@ -4,6 +4,7 @@
 // {workspaceId, appId, runId} addressing.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <filesystem>
@@ -87,6 +88,35 @@ TEST_CASE("agent run store backends") {
       CHECK(s->agent_name == "Helper");
       CHECK(s->status == agent_run_status::pending);
       CHECK(s->started_at == 0);
+    }
+
+    SUBCASE("an app's runs list newest first as summaries, a page at a time, never another app's") {
+      ar_fixture f(b.open());
+      std::vector<std::string> made;
+      for (int i = 0; i < 5; ++i) made.push_back(f.new_run().run_id);  // one created_at: ids order them
+      std::sort(made.rbegin(), made.rend());
+      std::vector<std::string> listed;
+      list_page page;
+      page.limit = 2;
+      for (int i = 0; i < 5; ++i) {
+        auto got = f.db->agent_runs().list(f.ws, f.app, true, page).value();
+        for (const auto& s : got) {
+          listed.push_back(s.run_id);
+          CHECK(s.agent_name == "Helper");
+          CHECK(s.triggered_by_user_id == "user-7");
+        }
+        if (got.size() < page.limit) break;
+        page.after = list_cursor{got.back().created_at, got.back().run_id};
+      }
+      CHECK(listed == made);
+      auto draft = f.new_run(true);
+      auto all = f.db->agent_runs().list(f.ws, f.app, true, {}).value();
+      CHECK(std::any_of(all.begin(), all.end(), [&](const agent_run_summary& s) { return s.run_id == draft.run_id; }));
+      auto published = f.db->agent_runs().list(f.ws, f.app, false, {}).value();
+      CHECK(published.size() == made.size());
+      CHECK(std::none_of(published.begin(), published.end(), [](const agent_run_summary& s) { return s.draft; }));
+      CHECK(f.db->agent_runs().list(f.ws, f.other_app, true, {}).value().empty());
+      CHECK(f.db->agent_runs().list(ar_uid("ws"), f.app, true, {}).value().empty());
     }
 
     SUBCASE("runs are addressed by {workspaceId, appId, runId} only") {

@@ -172,6 +172,84 @@ TEST_CASE("store backends") {
       CHECK(again.error().code == "store_conflict");
     }
 
+    SUBCASE("apps list newest first, a page at a time, each with its latest builder run") {
+      fixture f(b.open());
+      // Two apps created in the same millisecond: the id breaks the tie, and no page repeats
+      // or skips one.
+      std::string second = uid("app"), third = uid("app");
+      REQUIRE(f.db->create_app({second, f.ws, "Second", "u1", "runtime-b", "gpt-x", "{}", 3000}));
+      REQUIRE(f.db->create_app({third, f.ws, "Third", "u1", "", "", "{}", 3000}));
+      REQUIRE(f.db->create_app({uid("app"), f.ws, "Fourth", "u2", "", "", "{}", 4000}));
+      std::vector<std::string> names;
+      list_page page;
+      page.limit = 2;
+      for (int i = 0; i < 5; ++i) {
+        auto got = f.db->list_apps(f.ws, page).value();
+        for (const auto& l : got) names.push_back(l.app.name);
+        if (got.size() < page.limit) break;
+        page.after = list_cursor{got.back().app.created_at, got.back().app.id};
+      }
+      std::vector<std::string> want{"Fourth", third > second ? "Third" : "Second", third > second ? "Second" : "Third", "App"};
+      CHECK(names == want);
+      CHECK(f.db->list_apps(uid("ws"), {}).value().empty());
+
+      auto none = f.db->list_apps(f.ws, {}).value();
+      for (const auto& l : none) CHECK_FALSE(l.latest_run);
+      auto older = f.new_run();
+      builder_run_record repair;
+      repair.key = {f.ws, f.app, uid("run")};
+      repair.run_reason = "app_tool_failure";
+      repair.created_at = 9000;
+      REQUIRE(f.db->create_builder_run(repair));
+      REQUIRE(f.db->claim_builder_run(older, claim(1, "t1")).value() == claim_outcome::claimed);
+      REQUIRE(f.db->end_turn(older, "t1", {run_status::completed, std::string(R"([{"id":"m1","role":"user","parts":[]}])"), 1, 3100}).value());
+      auto listed = f.db->list_apps(f.ws, {}).value();
+      const app_listing* mine = nullptr;
+      for (const auto& l : listed) {
+        if (l.app.id == f.app) mine = &l;
+      }
+      REQUIRE(mine);
+      REQUIRE(mine->latest_run);
+      CHECK(mine->latest_run->key.run_id == repair.key.run_id);
+      CHECK(mine->latest_run->run_reason == "app_tool_failure");
+      CHECK(mine->latest_run->status == run_status::pending);
+
+      // The app's builder runs, newest first, projected: no messages.
+      auto runs = f.db->list_builder_runs(f.ws, f.app, {}).value();
+      REQUIRE(runs.size() == 2);
+      CHECK(runs[0].key.run_id == repair.key.run_id);
+      CHECK(runs[1].key.run_id == older.run_id);
+      CHECK(runs[1].status == run_status::completed);
+      CHECK(runs[1].message_count == 1);
+      CHECK(runs[1].messages_json == "[]");
+      list_page one;
+      one.limit = 1;
+      one.after = list_cursor{runs[0].created_at, runs[0].key.run_id};
+      auto next = f.db->list_builder_runs(f.ws, f.app, one).value();
+      REQUIRE(next.size() == 1);
+      CHECK(next[0].key.run_id == older.run_id);
+      CHECK(f.db->list_builder_runs(f.ws, uid("app"), {}).value().empty());
+      CHECK(f.db->list_builder_runs(uid("ws"), f.app, {}).value().empty());
+    }
+
+    SUBCASE("an app's name and runtime settings change in place") {
+      fixture f(b.open());
+      auto a = f.db->get_app(f.ws, f.app).value().value();
+      a.name = "Renamed";
+      a.runtime_id = "runtime-b";
+      a.runtime_model = "gpt-5.5";
+      a.runtime_params_json = R"({"reasoningEffort":"high"})";
+      CHECK(f.db->update_app(a).value());
+      auto got = f.db->get_app(f.ws, f.app).value().value();
+      CHECK(got.name == "Renamed");
+      CHECK(got.runtime_id == "runtime-b");
+      CHECK(got.runtime_model == "gpt-5.5");
+      CHECK(got.runtime_params_json == R"({"reasoningEffort":"high"})");
+      CHECK(got.created_by == "u1");
+      a.workspace_id = uid("ws");
+      CHECK_FALSE(f.db->update_app(a).value());  // another workspace's app of that id: none
+    }
+
     SUBCASE("runs are loaded only through their own workspace and app") {
       fixture f(b.open());
       auto k = f.new_run();

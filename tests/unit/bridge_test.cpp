@@ -255,19 +255,55 @@ TEST_CASE("an error result gives one error chunk and finishReason error; the syn
   CHECK(o.is_error);
 }
 
-TEST_CASE("worker failure mid-turn closes parts and reports the error") {
-  platform::bridge b;
-  std::string in, out;
+// A turn cut off while its text streams.
+void feed_partial_text(platform::bridge& b, std::string& out) {
+  std::string in;
   wm::message_start(in, "m", "x");
   wm::text_block_start(in, 0);
   wm::text_delta(in, 0, "partial");
   b.feed(in, out);
+}
+
+TEST_CASE("worker failure mid-turn closes parts and reports the error") {
+  platform::bridge b;
+  std::string out;
+  feed_partial_text(b, out);
   b.fail("worker connection lost", out);
   b.finish(out);
   auto c = chunks_of(out);
   CHECK(types_of(c) == std::vector<std::string>{"start", "start-step", "text-start", "text-delta", "text-end",
                                                 "finish-step", "error", "finish"});
   CHECK(b.outcome().error_text == "worker connection lost");
+}
+
+TEST_CASE("a user stop closes open parts and waiting tools, then abort with its reason, finish, [DONE]") {
+  platform::bridge b;
+  std::string out;
+  feed_partial_text(b, out);
+  b.abort("Stopped by the user.", out);
+  b.abort("twice", out);  // idempotent, like finish
+  b.finish(out);
+  auto c = chunks_of(out);
+  CHECK(types_of(c) == std::vector<std::string>{"start", "start-step", "text-start", "text-delta", "text-end",
+                                                "finish-step", "abort", "finish"});
+  CHECK(c[6]["reason"] == "Stopped by the user.");
+  CHECK(b.outcome().stopped);
+  CHECK_FALSE(b.outcome().is_error);
+  CHECK(out.size() >= 14);
+  CHECK(out.substr(out.size() - 14) == "data: [DONE]\n\n");
+  CHECK(platform::check_ui_stream(out).ok);
+  // A tool call still waiting gets its output before the abort, so no card spins forever.
+  platform::bridge t;
+  std::string tool_out;
+  t.feed(tool_call("m2", "slow", "Bash", R"({"command":"sleep 100"})"), tool_out);
+  t.abort("Stopped by the user.", tool_out);
+  auto tc = chunks_of(tool_out);
+  auto err = std::find_if(tc.begin(), tc.end(), [](const json& x) { return x["type"] == "tool-output-error"; });
+  auto ab = std::find_if(tc.begin(), tc.end(), [](const json& x) { return x["type"] == "abort"; });
+  REQUIRE(err != tc.end());
+  REQUIRE(ab != tc.end());
+  CHECK(err < ab);
+  CHECK(platform::check_ui_stream(tool_out).ok);
 }
 
 TEST_CASE("tools still waiting at the end of the turn get an error output") {

@@ -99,6 +99,24 @@ class sql_agent_run_store final : public agent_run_store {
     return std::optional<agent_run_summary>(std::move(s));
   }
 
+  result<std::vector<agent_run_summary>> list(std::string_view ws, std::string_view app, bool with_draft,
+                                              const list_page& page) override {
+    params p{v(ws), v(app)};
+    std::string text = "SELECT ";
+    text.append(summary_columns).append(" FROM app_agent_runs WHERE workspace_id = ? AND app_id = ?");
+    if (!with_draft) text.append(" AND draft = 0");
+    text.append(page_tail(page, p));
+    auto rows = ex_.query(text, p);
+    if (!rows) return tl::unexpected(rows.error());
+    std::vector<agent_run_summary> out;
+    for (const auto& r : *rows) {
+      agent_run_summary s;
+      if (auto ok = read_summary(r, s); !ok) return tl::unexpected(ok.error());
+      out.push_back(std::move(s));
+    }
+    return out;
+  }
+
   result<bool> claim_start(const run_key& key, std::int64_t now) override {
     return changed_one("UPDATE app_agent_runs SET status = 'running', started_at = ?, updated_at = ?",
                        " AND status = 'pending'", with_key({v(now), v(now)}, key));

@@ -57,6 +57,12 @@ constexpr std::string_view run_columns =
     "claim_token, lease_until, has_usage, total_cost_usd, total_input_tokens, total_output_tokens, "
     "total_cache_read_tokens, total_cache_creation_tokens, created_at, updated_at";
 
+// run_columns with messages and session state left out ('[]' and NULL in their places): lists.
+constexpr std::string_view projected_run_columns =
+    "id, workspace_id, app_id, status, '[]', message_count, active_stream_id, run_reason, NULL, "
+    "claim_token, lease_until, has_usage, total_cost_usd, total_input_tokens, total_output_tokens, "
+    "total_cache_read_tokens, total_cache_creation_tokens, created_at, updated_at";
+
 constexpr std::string_view key_match = " WHERE workspace_id = ? AND app_id = ? AND id = ?";
 
 params key_params(const run_key& k) { return {v(k.workspace_id), v(k.app_id), v(k.run_id)}; }
@@ -98,6 +104,16 @@ result<builder_run_record> run_from_row(const sql::row& r) {
   run.created_at = to_int(r[17]);
   run.updated_at = to_int(r[18]);
   return run;
+}
+
+result<std::vector<builder_run_record>> runs_from_rows(const std::vector<sql::row>& rows) {
+  std::vector<builder_run_record> out;
+  for (const auto& row : rows) {
+    auto run = run_from_row(row);
+    if (!run) return tl::unexpected(run.error());
+    out.push_back(std::move(*run));
+  }
+  return out;
 }
 
 // The per-model usage, cost-unknown models and session states of a run.
@@ -227,6 +243,53 @@ class sql_store final : public store {
     const auto& x = r->front();
     return std::optional<app_record>(app_record{to_text(x[0]), to_text(x[1]), to_text(x[2]), to_text(x[3]),
                                                 to_text(x[4]), to_text(x[5]), to_text(x[6]), to_int(x[7])});
+  }
+
+  result<bool> update_app(const app_record& a) override {
+    auto changed = exec_changes("UPDATE apps SET name = ?, runtime_id = ?, runtime_model = ?, runtime_params = ? "
+                                "WHERE workspace_id = ? AND id = ?",
+                                {v(a.name), v(a.runtime_id), v(a.runtime_model), v(a.runtime_params_json),
+                                 v(a.workspace_id), v(a.id)});
+    if (!changed) return tl::unexpected(changed.error());
+    return *changed == 1;
+  }
+
+  result<std::vector<app_listing>> list_apps(std::string_view ws, const list_page& page) override {
+    params p{v(ws)};
+    std::string text = "SELECT id, workspace_id, name, created_by, runtime_id, runtime_model, runtime_params, "
+                       "created_at FROM apps WHERE workspace_id = ?";
+    text.append(page_tail(page, p));
+    auto apps = query(text, p);
+    if (!apps) return tl::unexpected(apps.error());
+    std::vector<app_listing> out;
+    for (const auto& x : *apps) {
+      app_listing l{app_record{to_text(x[0]), to_text(x[1]), to_text(x[2]), to_text(x[3]), to_text(x[4]),
+                               to_text(x[5]), to_text(x[6]), to_int(x[7])},
+                    std::nullopt};
+      auto latest = query(std::string("SELECT ").append(projected_run_columns).append(
+                              " FROM agent_runs WHERE workspace_id = ? AND app_id = ? "
+                              "ORDER BY created_at DESC, id DESC LIMIT 1"),
+                          {v(ws), v(l.app.id)});
+      if (!latest) return tl::unexpected(latest.error());
+      if (!latest->empty()) {
+        auto run = run_from_row(latest->front());
+        if (!run) return tl::unexpected(run.error());
+        l.latest_run = std::move(*run);
+      }
+      out.push_back(std::move(l));
+    }
+    return out;
+  }
+
+  result<std::vector<builder_run_record>> list_builder_runs(std::string_view ws, std::string_view app,
+                                                            const list_page& page) override {
+    params p{v(ws), v(app)};
+    std::string text = std::string("SELECT ").append(projected_run_columns).append(
+        " FROM agent_runs WHERE workspace_id = ? AND app_id = ?");
+    text.append(page_tail(page, p));
+    auto rows = query(text, p);
+    if (!rows) return tl::unexpected(rows.error());
+    return runs_from_rows(*rows);
   }
 
   result<void> create_builder_run(const builder_run_record& run) override {
@@ -376,13 +439,7 @@ class sql_store final : public store {
                           " FROM agent_runs WHERE workspace_id = ? AND status = 'streaming' ORDER BY created_at, id"),
                       {v(ws)});
     if (!rows) return tl::unexpected(rows.error());
-    std::vector<builder_run_record> out;
-    for (const auto& row : *rows) {
-      auto run = run_from_row(row);
-      if (!run) return tl::unexpected(run.error());
-      out.push_back(std::move(*run));
-    }
-    return out;
+    return runs_from_rows(*rows);
   }
 
   result<std::vector<run_key>> fail_expired_claims(std::int64_t now) override {

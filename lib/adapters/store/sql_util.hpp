@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "platform/page.hpp"
 #include "sql.hpp"
 
 namespace platform::sql {
@@ -27,6 +28,22 @@ inline std::string to_text(const std::optional<std::string>& s) { return s.value
 
 inline value v(std::string_view s) { return value::of(s); }
 inline value v(std::int64_t i) { return value::of(i); }
+
+// The tail of a newest-first page query over a table with created_at and id: the keyset
+// condition after the previous page's last row (appended to a WHERE clause with AND), the
+// order and the limit; `p` gets the values.
+inline std::string page_tail(const list_page& page, params& p) {
+  std::string tail;
+  if (page.after) {
+    tail += " AND (created_at < ? OR (created_at = ? AND id < ?))";
+    p.push_back(v(page.after->created_at));
+    p.push_back(v(page.after->created_at));
+    p.push_back(v(page.after->id));
+  }
+  tail += " ORDER BY created_at DESC, id DESC LIMIT ?";
+  p.push_back(v(static_cast<std::int64_t>(page.limit)));
+  return tail;
+}
 
 // BEGIN/COMMIT around `fn`; ROLLBACK when it fails. SQLite takes the write lock up front so
 // two writers never deadlock upgrading a read lock.

@@ -76,6 +76,7 @@ struct bridge::impl {
   int turn = 0;
   bool turn_open = false;
   bool done = false;
+  std::optional<std::string> abort_reason;  // abort(): written before the turn's finish
   bool step_open = false;
   bool fallback_step = false;
   bool skip_stream = false;  // stream events of a message already rendered from its frames
@@ -191,6 +192,12 @@ struct bridge::impl {
       if (it == tools.end() || it->second.has_output) continue;
       input_available(out, it->second);
       tool_output(out, it->second, {id, quoted(interrupted_text), true, false});
+    }
+    if (abort_reason) {
+      begin_chunk(out, "abort");
+      out.append(",\"reason\":");
+      append_json_string(out, *abort_reason);
+      end_chunk(out);
     }
     begin_chunk(out, "finish");
     out.append(",\"finishReason\":\"");
@@ -903,6 +910,14 @@ void bridge::finish(std::string& out) {
   }
   out.append(sse_done_event);
   s.done = true;
+}
+
+void bridge::abort(std::string_view reason, std::string& out) {
+  impl& s = *impl_;
+  if (s.done) return;
+  s.abort_reason = std::string(reason);
+  s.outcome.stopped = true;
+  finish(out);
 }
 
 const bridge_outcome& bridge::outcome() const { return impl_->outcome; }

@@ -13,8 +13,10 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "platform/error.hpp"
+#include "platform/page.hpp"
 
 namespace platform {
 
@@ -99,6 +101,10 @@ class agent_run_store {
   virtual result<std::optional<agent_run_record>> get(const run_key& key) = 0;
   // One read of the projected columns only (status polling, viewers' liveness checks).
   virtual result<std::optional<agent_run_summary>> summary(const run_key& key) = 0;
+  // An app's runs, newest first, as projected summaries; draft runs only with `with_draft`
+  // (those who may read the draft).
+  virtual result<std::vector<agent_run_summary>> list(std::string_view workspace_id, std::string_view app_id,
+                                                      bool with_draft, const list_page& page) = 0;
 
   // pending → running. True only for the one caller that moved it: a second start is not an
   // error, it starts nothing.

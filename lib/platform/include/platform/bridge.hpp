@@ -30,6 +30,7 @@ struct bridge_outcome {
   bool approval_stop = false;        // a valid present_plan / present_agents returned
   std::string approval_tool;         // which one
   bool done_building_succeeded = false;
+  bool stopped = false;              // abort(): the user stopped the turn
   std::string session_id;            // from system/init or result
   std::string model;                 // from system/init
   std::optional<double> total_cost_usd;
@@ -59,6 +60,9 @@ class bridge {
   // End of input: flushes a final unterminated line, closes open parts and pending tools,
   // writes `finish` if the turn has none yet, then `data: [DONE]`. Idempotent.
   void finish(std::string& out);
+  // The user stopped the turn: like finish(), with an `abort` chunk carrying `reason` before
+  // the turn's `finish` (the AI SDK keeps what streamed so far). Sets outcome().stopped.
+  void abort(std::string_view reason, std::string& out);
 
   [[nodiscard]] const bridge_outcome& outcome() const;
   [[nodiscard]] bool finished() const;

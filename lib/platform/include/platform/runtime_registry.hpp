@@ -181,6 +181,20 @@ class opencode_models_parser {
 // the output holds an error and no models.
 result<opencode_catalog> parse_opencode_models(std::string_view text);
 
+// The catalog as GET /opencode/models answers it (metadata only):
+// {"models":[{id, name, provider, toolcall, reasoning, variants, contextLimit,
+//  costPerMTok: {input, output, cacheRead, cacheWrite} | null, status}], "defaultModel": id | null}
+std::string opencode_catalog_to_json(const opencode_catalog& catalog, const std::optional<std::string>& default_model);
+
+struct opencode_catalog_reply {
+  opencode_catalog catalog;
+  std::optional<std::string> default_model;
+};
+
+// Reads that reply back (the web server's copy of the worker's catalog). Models without an id
+// or without tool calls are skipped. Error `invalid_catalog` when the text is no such object.
+result<opencode_catalog_reply> opencode_catalog_from_json(std::string_view text);
+
 // runtime-c registry models from a catalog: `variant` values = the model's variants + `auto`.
 std::vector<runtime_model> runtime_c_models(const opencode_catalog& catalog);
 

@@ -21,6 +21,7 @@
 #include "platform/error.hpp"
 #include "platform/governance_store.hpp"
 #include "platform/integration_store.hpp"
+#include "platform/page.hpp"
 #include "platform/usage.hpp"
 
 namespace platform {
@@ -86,6 +87,11 @@ struct builder_run_record {
   std::int64_t updated_at = 0;
 };
 
+struct app_listing {
+  app_record app;
+  std::optional<builder_run_record> latest_run;  // projected: no messages or session states
+};
+
 // What a viewer needs to attach to a run's stream, without its messages.
 struct run_stream_state {
   run_status status = run_status::pending;
@@ -128,12 +134,21 @@ class store {
   // ---- apps --------------------------------------------------------------------------------
   virtual result<void> create_app(const app_record& app) = 0;  // store_conflict when taken
   virtual result<std::optional<app_record>> get_app(std::string_view workspace_id, std::string_view app_id) = 0;
+  // Name and runtime settings of an existing app; false when there is no such app.
+  virtual result<bool> update_app(const app_record& app) = 0;
+  // The workspace's apps, newest first, each with its latest builder run (messages, session
+  // states and per-model usage left out): a sidebar's rows and their repair badge.
+  virtual result<std::vector<app_listing>> list_apps(std::string_view workspace_id, const list_page& page) = 0;
 
   // ---- builder runs (agent_runs) -------------------------------------------------------------
   // Creates a pending run with no messages; `run.key.app_id` must name an app of that
   // workspace (store_invalid otherwise); store_conflict when the run id is taken.
   virtual result<void> create_builder_run(const builder_run_record& run) = 0;
   virtual result<std::optional<builder_run_record>> get_builder_run(const run_key& key) = 0;
+  // An app's builder runs, newest first, without messages, session states or per-model usage.
+  virtual result<std::vector<builder_run_record>> list_builder_runs(std::string_view workspace_id,
+                                                                    std::string_view app_id,
+                                                                    const list_page& page) = 0;
   // One indexed read: the resume path and the liveness checks of waiting viewers.
   virtual result<std::optional<run_stream_state>> builder_run_stream(const run_key& key) = 0;
 
