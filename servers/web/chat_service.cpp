@@ -91,9 +91,15 @@ std::string stop_channel(const run_key& k) { return "stop:" + k.workspace_id + "
 
 constexpr std::string_view stopped_reason = "Stopped by the user.";
 
-bool writes_files(std::string_view tool_name) {
-  return tool_name == "Write" || tool_name == "Edit" || tool_name == "Bash" || tool_name == "MultiEdit" ||
-         tool_name == "NotebookEdit";
+// The worker's `workspace_changes` line after a turn: whether the turn wrote files in the
+// workspace (compared before and after, whatever tool did it).
+std::optional<bool> workspace_changed_of(std::string_view worker_message) {
+  if (worker_message.find("\"workspace_changes\"") == std::string_view::npos) return std::nullopt;
+  json m = json::parse(worker_message, nullptr, false);
+  if (m.is_discarded() || !m.is_object() || m.value("type", "") != "workspace_changes") return std::nullopt;
+  auto it = m.find("changed");
+  if (it == m.end() || !it->is_boolean()) return std::nullopt;
+  return it->get<bool>();
 }
 
 }  // namespace
@@ -170,7 +176,8 @@ void chat_service::run(const std::shared_ptr<turn>& t) {
   bridge b(opt);
   ui_message_assembler assembled;
   std::optional<run_usage> usage;
-  bool wrote_files = false;
+  // Until the worker says otherwise, a turn may have written files (so it needs done_building).
+  bool wrote_files = true;
   std::string out;
 
   // Splits the bridge's SSE output into events: one replay entry each.
@@ -183,10 +190,6 @@ void chat_service::run(const std::shared_ptr<turn>& t) {
       if (!t->claim_lost && !cache_.append(t->stream_id, event)) t->claim_lost = true;
       std::string_view data = event.substr(6, event.size() - 8);  // "data: " ... "\n\n"
       assembled.feed(data);
-      if (data.find("\"tool-input-start\"") != std::string_view::npos) {
-        json c = json::parse(data, nullptr, false);
-        if (!c.is_discarded() && writes_files(c.value("toolName", ""))) wrote_files = true;
-      }
       pos = end + 2;
     }
     out.clear();
@@ -201,6 +204,7 @@ void chat_service::run(const std::shared_ptr<turn>& t) {
                                    [&](std::string_view data) {
                                      if (data == "[DONE]") return true;
                                      if (auto u = turn_usage_of(data)) usage = u;
+                                     if (auto changed = workspace_changed_of(data)) wrote_files = *changed;
                                      b.feed_message(data, out);
                                      emit();
                                      return !t->claim_lost.load() && !t->stop_requested.load();

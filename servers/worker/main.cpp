@@ -82,6 +82,8 @@ std::optional<turn_request> parse_turn(const json& body, const std::string& app_
 
 struct turn_stream {
   std::unique_ptr<granted_turn> turn;
+  std::string workspace_dir;
+  std::string files_before;  // workspace_fingerprint at the start of the turn
 };
 
 // The builder's broker grant for this turn: the platform tools, acting on the app's workspace.
@@ -130,12 +132,16 @@ void post_messages(const config& cfg, session_table& sessions, worker_registry& 
   auto lease = builder_grant(cfg, brk, body, *t);
   if (!lease) return send_error(res, 503, lease.error().code, lease.error().message);
   if (!(*lease)->access().servers.empty()) t->broker = (*lease)->access();
+  std::string workspace_dir = (std::filesystem::absolute(cfg.workspaces_dir) / app_id).string();
+  std::string files_before = workspace_fingerprint(workspace_dir);
   auto turn = start_runtime_turn(cfg, *t);
   if (!turn) return send_error(res, 503, turn.error().code, turn.error().message);
   if (cfg.trace) std::fprintf(stderr, "worker: turn start app=%s run=%s\n", app_id.c_str(), t->run_id.c_str());
   turns_started.fetch_add(1);
   auto state = std::make_shared<turn_stream>();
   state->turn = std::make_unique<granted_turn>(std::move(*turn), std::move(*lease));
+  state->workspace_dir = std::move(workspace_dir);
+  state->files_before = std::move(files_before);
   std::string run_id = t->run_id;
   res.set_header("Cache-Control", "no-cache");
   res.set_chunked_content_provider(
@@ -154,6 +160,11 @@ void post_messages(const config& cfg, session_table& sessions, worker_registry& 
           platform::append_sse_data(out, err.dump());
         }
         if (auto s = state->turn->session()) sessions.put(app_id, run_id, std::move(*s));
+        // Whether the turn wrote files, from the workspace itself rather than from tool names:
+        // a turn that only read (ls, cat, Read) has nothing to build.
+        std::string files_after = workspace_fingerprint(state->workspace_dir);
+        bool changed = files_after.empty() || state->files_before.empty() || files_after != state->files_before;
+        platform::append_sse_data(out, std::string(R"({"type":"workspace_changes","changed":)") + (changed ? "true" : "false") + "}");
         if (cfg.trace) std::fprintf(stderr, "worker: turn end app=%s run=%s exit=%d\n", app_id.c_str(), run_id.c_str(), code);
         out += platform::sse_done_event;
         sink.write(out.data(), out.size());

@@ -2,7 +2,9 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <vector>
 #include <fstream>
 #include <map>
 
@@ -112,6 +114,35 @@ result<snapshot> take_snapshot(const std::string& dir) {
   }
   return s;
 }
+
+}  // namespace
+
+std::string workspace_fingerprint(const std::string& dir) {
+  std::vector<std::string> entries;
+  std::error_code ec;
+  fs::recursive_directory_iterator it(dir, fs::directory_options::none, ec), end;
+  if (ec) return {};
+  for (; it != end; it.increment(ec)) {
+    if (ec) return {};
+    auto st = it->symlink_status(ec);
+    if (fs::is_directory(st)) {
+      auto name = it->path().filename();
+      if (excluded_dir(name) || name == ".vite-cache") it.disable_recursion_pending();
+      continue;
+    }
+    auto size = fs::is_regular_file(st) ? fs::file_size(it->path(), ec) : 0;
+    auto mtime = fs::last_write_time(it->path(), ec);
+    if (ec) continue;  // removed while we walked: the next fingerprint tells
+    entries.push_back(fs::relative(it->path(), dir).generic_string() + '\0' + std::to_string(size) + '\0' +
+                      std::to_string(mtime.time_since_epoch().count()));
+  }
+  std::sort(entries.begin(), entries.end());
+  std::string out = "files:";
+  for (const auto& e : entries) (out += e) += '\n';
+  return out;
+}
+
+namespace {
 
 void get_snapshot(const config& cfg, const std::string& app_id, httplib::Response& res) {
   std::string dir = workspace_of(cfg, app_id);

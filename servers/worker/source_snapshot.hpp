@@ -23,4 +23,11 @@ using authorize_fn = bool (*)(const config&, const httplib::Request&, httplib::R
 
 void register_source_routes(httplib::Server& server, const config& cfg, authorize_fn authorized);
 
+// What a builder turn changed, as a fingerprint of the workspace's files: each one's path,
+// size and modification time, walked like the snapshot (no node_modules, dist or .git) and
+// without the bundler's cache. Equal fingerprints before and after a turn: it wrote nothing
+// (spec "Builder run": only an implementation that wrote files needs done_building). Empty
+// when the workspace cannot be read.
+std::string workspace_fingerprint(const std::string& dir);
+
 }  // namespace platform::worker

@@ -507,9 +507,11 @@ async function planCheck() {
     const card = JSON.parse(content.structuredContent ? JSON.stringify(content.structuredContent) : content.content[0].text);
     assert.equal(card.status, 'awaiting_approval');
     assert.equal(card.card, 'plan');
-    assert.equal(t.messages.at(-1).type, 'result', 'the result is the last message');
-    assert.equal(t.messages.at(-1).stop_reason, 'approval_stop');
-    assert.equal(i, t.messages.length - 2, 'nothing ran after the card');
+    // Nothing of the runtime's after the result; the worker then reports the workspace changes.
+    assert.equal(t.messages.at(-2).type, 'result', 'the result is the runtime\'s last message');
+    assert.equal(t.messages.at(-1).type, 'workspace_changes');
+    assert.equal(t.messages.at(-2).stop_reason, 'approval_stop');
+    assert.equal(i, t.messages.length - 3, 'nothing ran after the card');
     assert.ok(!textOf(t.messages).includes('must never'));
     assert.equal((await health(worker)).brokerGrants, 0, 'the turn token was revoked');
     assert.equal((await stateOf(worker, 'app-plan')).sessionId, t.init.session_id, 'the thread is kept for the decision');
