@@ -9,6 +9,7 @@
 #include "events.hpp"
 #include "governed_agents.hpp"
 #include "http.hpp"
+#include "platform/agent_run_recovery.hpp"
 #include "platform/bridge.hpp"
 #include "platform/ui_message.hpp"
 #include "platform/ui_stream.hpp"
@@ -439,6 +440,59 @@ std::optional<agent_run_record> acting_run(web_app& app, const json& body, httpl
     return std::nullopt;
   }
   return std::move(**run);
+}
+
+agent_run_recovery::agent_run_recovery(web_app& app) : app_(app) {
+  thread_ = std::thread([this] {
+    std::unique_lock lock(mu_);
+    while (!stopping_) {
+      cv_.wait_for(lock, app_.cfg.agent_run_check, [&] { return stopping_; });
+      if (stopping_) break;
+      lock.unlock();
+      check_once();
+      lock.lock();
+    }
+  });
+}
+
+agent_run_recovery::~agent_run_recovery() {
+  {
+    std::lock_guard lock(mu_);
+    stopping_ = true;
+  }
+  cv_.notify_all();
+  thread_.join();
+}
+
+void agent_run_recovery::check_once() {
+  std::int64_t now = now_ms();
+  // A run the worker has just admitted is always there; give the start a moment.
+  auto runs = app_.db.agent_runs().unfinished(now - 2000, 500);
+  if (!runs) return;  // the store is down: try again next time
+  std::map<std::string, std::int64_t> still_unreachable;
+  run_recovery_policy policy{app_.cfg.agent_run_unreachable_limit.count()};
+  for (const auto& r : *runs) {
+    run_key key{r.workspace_id, r.app_id, r.run_id};
+    auto answer = app_.worker.agent_run_status(key.app_id, key.run_id);
+    worker_run_view view = !answer ? worker_run_view::unreachable
+                           : !*answer ? worker_run_view::missing
+                           : **answer == "running" ? worker_run_view::running
+                                                   : worker_run_view::finished;
+    std::int64_t since = 0;
+    if (view == worker_run_view::unreachable) {
+      auto it = unreachable_since_.find(r.run_id);
+      since = it == unreachable_since_.end() ? now : it->second;
+      still_unreachable[r.run_id] = since;
+    }
+    auto reason = lost_run_reason(view, since, now, policy);
+    if (!reason) continue;
+    (void)fail_start(app_, key, *reason);
+    if (app_.cfg.trace) {
+      std::fprintf(stderr, "web: agent run lost app=%s run=%s worker=%s\n", key.app_id.c_str(), key.run_id.c_str(),
+                   view == worker_run_view::missing ? "missing" : "unreachable");
+    }
+  }
+  unreachable_since_ = std::move(still_unreachable);
 }
 
 }  // namespace platform::web

@@ -9,9 +9,13 @@
 // worker's events and the activeStreamId is cleared — the run goes on.
 #include <httplib.h>
 
+#include <condition_variable>
 #include <cstdint>
+#include <map>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -59,6 +63,27 @@ void serve_agent_run_viewer(web_app& app, const run_key& key, std::uint64_t curs
 // event once. Returns false when the run had ended already (a retry: nothing changes).
 // Errors: `not_found`, `invalid_body`, store failures.
 result<bool> complete_agent_run(web_app& app, const nlohmann::json& body);
+
+// Fails the runs whose worker lost them (platform/agent_run_recovery.hpp), every
+// `cfg.agent_run_check` on its own thread, until destroyed. Every replica runs one; the first
+// to fail a run publishes its event.
+class agent_run_recovery {
+ public:
+  explicit agent_run_recovery(web_app& app);
+  ~agent_run_recovery();
+  agent_run_recovery(const agent_run_recovery&) = delete;
+  agent_run_recovery& operator=(const agent_run_recovery&) = delete;
+
+  void check_once();
+
+ private:
+  web_app& app_;
+  std::map<std::string, std::int64_t> unreachable_since_;  // run id -> first failed probe
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool stopping_ = false;
+  std::thread thread_;
+};
 
 // The data scope and governing payload of a run: draft runs use the draft.
 source_scope run_scope(const agent_run_record& run);

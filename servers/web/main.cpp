@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "../common/request_checks.hpp"
+#include "agent_runs.hpp"
 #include "auth.hpp"
 #include "chat_service.hpp"
 #include "http.hpp"
@@ -94,6 +95,7 @@ int main() {
   runtime_catalog runtimes(worker, platform::builtin_runtime_registry());
   chat_service chat(*cfg, **db, *cache, worker);
   web_app app{*cfg, **db, *cache, worker, runtimes, auth, chat};
+  agent_run_recovery recovery(app);
 
   httplib::Server server;
   server.new_task_queue = [] { return new httplib::ThreadPool(2100); };

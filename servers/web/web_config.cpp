@@ -114,6 +114,12 @@ result<config> config_from_env() {
   auto hb = env_number("PLATFORM_SSE_HEARTBEAT_MS", 15000, 100, 600000);
   if (!hb) return tl::unexpected(hb.error());
   c.heartbeat = std::chrono::milliseconds(*hb);
+  auto check = env_number("PLATFORM_AGENT_RUN_CHECK_MS", c.agent_run_check.count(), 100, 3600000);
+  if (!check) return tl::unexpected(check.error());
+  c.agent_run_check = std::chrono::milliseconds(*check);
+  auto unreachable = env_number("PLATFORM_AGENT_RUN_UNREACHABLE_MS", c.agent_run_unreachable_limit.count(), 100, 86400000);
+  if (!unreachable) return tl::unexpected(unreachable.error());
+  c.agent_run_unreachable_limit = std::chrono::milliseconds(*unreachable);
   if (auto actions = http_action_settings(c); !actions) return tl::unexpected(actions.error());
   return c;
 }

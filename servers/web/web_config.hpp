@@ -37,6 +37,10 @@ struct config {
   std::chrono::milliseconds lease{30000};        // a streaming claim's lease
   std::chrono::milliseconds attach_wait{2000};   // resume rule 2: wait for an attachable stream
   std::chrono::milliseconds heartbeat{15000};    // SSE keep-alive comment interval
+  // Recovery of app agent runs whose worker lost them: how often running runs are checked
+  // with their worker, and how long an unreachable worker is waited for.
+  std::chrono::milliseconds agent_run_check{30000};                // PLATFORM_AGENT_RUN_CHECK_MS
+  std::chrono::milliseconds agent_run_unreachable_limit{300000};   // PLATFORM_AGENT_RUN_UNREACHABLE_MS
   std::string instance_id;       // this process, for logs
   // PLATFORM_CODEX_TRACE=1: one stderr line per turn start and end, stop and resume, with
   // ids, statuses, counts, sizes and timings only; never prompts, outputs or bodies.

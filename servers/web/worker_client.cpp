@@ -197,6 +197,23 @@ result<std::string> worker_client::detect_provider() const {
   return res->body;
 }
 
+result<std::optional<std::string>> worker_client::agent_run_status(std::string_view app_id, std::string_view run_id) const {
+  httplib::Client cli(base_url_);
+  cli.set_connection_timeout(5, 0);
+  cli.set_read_timeout(10, 0);
+  std::string path = "/sessions/" + path_segment(std::string(app_id) + "__agent__" + std::string(run_id)) + "/agent-run/" +
+                     path_segment(run_id);
+  auto res = cli.Get(path, auth_headers(token_));
+  if (!res) return fail("worker_unreachable", "the worker is unreachable: " + httplib::to_string(res.error()));
+  if (res->status == 404) return std::optional<std::string>();
+  if (res->status != 200) return fail("worker_http_" + std::to_string(res->status), "the agent run status request failed");
+  auto j = nlohmann::json::parse(res->body, nullptr, false);
+  if (!j.is_object() || !j.contains("status") || !j["status"].is_string()) {
+    return fail("worker_bad_reply", "the worker's agent run status is not JSON");
+  }
+  return std::optional<std::string>(j["status"].get<std::string>());
+}
+
 result<std::string> worker_client::opencode_models() const {
   httplib::Client cli(base_url_);
   cli.set_connection_timeout(5, 0);

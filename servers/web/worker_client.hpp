@@ -75,6 +75,11 @@ class worker_client {
   // GET /detect-provider, passed through as JSON text.
   result<std::string> detect_provider() const;
 
+  // GET /sessions/{appId}__agent__{runId}/agent-run/{runId}: "running", "completed" or
+  // "failed", or nullopt when the worker does not hold the run (404). Errors:
+  // `worker_unreachable`, `worker_http_<status>`, `worker_bad_reply`.
+  result<std::optional<std::string>> agent_run_status(std::string_view app_id, std::string_view run_id) const;
+
   // GET /opencode/models: runtime-c's discovered catalog as JSON text (metadata only).
   // Errors: `worker_unreachable`, `worker_http_<status>` (503 when opencode is not usable).
   result<std::string> opencode_models() const;

@@ -323,6 +323,14 @@ void start_agent_run(const config& cfg, worker_registry& registry, broker& brk, 
   res.set_content(json({{"status", "started"}, {"runId", (*run)->run_id()}}).dump(), "application/json");
 }
 
+void agent_run_status(agent_run_table& table, const std::string& key, const std::string& run_id, httplib::Response& res) {
+  auto run = table.find(key, agent_run_table::clock::now());
+  if (!run || run->run_id() != run_id) return send_error(res, 404, "not_found", "no such agent run on this worker");
+  auto s = run->state();
+  std::string_view status = s == agent_run_state::running ? "running" : s == agent_run_state::completed ? "completed" : "failed";
+  res.set_content(json({{"runId", run_id}, {"status", status}}).dump(), "application/json");
+}
+
 void follow_agent_run(agent_run_table& table, const std::string& key, const std::string& run_id,
                       std::chrono::milliseconds heartbeat, httplib::Response& res) {
   auto run = table.find(key, agent_run_table::clock::now());

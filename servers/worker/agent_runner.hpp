@@ -24,6 +24,11 @@ void start_agent_run(const config& cfg, worker_registry& registry, broker& brk, 
 
 // GET /sessions/{key}/agent-run/{runId}/events: SSE of the run's worker messages, buffered
 // first then live, `data: [DONE]` after the last; keep-alive comments while idle.
+// GET .../agent-run/{runId}: {"runId", "status": "running"|"completed"|"failed"}, or 404 when
+// this worker does not hold the run (it restarted, or the run was evicted): the web server's
+// recovery of runs whose worker lost them.
+void agent_run_status(agent_run_table& table, const std::string& key, const std::string& run_id, httplib::Response& res);
+
 void follow_agent_run(agent_run_table& table, const std::string& key, const std::string& run_id,
                       std::chrono::milliseconds heartbeat, httplib::Response& res);
 

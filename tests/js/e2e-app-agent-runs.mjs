@@ -82,20 +82,24 @@ async function main() {
     '--script', path.join(tmp, 'scenario.json'), '--port', '0', '--log', path.join(tmp, 'requests.jsonl'),
     '--idle-exit', '600'], {}, /^(\d+)\n/m);
   const modelUrl = `http://127.0.0.1:${model.match[1]}`;
-  const worker = (await start('worker', path.join(buildDir, 'servers/worker/platform-worker'), [], {
-    PLATFORM_WORKER_PORT: '0',
+  const startWorker = (name, port) => start(name, path.join(buildDir, 'servers/worker/platform-worker'), [], {
+    PLATFORM_WORKER_PORT: String(port),
     PLATFORM_DATA_DIR: path.join(tmp, 'worker-data'),
     INTERNAL_API_TOKEN: token,
     ANTHROPIC_BASE_URL: modelUrl,
     ANTHROPIC_API_KEY: 'scripted-model-key',
     CLAUDE_CODE_MAX_RETRIES: '0',
-  }, /listening on (http:\S+)/)).match[1];
+  }, /listening on (http:\S+)/);
+  let workerProcess = await startWorker('worker', 0);
+  const worker = workerProcess.match[1];
   const web = (await start('web', path.join(buildDir, 'servers/web/platform-web'), [], {
     PLATFORM_WEB_PORT: '0',
     PLATFORM_DATA_DIR: path.join(tmp, 'web-data'),
     PLATFORM_WORKER_URL: worker,
     INTERNAL_API_TOKEN: token,
     PLATFORM_SSE_HEARTBEAT_MS: '500',
+    PLATFORM_AGENT_RUN_CHECK_MS: '200',
+    PLATFORM_AGENT_RUN_UNREACHABLE_MS: '1500',
   }, /listening on (http:\S+)/)).match[1];
 
   const send = (method, p, body) => fetch(web + p, {
@@ -364,6 +368,39 @@ async function main() {
     assert.ok(tools.includes('WebFetch'), tools.join(','));
     assert.ok(tools.includes('mcp__app_data__read_app_data'), tools.join(','));
     assert.ok(!tools.includes('Bash'), tools.join(','));
+  });
+  // Last: these kill the worker.
+  const lostRun = async (name) => {
+    const made = await json(await post(runsPath, { agentId: 'helper', prompt: `Lost run ${name}` }));
+    await fetch(`${modelUrl}/control/arm/mid`, { method: 'POST', body: '{}' });
+    assert.equal((await post(`${runsPath}/${made.id}/stream?startOnly=1`)).status, 202);
+    return made.id;
+  };
+  const failedEvent = (id) => events.until((e) => e.some((x) => JSON.parse(x).runId === id && JSON.parse(x).type === 'run.failed'));
+
+  await check('a run whose worker stays unreachable fails with a clear reason and run.failed', async () => {
+    const id = await lostRun('unreachable');
+    workerProcess.child.kill('SIGKILL');
+    await failedEvent(id);
+    const s = await json(await fetch(`${web}${runsPath}/${id}`));
+    assert.equal(s.status, 'failed');
+    assert.match(s.error, /unreachable for \d+ s/);
+    const ev = events.events.map((x) => JSON.parse(x)).find((x) => x.runId === id && x.type === 'run.failed');
+    assert.deepEqual(Object.keys(ev).sort(), ['appId', 'kind', 'runId', 'status', 'type', 'workspaceId']);
+    assert.equal(ev.kind, 'agent');
+  });
+
+  await check('a run its restarted worker no longer holds fails at the next check', async () => {
+    const port = new URL(worker).port;
+    workerProcess = await startWorker('worker-2', port);
+    const id = await lostRun('restarted');
+    workerProcess.child.kill('SIGKILL');
+    workerProcess = await startWorker('worker-3', port);
+    await failedEvent(id);
+    const s = await json(await fetch(`${web}${runsPath}/${id}`));
+    assert.equal(s.status, 'failed');
+    assert.match(s.error, /no longer holds this run/);
+    await fetch(`${modelUrl}/control/release/mid`, { method: 'POST', body: '{}' });
   });
   events.reader.cancel();
 }

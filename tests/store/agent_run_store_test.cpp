@@ -219,6 +219,50 @@ TEST_CASE("agent run store backends") {
       CHECK(bad.error().code == "store_invalid");
     }
 
+    SUBCASE("unfinished: started runs that have not ended, oldest start first, across workspaces") {
+      ar_fixture f(b.open());
+      auto pending = f.new_run();
+      auto early = f.new_run();
+      // A run of another workspace of the same store.
+      std::string other_ws = ar_uid("ws"), other_app = ar_uid("app");
+      REQUIRE(f.db->put_workspace(other_ws, "Other", 1000));
+      REQUIRE(f.db->create_app({other_app, other_ws, "App", "u1", "", "", "{}", 1000}));
+      agent_run_record elsewhere;
+      elsewhere.workspace_id = other_ws;
+      elsewhere.app_id = other_app;
+      elsewhere.run_id = ar_uid("arun");
+      elsewhere.created_at = 2000;
+      REQUIRE(f.db->agent_runs().create(elsewhere));
+      run_key late{other_ws, other_app, elsewhere.run_id};
+      auto done = f.new_run();
+      auto streaming = f.new_run();
+      REQUIRE(f.db->agent_runs().claim_start(early, 5000).value());
+      REQUIRE(f.db->agent_runs().claim_start(late, 7000).value());
+      REQUIRE(f.db->agent_runs().claim_start(done, 5000).value());
+      REQUIRE(f.db->agent_runs().claim_start(streaming, 6000).value());
+      REQUIRE(f.db->agent_runs().set_active_stream(streaming, "s1", 6100).value());
+      REQUIRE(f.db->agent_runs().finish(done, {agent_run_status::completed, {}, {}, {}, "[]", "[]", 6500}).value());
+      auto ids = [](const std::vector<agent_run_summary>& v) {
+        std::vector<std::string> out;
+        for (const auto& s : v) out.push_back(s.run_id);
+        return out;
+      };
+      auto mine = [&](std::vector<std::string> all) {  // other tests' runs share the PostgreSQL store
+        std::vector<std::string> out;
+        for (auto& id : all) {
+          if (id == early.run_id || id == late.run_id || id == streaming.run_id || id == done.run_id || id == pending.run_id) {
+            out.push_back(id);
+          }
+        }
+        return out;
+      };
+      CHECK(mine(ids(f.db->agent_runs().unfinished(8000, 1000).value())) ==
+            std::vector<std::string>{early.run_id, streaming.run_id, late.run_id});
+      CHECK(mine(ids(f.db->agent_runs().unfinished(6500, 1000).value())) ==
+            std::vector<std::string>{early.run_id, streaming.run_id});
+      CHECK(mine(ids(f.db->agent_runs().unfinished(5000, 1000).value())).empty());
+    }
+
     SUBCASE("a pending run can fail (its worker start failed)") {
       ar_fixture f(b.open());
       auto key = f.new_run();

@@ -53,6 +53,16 @@ result<void> read_summary(const row& r, agent_run_summary& s) {
   return {};
 }
 
+result<std::vector<agent_run_summary>> summaries(const std::vector<row>& rows) {
+  std::vector<agent_run_summary> out;
+  for (const auto& r : rows) {
+    agent_run_summary s;
+    if (auto ok = read_summary(r, s); !ok) return tl::unexpected(ok.error());
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
 class sql_agent_run_store final : public agent_run_store {
  public:
   explicit sql_agent_run_store(std::shared_ptr<backend> db) : ex_(std::move(db)) {}
@@ -108,13 +118,16 @@ class sql_agent_run_store final : public agent_run_store {
     text.append(page_tail(page, p));
     auto rows = ex_.query(text, p);
     if (!rows) return tl::unexpected(rows.error());
-    std::vector<agent_run_summary> out;
-    for (const auto& r : *rows) {
-      agent_run_summary s;
-      if (auto ok = read_summary(r, s); !ok) return tl::unexpected(ok.error());
-      out.push_back(std::move(s));
-    }
-    return out;
+    return summaries(*rows);
+  }
+
+  result<std::vector<agent_run_summary>> unfinished(std::int64_t started_before, std::size_t limit) override {
+    std::string text = "SELECT ";
+    text.append(summary_columns).append(" FROM app_agent_runs WHERE status IN ('running', 'streaming') "
+                                        "AND started_at < ? ORDER BY started_at, id LIMIT ?");
+    auto rows = ex_.query(text, {v(started_before), v(static_cast<std::int64_t>(limit))});
+    if (!rows) return tl::unexpected(rows.error());
+    return summaries(*rows);
   }
 
   result<bool> claim_start(const run_key& key, std::int64_t now) override {

@@ -118,6 +118,9 @@ class agent_run_store {
   // Ends the run with the worker's outcome. True for the first completion; false when the
   // run had ended already (a retried callback) — the caller then publishes nothing.
   virtual result<bool> finish(const run_key& key, const agent_run_completion& completion) = 0;
+  // Runs of every workspace that started before `started_before` and have not ended, oldest
+  // first, at most `limit`: the ones whose worker may have lost them.
+  virtual result<std::vector<agent_run_summary>> unfinished(std::int64_t started_before, std::size_t limit) = 0;
 };
 
 }  // namespace platform
