@@ -15,6 +15,7 @@
 
 #include "../common/request_checks.hpp"
 #include "platform/runtime_registry.hpp"
+#include "platform/transcript_handoff.hpp"
 #include "platform/ui_stream.hpp"
 #include "agent_runner.hpp"
 #include "broker.hpp"
@@ -122,8 +123,28 @@ void post_messages(const config& cfg, session_table& sessions, worker_registry& 
   if (!snapshot) return send_error(res, 503, snapshot.error().code, snapshot.error().message);
   auto t = parse_turn(body, app_id, res, **snapshot);
   if (!t) return;
-  // A session this worker still holds is newer than nothing; the web's copy wins otherwise.
-  if (!t->restore) t->restore = sessions.get(app_id, t->run_id);
+  // The persisted messages this runtime's native session does not cover (another runtime's
+  // turns) reach it as a bounded transcript before the user's new message.
+  if (const json& messages = body.contains("messages") ? body["messages"] : json(); messages.is_array() && messages.size() > 1) {
+    std::size_t earlier = messages.size() - 1;  // the last one is the new user message
+    std::size_t covered = 0;
+    if (t->restore) {
+      auto c = body.value("sessionCoversMessages", static_cast<std::int64_t>(earlier));
+      covered = c < 0 ? 0 : std::min(static_cast<std::size_t>(c), earlier);
+    } else if (auto own = sessions.get(app_id, t->run_id); own && own->runtime_id == t->runtime_id) {
+      covered = earlier;  // this worker's own session of the run: it saw the turns it ran
+    }
+    if (covered < earlier) {
+      t->prompt = platform::prompt_with_handoff(
+          platform::neutral_transcript(messages.dump(-1, ' ', false, json::error_handler_t::replace), covered, earlier),
+          t->prompt);
+    }
+  }
+  // A session this worker still holds for this runtime is newer than nothing; the web's copy
+  // wins otherwise.
+  if (!t->restore) {
+    if (auto own = sessions.get(app_id, t->run_id); own && own->runtime_id == t->runtime_id) t->restore = std::move(own);
+  }
   if (body.value("hasDraft", false) && !has_workspace(cfg, app_id)) {
     // Building on the template here would replace the app's draft after the turn: the web
     // server writes the draft in first (PUT files) and asks again.

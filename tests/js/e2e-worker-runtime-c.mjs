@@ -548,6 +548,36 @@ async function main() {
     assert.equal(history.status, 'completed');
   });
 
+  await check('a conversation from another runtime reaches runtime-c as a bounded transcript before the new message', async () => {
+    const before = requestsOf(servers.web.log).length;
+    const messages = [
+      { id: 'h1', role: 'user', parts: [{ type: 'text', text: 'Earlier question about cats.' }] },
+      { id: 'h2', role: 'assistant', parts: [{ type: 'reasoning', text: 'private thoughts' }, { type: 'text', text: 'Earlier answer: cats purr.' },
+        { type: 'dynamic-tool', toolName: 'Write', toolCallId: 't1', state: 'output-available', input: { file_path: 'src/Cat.tsx' }, output: 'ok' }] },
+      { id: 'h3', role: 'user', parts: [{ type: 'text', text: 'And dogs?' }] },
+    ];
+    // No native runtime-c session: runtime-a ran the first turn.
+    await messagesOf(await postTurn(worker, builderBody('run-handoff', 'And dogs?', 'web/m', { messages }), 'app-handoff'));
+    const reqs = requestsOf(servers.web.log).slice(before);
+    assert.equal(reqs.length, 1);
+    const user = reqs[0].body.messages.filter((m) => m.role === 'user').map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content))).join('\n');
+    assert.ok(user.includes('Earlier question about cats.') && user.includes('Earlier answer: cats purr.'), user);
+    assert.ok(user.includes('[tool Write {"file_path":"src/Cat.tsx"} -> ok]'), user);
+    assert.ok(!user.includes('private thoughts'), 'reasoning is not handed over');
+    assert.ok(user.trimEnd().endsWith('And dogs?'), user);
+    // With a native session that covers them, the earlier messages are not repeated.
+    const state = (await (await fetch(`${worker.url}/sessions/app-handoff/session-state?runId=run-handoff`, { headers: auth })).json()).sessionState;
+    const next = [...messages, { id: 'h4', role: 'assistant', parts: [{ type: 'text', text: 'Hello through the platform.' }] },
+      { id: 'h5', role: 'user', parts: [{ type: 'text', text: 'Thanks.' }] }];
+    await messagesOf(await postTurn(worker, builderBody('run-handoff', 'Thanks.', 'web/m',
+      { messages: next, sessionState: state, sessionCoversMessages: 4 }), 'app-handoff'));
+    const second = requestsOf(servers.web.log).slice(before + 1);
+    assert.equal(second.length, 1);
+    const last = second[0].body.messages.at(-1);
+    const lastText = typeof last.content === 'string' ? last.content : JSON.stringify(last.content);
+    assert.ok(!lastText.includes('<conversation>'), lastText);
+  });
+
   await check('GET /detect-provider: all three runtimes, booleans only for credentials', async () => {
     const r = await fetch(`${worker.url}/detect-provider`, { headers: auth });
     assert.equal(r.status, 200);
