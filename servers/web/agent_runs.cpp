@@ -191,11 +191,13 @@ bool append_events(cache_store& cache, const std::string& stream_id, std::string
   return ok;
 }
 
-// The owning viewer's pump: the worker's events of the run (buffered ones first, then live)
-// through the bridge into the replay buffer. Ends with the run's stream, or at once when the
-// owner leaves (`cancel`); either way the buffer is completed and the activeStreamId released.
+// A viewer's pump: the worker's events of the run (buffered ones first, then live) through the
+// bridge into the replay buffer. Ends with the run's stream (finish, [DONE]), or at once when
+// its viewer leaves (`cancel`: no [DONE], the other viewers hand over); either way the buffer
+// is completed and the activeStreamId released.
 struct stream_pump {
   request_cancel cancel;
+  bool registered = true;  // the run's activeStreamId (released when the pump ends)
 };
 
 void run_pump(web_app& app, const run_key& key, const std::string& stream_id, const std::shared_ptr<stream_pump>& p) {
@@ -210,22 +212,30 @@ void run_pump(web_app& app, const run_key& key, const std::string& stream_id, co
     buffer_ok = append_events(app.cache, stream_id, out);
     return buffer_ok;
   }, &p->cancel);
-  if (!read && !p->cancel.cancelled()) {
-    b.fail(read.error().code == "worker_http_404" ? "The worker no longer holds this run's stream."
-                                                  : "The run's stream broke: " + read.error().message,
-           out);
+  if (p->cancel.cancelled()) {
+    // The owning viewer left, not the run: no finish and no [DONE], so the viewers following
+    // this buffer go on with the run's next stream (viewer_handover) instead of ending.
+    append_events(app.cache, stream_id, out);
+  } else {
+    if (!read) {
+      b.fail(read.error().code == "worker_http_404" ? "The worker no longer holds this run's stream."
+                                                    : "The run's stream broke: " + read.error().message,
+             out);
+    }
+    b.finish(out);
+    append_events(app.cache, stream_id, out);
   }
-  b.finish(out);
-  append_events(app.cache, stream_id, out);
   (void)app.cache.complete(stream_id);
-  (void)app.db.agent_runs().clear_active_stream(key, stream_id, now_ms());
+  if (p->registered) (void)app.db.agent_runs().clear_active_stream(key, stream_id, now_ms());
 }
 
-std::function<bool()> agent_stream_alive(web_app& app, run_key key, std::string stream_id) {
-  return [&app, key = std::move(key), stream_id = std::move(stream_id)] {
+// A viewer's stream lives while the run does, and a little after it ended (its last events
+// are on their way).
+std::function<bool()> agent_stream_alive(web_app& app, run_key key) {
+  return [&app, key = std::move(key)] {
     auto s = app.db.agent_runs().summary(key);
     if (!s) return true;  // the store is down: keep the viewer, the run may be fine
-    if (!*s || (*s)->active_stream_id != stream_id) return false;
+    if (!*s) return false;
     return !is_finished((*s)->status) || now_ms() - (*s)->finished_at < finished_stream_grace_ms;
   };
 }
@@ -241,22 +251,111 @@ void serve_transcript(web_app& app, const run_key& key, httplib::Response& res) 
   res.set_content(transcript_stream(transcript, key, error), "text/event-stream");
 }
 
+// A new stream fed from the worker's events by a pump of its own. `registered`: made the run's
+// activeStreamId (false when another viewer registered first, or the run is no longer live;
+// then nothing is started). Unregistered streams serve one viewer whose owner left after the
+// run ended.
+struct started_stream {
+  std::string id;
+  std::shared_ptr<stream_pump> pump;
+};
+
+result<std::optional<started_stream>> start_stream(web_app& app, const run_key& key, bool registered) {
+  std::string stream_id = random_id();
+  if (auto made = app.cache.create(stream_id); !made) return tl::unexpected(made.error());
+  if (registered) {
+    auto won = app.db.agent_runs().set_active_stream(key, stream_id, now_ms());
+    if (!won || !*won) {
+      (void)app.cache.complete(stream_id);
+      if (!won) return tl::unexpected(won.error());
+      return std::optional<started_stream>();
+    }
+  }
+  auto pump = std::make_shared<stream_pump>();
+  pump->registered = registered;
+  std::thread([&app, key, stream_id, pump] { run_pump(app, key, stream_id, pump); }).detach();
+  return std::optional<started_stream>(started_stream{stream_id, pump});
+}
+
+// What a viewer holds: the pump it started, if any (its leaving stops it).
+struct viewer_state {
+  std::mutex mu;
+  std::shared_ptr<stream_pump> pump;
+  void own(std::shared_ptr<stream_pump> p) {
+    std::lock_guard lock(mu);
+    pump = std::move(p);
+  }
+  void leave() {
+    std::lock_guard lock(mu);
+    if (pump) pump->cancel.cancel();
+  }
+};
+
+// The stream a viewer goes on with when the one it followed ended without [DONE] (its owner
+// left while the run goes on): the run's new active stream, registered by this viewer when
+// nobody else did; after the run ended, a stream of this viewer's own. Every stream of a run
+// carries the same events in the same order (the bridge over the worker's buffered messages),
+// so the viewer reads on at its cursor without a gap or a repeat.
+// Waits until `stream_id` holds `cursor` events (a new stream replays the run from its start,
+// quickly: the worker has buffered what the viewer saw). False when it does not in time.
+bool caught_up(cache_store& cache, const std::string& stream_id, std::uint64_t cursor) {
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (std::chrono::steady_clock::now() < deadline) {
+    auto all = cache.read_from(stream_id, 0, 1u << 20);
+    if (!all || all->status != replay_status::ok) return false;
+    if (all->next_cursor >= cursor) return true;
+    if (all->terminal) return false;
+    (void)cache.wait_read(stream_id, all->next_cursor, 1, std::chrono::seconds(1));
+  }
+  return false;
+}
+
+std::function<std::optional<std::string>(const std::string&, std::uint64_t)> viewer_handover(
+    web_app& app, const run_key& key, std::shared_ptr<viewer_state> viewer) {
+  auto pick = [&app, key, viewer](const std::string& ended) -> std::optional<std::string> {
+    for (int attempt = 0; attempt < 3; ++attempt) {
+      auto s = app.db.agent_runs().summary(key);
+      if (!s || !*s) return std::nullopt;
+      // The ended stream's pump releases the id right after completing it: not that one.
+      if ((*s)->active_stream_id == ended) {
+        (void)app.db.agent_runs().clear_active_stream(key, ended, now_ms());
+        continue;
+      }
+      if ((*s)->active_stream_id) return (*s)->active_stream_id;
+      auto started = start_stream(app, key, !is_finished((*s)->status));
+      if (!started) return std::nullopt;
+      if (*started) {
+        viewer->own((*started)->pump);
+        return (*started)->id;
+      }
+    }
+    return std::nullopt;
+  };
+  return [&app, pick](const std::string& ended, std::uint64_t cursor) -> std::optional<std::string> {
+    auto next = pick(ended);
+    if (!next || !caught_up(app.cache, *next, cursor)) return std::nullopt;
+    return next;
+  };
+}
+
+void follow(web_app& app, const run_key& key, const std::string& stream_id, std::uint64_t cursor,
+            std::optional<replay_read> first, std::shared_ptr<viewer_state> viewer, httplib::Response& res) {
+  set_ui_stream_headers(res);
+  follow_options o{stream_id, cursor, app.cfg.heartbeat, agent_stream_alive(app, key), std::move(first),
+                   [viewer] { viewer->leave(); }};
+  o.continue_on = viewer_handover(app, key, viewer);
+  follow_replay(res, app.cache, std::move(o));
+}
+
 // Registers a new stream as the run's active one and starts its pump; false when another
 // viewer registered first or the run is no longer live.
 result<bool> own_stream(web_app& app, const run_key& key, httplib::Response& res) {
-  std::string stream_id = random_id();
-  if (auto made = app.cache.create(stream_id); !made) return tl::unexpected(made.error());
-  auto won = app.db.agent_runs().set_active_stream(key, stream_id, now_ms());
-  if (!won || !*won) {
-    (void)app.cache.complete(stream_id);
-    return won;
-  }
-  auto pump = std::make_shared<stream_pump>();
-  std::thread([&app, key, stream_id, pump] { run_pump(app, key, stream_id, pump); }).detach();
-  set_ui_stream_headers(res);
-  follow_options follow{stream_id, 0, app.cfg.heartbeat, agent_stream_alive(app, key, stream_id), std::nullopt,
-                        [pump] { pump->cancel.cancel(); }};
-  follow_replay(res, app.cache, std::move(follow));
+  auto started = start_stream(app, key, true);
+  if (!started) return tl::unexpected(started.error());
+  if (!*started) return false;
+  auto viewer = std::make_shared<viewer_state>();
+  viewer->own((*started)->pump);
+  follow(app, key, (*started)->id, 0, std::nullopt, viewer, res);
   return true;
 }
 
@@ -265,9 +364,7 @@ bool follow_stream(web_app& app, const run_key& key, const std::string& stream_i
                    httplib::Response& res) {
   auto first = app.cache.read_from(stream_id, cursor, 16384);
   if (!first || first->status != replay_status::ok) return false;
-  set_ui_stream_headers(res);
-  follow_replay(res, app.cache, {stream_id, cursor, app.cfg.heartbeat, agent_stream_alive(app, key, stream_id),
-                                 std::move(*first), nullptr});
+  follow(app, key, stream_id, cursor, std::move(*first), std::make_shared<viewer_state>(), res);
   return true;
 }
 

@@ -6,7 +6,8 @@
 // separate from the run: the first viewer registers a replay buffer as the run's
 // activeStreamId and pumps the worker's events through the bridge into it; later viewers
 // replay-then-follow that buffer; when the owning viewer leaves, its pump stops reading the
-// worker's events and the activeStreamId is cleared — the run goes on.
+// worker's events and the activeStreamId is cleared — the run goes on, and so do the other
+// viewers, on the run's next stream at the event where they were.
 #include <httplib.h>
 
 #include <condition_variable>

@@ -68,7 +68,10 @@ std::string joined(const replay_read& r) {
 }  // namespace
 
 void follow_replay(httplib::Response& res, cache_store& cache, follow_options options) {
-  auto state = std::make_shared<follow_options>(std::move(options));
+  struct follow_state : follow_options {
+    bool ended_with_done = false;  // the last event sent was [DONE]
+  };
+  auto state = std::make_shared<follow_state>(follow_state{std::move(options)});
   res.set_chunked_content_provider("text/event-stream", [&cache, state](std::size_t, httplib::DataSink& sink) {
     result<replay_read> r = state->first ? result<replay_read>(std::move(*state->first))
                                          : cache.wait_read(state->stream_id, state->cursor, 16384, state->heartbeat);
@@ -80,6 +83,7 @@ void follow_replay(httplib::Response& res, cache_store& cache, follow_options op
     }
     std::string out = joined(*r);
     state->cursor = r->next_cursor;
+    if (!out.empty()) state->ended_with_done = out.size() >= sse_done_event.size() && out.ends_with(sse_done_event);
     if (out.empty() && !r->terminal) {
       if (state->still_live && !state->still_live()) {
         // The run ended without completing this stream (its producer died and stale stream
@@ -100,7 +104,15 @@ void follow_replay(httplib::Response& res, cache_store& cache, follow_options op
       }
       out = std::string(sse_heartbeat);
     }
-    if (!sink.write(out.data(), out.size())) return false;
+    // Never an empty write: in a chunked body that is the last chunk, the end of the response.
+    if (!out.empty() && !sink.write(out.data(), out.size())) return false;
+    if (r->terminal && !state->ended_with_done && state->continue_on) {
+      if (auto next = state->continue_on(state->stream_id, state->cursor)) {
+        state->stream_id = *next;
+        state->ended_with_done = false;
+        return true;
+      }
+    }
     if (r->terminal) sink.done();
     return true;
   }, [state](bool) {

@@ -40,6 +40,11 @@ struct follow_options {
   std::function<bool()> still_live;
   std::optional<replay_read> first;  // a read the handler already made (sent before waiting)
   std::function<void()> on_close;    // the response ended (finished or the viewer left)
+  // The stream ended without its [DONE]: its producer stopped before the run did (an app agent
+  // run's owning viewer left). Returns the stream that carries the same events on, to go on
+  // reading at the same cursor once it holds that many events, or nothing to end the body.
+  // Unset: the body just ends.
+  std::function<std::optional<std::string>(const std::string& ended_stream_id, std::uint64_t cursor)> continue_on;
 };
 void follow_replay(httplib::Response& res, cache_store& cache, follow_options options);
 

@@ -62,6 +62,22 @@ async function json(res) {
   }
 }
 
+// The last message the real AI SDK client assembles from a viewer's events (it throws on a
+// malformed stream: a repeated or missing part).
+async function assemble(events) {
+  const body = events.map((e) => `data: ${e}\n\n`).join('');
+  const stream = new Response(body).body.pipeThrough(new TextDecoderStream()).pipeThrough(new TransformStream({
+    transform(chunk, ctl) {
+      for (const line of chunk.split('\n')) {
+        if (line.startsWith('data: ') && line !== 'data: [DONE]') ctl.enqueue(JSON.parse(line.slice(6)));
+      }
+    },
+  }));
+  let last;
+  for await (const m of readUIMessageStream({ stream, onError: (e) => { throw e; } })) last = m;
+  return last;
+}
+
 // The UI message chunks' text deltas, joined.
 const textOf = (events) => events.filter((e) => e !== '[DONE]').map((e) => JSON.parse(e))
   .filter((c) => c.type === 'text-delta').map((c) => c.delta).join('');
@@ -210,16 +226,7 @@ async function main() {
   });
 
   await check('the real AI SDK client assembles the viewer stream into one assistant message', async () => {
-    const body = resumed.map((e) => `data: ${e}\n\n`).join('');
-    const stream = new Response(body).body.pipeThrough(new TextDecoderStream()).pipeThrough(new TransformStream({
-      transform(chunk, ctl) {
-        for (const line of chunk.split('\n')) {
-          if (line.startsWith('data: ') && line !== 'data: [DONE]') ctl.enqueue(JSON.parse(line.slice(6)));
-        }
-      },
-    }));
-    let last;
-    for await (const m of readUIMessageStream({ stream, onError: (e) => { throw e; } })) last = m;
+    const last = await assemble(resumed);
     assert.equal(last.id, `agent-${runA.id}`);
     assert.equal(last.parts.filter((p) => p.type === 'text').map((p) => p.text).join(''), 'Agent part one. Agent part two.');
   });
@@ -316,6 +323,38 @@ async function main() {
     assert.equal(s.draft, true);
     assert.equal((await notes('draft')).length, 1);
     assert.equal((await notes('published')).length, 1);
+  });
+
+  // After the data scope checks: this run writes a note too.
+  await check("the owning viewer leaving never ends another viewer's stream: it goes on to the run's end", async () => {
+    await fetch(`${modelUrl}/control/arm/mid`, { method: 'POST', body: '{}' });
+    const made = await json(await post(runsPath, { agentId: 'helper', prompt: 'Hand over the stream' }));
+    assert.equal((await post(`${runsPath}/${made.id}/stream?startOnly=1`)).status, 202);
+    const p = `${web}${runsPath}/${made.id}`;
+    const ctrl = new AbortController();
+    const owner = new SseReader(await fetch(`${p}/stream`, { signal: ctrl.signal }), { payload: true });
+    await owner.until((e) => textOf(e).includes('Agent part one.'));
+    const ownerStream = (await json(await fetch(p))).activeStreamId;
+    assert.equal(typeof ownerStream, 'string');
+    const follower = new SseReader(await fetch(`${p}/stream`), { payload: true });
+    await follower.until((e) => textOf(e).includes('Agent part one.'));
+    ctrl.abort();
+    // The follower registers the run's next stream and reads on where it was.
+    await waitFor('the follower to take the stream over', async () => {
+      const s = await json(await fetch(p));
+      return s.activeStreamId && s.activeStreamId !== ownerStream ? s : null;
+    }, 30000);
+    await fetch(`${modelUrl}/control/release/mid`, { method: 'POST', body: '{}' });
+    const seen = await follower.toEnd();
+    assert.equal(textOf(seen), 'Agent part one. Agent part two.', 'nothing lost, nothing repeated');
+    assert.ok(!seen.some((e) => e !== '[DONE]' && JSON.parse(e).type === 'error'), seen.join('\n'));
+    const last = await assemble(seen);
+    assert.equal(last.parts.filter((x) => x.type === 'text').map((x) => x.text).join(''), 'Agent part one. Agent part two.');
+    const done = await waitFor('the run to complete', async () => {
+      const s = await json(await fetch(p));
+      return s.status === 'completed' ? s : null;
+    }, 30000);
+    assert.equal(done.activeStreamId, null);
   });
 
   await check('bad input: a clear 400 and nothing created', async () => {
