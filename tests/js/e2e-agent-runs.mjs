@@ -194,6 +194,27 @@ async function main() {
     assert.equal(health.agentRuns, 2);
     assert.equal(health.agentRunsStarted, 3);
   });
+
+  await check('a finished run is gone once its retention has passed (late viewers get 404)', async () => {
+    const short = (await start('worker-retention', path.join(buildDir, 'servers/worker/platform-worker'), [], {
+      PLATFORM_WORKER_PORT: '0', PLATFORM_DATA_DIR: path.join(tmp, 'data-retention'), INTERNAL_API_TOKEN: token,
+      PLATFORM_WORKER_AGENT_RUN_RETENTION_MS: '1000', ANTHROPIC_BASE_URL: modelUrl, ANTHROPIC_API_KEY: 'scripted-model-key',
+      CLAUDE_CODE_MAX_RETRIES: '0',
+    }, /listening on (http:\S+)/)).match[1];
+    const started = await fetch(`${short}/sessions/app1__agent__rt1/agent-run`, { method: 'POST', headers: auth, body: JSON.stringify(body('rt1')) });
+    assert.equal(started.status, 202);
+    assert.equal((await callbackOf('rt1')).body.status, 'completed');
+    const status = async () => (await fetch(`${short}/sessions/app1__agent__rt1/agent-run/rt1`, { headers: auth })).status;
+    const until = Date.now() + 20000;
+    let s = await status();
+    while (s === 200) {
+      assert.ok(Date.now() < until, 'the finished run was never evicted');
+      await new Promise((r) => setTimeout(r, 100));
+      s = await status();
+    }
+    assert.equal(s, 404);
+    assert.equal((await fetch(`${short}/sessions/app1__agent__rt1/agent-run/rt1/events`, { headers: auth })).status, 404);
+  });
 }
 
 await run(main);

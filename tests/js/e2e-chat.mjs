@@ -104,8 +104,19 @@ async function main() {
     const live = new EventReader(res);
     await live.until((e) => e.some((x) => x.includes('Part one.')));
     const sofar = live.events.length;
-    const r0 = new EventReader(await fetch(`${b}${runPath}/chat/stream`));
+    const r0res = await fetch(`${b}${runPath}/chat/stream`);
+    // Resume: the spec's header, and the AI SDK's own so its client reads the body as a UI stream.
+    assert.equal(r0res.headers.get('x-sdk-ai-ui-message-stream'), 'v1');
+    assert.equal(r0res.headers.get('x-vercel-ai-ui-message-stream'), 'v1');
+    assert.match(r0res.headers.get('content-type'), /^text\/event-stream/);
+    const r0 = new EventReader(r0res);
     const rc = new EventReader(await fetch(`${b}${runPath}/chat/stream?cursor=${cursor}`));
+    // A workspace viewer that connects now is told at once which builder runs are streaming.
+    const late = new EventReader(await fetch(`${b}/api/workspaces/default/events`));
+    await late.until((e) => e.length >= 1);
+    assert.deepEqual(JSON.parse(late.events[0].slice(6)), { type: 'run.stream_ready', workspaceId: 'default', appId: app.id,
+      runId: run.id, kind: 'builder', status: 'streaming' });
+    late.reader.cancel();
     await r0.until((e) => e.length >= sofar);
     await rc.until((e) => e.length >= sofar - cursor);
     await fetch(`${modelUrl}/control/release/mid`, { method: 'POST', body: '{}' });
@@ -237,8 +248,14 @@ async function main() {
     const res = await post(a, `${p}/chat`, chatBody);
     const live = new EventReader(res);
     await live.until((e) => e.some((x) => x.includes('Part one.')));
+    const stopEvents = new EventReader(await fetch(`${b}/api/workspaces/default/events`));
     const stopped = await post(b, `${p}/stop`, {});  // replica B: the stop travels to A
     assert.equal(stopped.status, 200);
+    const failedEvents = await stopEvents.until((e) => e.some((x) => x.includes('run.failed') && x.includes(fresh.id)));
+    const failed = failedEvents.map((x) => JSON.parse(x.slice(6))).find((e) => e.type === 'run.failed' && e.runId === fresh.id);
+    assert.deepEqual(failed, { type: 'run.failed', workspaceId: 'default', appId: app.id, runId: fresh.id, kind: 'builder',
+      status: 'failed' });
+    stopEvents.reader.cancel();
     assert.deepEqual(await json(stopped), { id: fresh.id, status: 'failed' });
     const events = await live.toEnd();
     const chunks = events.map((e) => e.slice(6).trim()).filter((d) => d !== '[DONE]').map((d) => JSON.parse(d));
