@@ -150,6 +150,108 @@ void publish_app(web_app& app, const httplib::Request& req, httplib::Response& r
   }
 }
 
+// ---- publish reviews ------------------------------------------------------------------------
+
+constexpr std::size_t max_review_note_bytes = 2000;
+
+json review_json(const publish_review& r) {
+  return {{"id", r.id},
+          {"workspaceId", r.workspace_id},
+          {"appId", r.app_id},
+          {"status", std::string(to_string(r.status))},
+          {"requestedBy", r.requested_by},
+          {"note", r.note},
+          {"draftVersion", r.draft_version},
+          {"decidedBy", r.decided_by.empty() ? json(nullptr) : json(r.decided_by)},
+          {"decisionNote", r.decision_note},
+          {"createdAt", r.created_at},
+          {"decidedAt", r.decided_at == 0 ? json(nullptr) : json(r.decided_at)}};
+}
+
+// The optional `note` of a review body; nullopt when a 400 was written.
+std::optional<std::string> note_of(web_app& app, const httplib::Request& req, httplib::Response& res) {
+  if (req.body.empty()) return std::string();
+  json body;
+  if (!parse_json_body(req, res, app.cfg.max_body_bytes, body)) return std::nullopt;
+  auto note = body.find("note");
+  if (note == body.end() || note->is_null()) return std::string();
+  if (!note->is_string() || note->get<std::string>().size() > max_review_note_bytes) {
+    send_error(res, 400, "invalid_body", "note must be a string of at most 2000 bytes");
+    return std::nullopt;
+  }
+  return note->get<std::string>();
+}
+
+// An editor asks for the current draft to be published (spec "Agent config approval": review).
+void request_review(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
+  auto x = access(app, req, res, ids, [](const caller& c, const app_record&) { return can_edit(c.role); },
+                  "viewers cannot ask for a review");
+  if (!x) return;
+  auto note = note_of(app, req, res);
+  if (!note) return;
+  publish_review r;
+  r.id = "rev_" + random_id(8);
+  r.workspace_id = x->app.workspace_id;
+  r.app_id = x->app.id;
+  r.requested_by = x->by.who.user_id;
+  r.note = std::move(*note);
+  r.created_at = now_ms();
+  auto out = app.db.governance().request_review(r);
+  if (!out) return send_store_error(res, out.error());
+  if (*out == review_request_outcome::no_draft) return send_error(res, 409, "no_draft", "the app has no draft to review");
+  if (*out == review_request_outcome::already_pending) {
+    return send_error(res, 409, "review_pending", "a review of this app is already waiting for an admin or owner");
+  }
+  send_json(res, 201, review_json(r).dump(-1, ' ', false, json::error_handler_t::replace));
+}
+
+void list_reviews(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
+  auto x = access(app, req, res, ids, reads_draft, "viewers do not see reviews");
+  if (!x) return;
+  auto all = app.db.governance().reviews(x->app.workspace_id, x->app.id, 50);
+  if (!all) return send_store_error(res, all.error());
+  json out = json::array();
+  for (const auto& r : *all) out.push_back(review_json(r));
+  send_json(res, 200, json({{"reviews", std::move(out)}}).dump(-1, ' ', false, json::error_handler_t::replace));
+}
+
+// Approving publishes the reviewed draft (as POST .../publish); rejecting only records it.
+void decide_review(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids, bool approve) {
+  auto x = access(app, req, res, ids, admin_or_owner, "only workspace admins and owners decide reviews");
+  if (!x) return;
+  auto note = note_of(app, req, res);
+  if (!note) return;
+  auto out = app.db.governance().decide_review(x->app.workspace_id, x->app.id, ids.at(2), approve, x->by.who.user_id,
+                                               *note, now_ms());
+  if (!out) return send_store_error(res, out.error());
+  switch (*out) {
+    case review_decision_outcome::decided: break;
+    case review_decision_outcome::not_found: return send_error(res, 404, "not_found", "no such review for this app");
+    case review_decision_outcome::not_pending: return send_error(res, 409, "not_pending", "the review was decided already");
+    case review_decision_outcome::draft_changed:
+      return send_error(res, 409, "draft_changed", "the draft changed since the review was asked for: ask for a new review");
+    case review_decision_outcome::unapproved:
+      return send_error(res, 409, "not_approved", "agents.json must be approved by an admin or owner before publishing");
+    case review_decision_outcome::stale:
+      return send_error(res, 409, "approval_stale", "agents.json changed since it was approved: approve it again first");
+    case review_decision_outcome::no_draft: return send_error(res, 409, "no_draft", "the app has no draft to publish");
+  }
+  auto all = app.db.governance().reviews(x->app.workspace_id, x->app.id, 50);
+  if (!all) return send_store_error(res, all.error());
+  for (const auto& r : *all) {
+    if (r.id == ids.at(2)) return send_json(res, 200, review_json(r).dump(-1, ' ', false, json::error_handler_t::replace));
+  }
+  send_error(res, 404, "not_found", "no such review for this app");
+}
+
+void approve_review(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
+  decide_review(app, req, res, ids, true);
+}
+
+void reject_review(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
+  decide_review(app, req, res, ids, false);
+}
+
 }  // namespace
 
 void register_agents_routes(httplib::Server& s, router& r, web_app& app) {
@@ -158,6 +260,10 @@ void register_agents_routes(httplib::Server& s, router& r, web_app& app) {
   on_body_route(s, "PATCH", app_path + "/agents", app, patch_agents);
   on_body_route(s, "POST", app_path + "/agents/approval", app, approve_agents);
   on_body_route(s, "POST", app_path + "/publish", app, publish_app);
+  on_get_route(r, app_path + "/reviews", app, list_reviews);
+  on_body_route(s, "POST", app_path + "/reviews", app, request_review);
+  on_body_route(s, "POST", app_path + "/reviews/{}/approve", app, approve_review);
+  on_body_route(s, "POST", app_path + "/reviews/{}/reject", app, reject_review);
 }
 
 }  // namespace platform::web

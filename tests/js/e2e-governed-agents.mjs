@@ -283,6 +283,44 @@ async function main() {
     }
     assert.ok(!fs.existsSync(path.join(dataDir, 'workspaces', 'escape.txt')));
   });
+
+  const reviews = `/api/workspaces/${ws}/apps/${app.id}/reviews`;
+  const agentsV3 = structuredClone(agentsV2);
+  agentsV3.agents[0].description = 'Summarizes deals, reviewed.';
+  await check('review: a collaborator asks, an admin approves and the reviewed draft is published; roles hold', async () => {
+    ok(await call('creator', 'PATCH', agentsPath, agentsV3));
+    ok(await call('owner', 'POST', `${agentsPath}/approval`, { approvalHash: v1(agentsV3) }));
+    assert.deepEqual(ok(await call('viewer', 'GET', agentsPath)).agentsJson, agentsV2, 'approved is not published');
+    assertError(await call('viewer', 'POST', reviews, { note: 'x' }), 403, 'forbidden');
+    const asked = ok(await call('collab', 'POST', reviews, { note: 'Please publish the reviewed summarizer.' }), 201);
+    assert.equal(asked.status, 'pending');
+    assert.equal(asked.requestedBy, 'collab');
+    assert.equal(asked.decidedBy, null);
+    assertError(await call('creator', 'POST', reviews, {}), 409, 'review_pending');
+    assertError(await call('viewer', 'GET', reviews), 403, 'forbidden');
+    assertError(await call('collab', 'POST', `${reviews}/${asked.id}/approve`, {}), 403, 'forbidden');
+    assertError(await call('admin', 'POST', `${reviews}/rev_nope/approve`, {}), 404, 'not_found');
+    const approved = ok(await call('admin', 'POST', `${reviews}/${asked.id}/approve`, { note: 'Looks good.' }));
+    assert.equal(approved.status, 'approved');
+    assert.equal(approved.decidedBy, 'admin');
+    assert.equal(approved.decisionNote, 'Looks good.');
+    const seen = ok(await call('viewer', 'GET', agentsPath));
+    assert.deepEqual(seen.agentsJson, agentsV3);
+    assert.equal(seen.published.publishedBy, 'admin');
+    assertError(await call('owner', 'POST', `${reviews}/${asked.id}/reject`, {}), 409, 'not_pending');
+  });
+
+  await check('review: a draft that changed after the request is not published by approving it; a rejection is recorded', async () => {
+    const asked = ok(await call('collab', 'POST', reviews, {}), 201);
+    ok(await call('creator', 'PATCH', agentsPath, agentsV2));
+    assertError(await call('owner', 'POST', `${reviews}/${asked.id}/approve`, {}), 409, 'draft_changed');
+    assert.deepEqual(ok(await call('viewer', 'GET', agentsPath)).agentsJson, agentsV3, 'nothing was published');
+    const rejected = ok(await call('owner', 'POST', `${reviews}/${asked.id}/reject`, { note: 'The draft changed; ask again.' }));
+    assert.equal(rejected.status, 'rejected');
+    const list = ok(await call('creator', 'GET', reviews)).reviews;
+    assert.deepEqual(list.map((r) => r.status), ['rejected', 'approved']);
+    assertError(await call('collab', 'POST', reviews, { note: 42 }), 400, 'invalid_body');
+  });
 }
 
 run(main);

@@ -66,6 +66,65 @@ TEST_CASE("governance store backends") {
       CHECK(f.gov().publish(f.ws, f.app, "admin1", 6000).value() == publish_outcome::no_draft);
     }
 
+    SUBCASE("publish reviews: one pending per app; approval publishes the reviewed draft only; rejection records") {
+      fixture f(b.open());
+      auto ask = [&](std::string id, std::int64_t at) {
+        publish_review r;
+        r.id = std::move(id);
+        r.workspace_id = f.ws;
+        r.app_id = f.app;
+        r.requested_by = "collab1";
+        r.note = "Ready for the team";
+        r.created_at = at;
+        auto out = f.gov().request_review(r).value();
+        return std::pair{out, r};
+      };
+      CHECK(ask(uid("rv"), 1500).first == review_request_outcome::no_draft);
+      REQUIRE(f.gov().replace_draft(f.ws, f.app, {{"agents.json", agents_a}}, 2000));
+      REQUIRE(f.gov().approve(f.ws, f.app, approval_of(agents_a)).value() == approve_outcome::approved);
+      auto [made, first] = ask(uid("rv"), 3000);
+      REQUIRE(made == review_request_outcome::created);
+      CHECK(first.draft_version == 1);
+      CHECK(ask(uid("rv"), 3100).first == review_request_outcome::already_pending);
+      CHECK(f.gov().decide_review(f.ws, f.app, uid("nope"), true, "admin1", "", 3200).value() ==
+            review_decision_outcome::not_found);
+      CHECK(f.gov().decide_review(uid("ws"), f.app, first.id, true, "admin1", "", 3200).value() ==
+            review_decision_outcome::not_found);
+      // The draft changed after the request: approving would publish what nobody reviewed.
+      REQUIRE(f.gov().replace_draft(f.ws, f.app, {{"agents.json", agents_a}, {"src/x.ts", "1"}}, 3300));
+      CHECK(f.gov().decide_review(f.ws, f.app, first.id, true, "admin1", "", 3400).value() ==
+            review_decision_outcome::draft_changed);
+      CHECK_FALSE(f.gov().head(f.ws, f.app, source_scope::published).value());
+      CHECK(f.gov().decide_review(f.ws, f.app, first.id, false, "admin1", "Please re-request", 3500).value() ==
+            review_decision_outcome::decided);
+      CHECK(f.gov().decide_review(f.ws, f.app, first.id, true, "admin1", "", 3600).value() ==
+            review_decision_outcome::not_pending);
+      auto [again, second] = ask(uid("rv"), 4000);
+      REQUIRE(again == review_request_outcome::created);
+      CHECK(second.draft_version == 2);
+      CHECK(f.gov().decide_review(f.ws, f.app, second.id, true, "admin1", "Ship it", 4100).value() ==
+            review_decision_outcome::decided);
+      auto pub = f.gov().publication(f.ws, f.app).value();
+      REQUIRE(pub);
+      CHECK(pub->published_by == "admin1");
+      CHECK(pub->snapshot_version == 2);
+      CHECK(f.gov().snapshot_file(f.ws, f.app, source_scope::published, "src/x.ts").value() == std::optional<std::string>("1"));
+      auto all = f.gov().reviews(f.ws, f.app, 10).value();
+      REQUIRE(all.size() == 2);
+      CHECK(all[0].id == second.id);
+      CHECK(all[0].status == review_status::approved);
+      CHECK(all[0].decided_by == "admin1");
+      CHECK(all[0].decision_note == "Ship it");
+      CHECK(all[1].status == review_status::rejected);
+      CHECK(all[1].note == "Ready for the team");
+      // A stale approval blocks an approving review like a direct publish.
+      REQUIRE(f.gov().replace_draft(f.ws, f.app, {{"agents.json", agents_b}}, 5000));
+      auto [third_made, third] = ask(uid("rv"), 5100);
+      REQUIRE(third_made == review_request_outcome::created);
+      CHECK(f.gov().decide_review(f.ws, f.app, third.id, true, "admin1", "", 5200).value() == review_decision_outcome::stale);
+      CHECK(f.gov().reviews(f.ws, f.app, 10).value()[0].status == review_status::pending);
+    }
+
     SUBCASE("replace_draft keeps the version when nothing changed and hashes agents.json") {
       fixture f(b.open());
       source_files files{{"agents.json", agents_a}, {"src/App.tsx", "export default 1;\n"}};

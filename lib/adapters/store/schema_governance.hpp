@@ -27,6 +27,16 @@ inline const std::vector<migration>& governance_migrations() {
            "published_by TEXT NOT NULL, published_at BIGINT NOT NULL, snapshot_version BIGINT NOT NULL, "
            "PRIMARY KEY (workspace_id, app_id))",
        }},
+      {201,
+       {
+           // Publish reviews; `pending_key` is the app while pending and NULL after the
+           // decision, so one pending review per app is a unique constraint.
+           "CREATE TABLE gov_reviews (id TEXT PRIMARY KEY, workspace_id TEXT NOT NULL, app_id TEXT NOT NULL, "
+           "status TEXT NOT NULL, requested_by TEXT NOT NULL, note TEXT NOT NULL DEFAULT '', "
+           "draft_version BIGINT NOT NULL, decided_by TEXT NOT NULL DEFAULT '', decision_note TEXT NOT NULL DEFAULT '', "
+           "created_at BIGINT NOT NULL, decided_at BIGINT NOT NULL DEFAULT 0, pending_key TEXT UNIQUE)",
+           "CREATE INDEX gov_reviews_by_app ON gov_reviews (workspace_id, app_id, created_at)",
+       }},
   };
   return all;
 }

@@ -236,6 +236,104 @@ class sql_governance_store final : public governance_store {
         agents_publication{approval_from(x, 0), to_text(x[4]), to_int(x[5]), to_int(x[6])});
   }
 
+  result<review_request_outcome> request_review(publish_review& review) override {
+    review_request_outcome out = review_request_outcome::created;
+    const std::string pending_key = review.workspace_id + "/" + review.app_id;
+    auto r = ex_.in_transaction([&](connection& c) -> result<void> {
+      // The draft row first, as every writer does: its version is what the review is for.
+      auto locked = c.exec("UPDATE gov_snapshots SET version = version WHERE workspace_id = ? AND app_id = ? "
+                           "AND scope = 'draft'", {v(review.workspace_id), v(review.app_id)});
+      if (!locked) return tl::unexpected(locked.error());
+      auto draft = read_head(c, review.workspace_id, review.app_id, "draft");
+      if (!draft) return tl::unexpected(draft.error());
+      if (!*draft) {
+        out = review_request_outcome::no_draft;
+        return {};
+      }
+      auto pending = c.exec("SELECT 1 FROM gov_reviews WHERE pending_key = ?", {v(pending_key)});
+      if (!pending) return tl::unexpected(pending.error());
+      if (!pending->data.empty()) {
+        out = review_request_outcome::already_pending;
+        return {};
+      }
+      review.status = review_status::pending;
+      review.draft_version = (*draft)->version;
+      auto ins = c.exec("INSERT INTO gov_reviews (id, workspace_id, app_id, status, requested_by, note, draft_version, "
+                        "created_at, pending_key) VALUES (?, ?, ?, 'pending', ?, ?, ?, ?, ?)",
+                        {v(review.id), v(review.workspace_id), v(review.app_id), v(review.requested_by), v(review.note),
+                         v(review.draft_version), v(review.created_at), v(pending_key)});
+      if (!ins) return tl::unexpected(ins.error());
+      return {};
+    });
+    if (!r) {
+      if (r.error().code == "store_conflict") return review_request_outcome::already_pending;
+      return tl::unexpected(r.error());
+    }
+    return out;
+  }
+
+  result<std::vector<publish_review>> reviews(std::string_view ws, std::string_view app, std::size_t limit) override {
+    auto rows = ex_.query("SELECT id, workspace_id, app_id, status, requested_by, note, draft_version, decided_by, "
+                          "decision_note, created_at, decided_at FROM gov_reviews WHERE workspace_id = ? AND app_id = ? "
+                          "ORDER BY created_at DESC, id DESC LIMIT ?",
+                          {v(ws), v(app), v(static_cast<std::int64_t>(limit))});
+    if (!rows) return tl::unexpected(rows.error());
+    std::vector<publish_review> out;
+    for (const auto& x : *rows) {
+      std::string status = to_text(x[3]);
+      review_status st = status == "approved" ? review_status::approved
+                         : status == "rejected" ? review_status::rejected : review_status::pending;
+      out.push_back({to_text(x[0]), to_text(x[1]), to_text(x[2]), st, to_text(x[4]), to_text(x[5]), to_int(x[6]),
+                     to_text(x[7]), to_text(x[8]), to_int(x[9]), to_int(x[10])});
+    }
+    return out;
+  }
+
+  result<review_decision_outcome> decide_review(std::string_view ws, std::string_view app, std::string_view id,
+                                                bool approve, std::string_view by, std::string_view note,
+                                                std::int64_t now) override {
+    review_decision_outcome out = review_decision_outcome::decided;
+    auto r = ex_.in_transaction([&](connection& c) -> result<void> {
+      auto locked = c.exec("UPDATE gov_snapshots SET version = version WHERE workspace_id = ? AND app_id = ? "
+                           "AND scope = 'draft'", {v(ws), v(app)});
+      if (!locked) return tl::unexpected(locked.error());
+      auto row = c.exec("SELECT status, draft_version FROM gov_reviews WHERE workspace_id = ? AND app_id = ? AND id = ?",
+                        {v(ws), v(app), v(id)});
+      if (!row) return tl::unexpected(row.error());
+      if (row->data.empty()) {
+        out = review_decision_outcome::not_found;
+        return {};
+      }
+      if (to_text(row->data.front()[0]) != "pending") {
+        out = review_decision_outcome::not_pending;
+        return {};
+      }
+      if (approve) {
+        auto draft = read_head(c, ws, app, "draft");
+        if (!draft) return tl::unexpected(draft.error());
+        if (*draft && (*draft)->version != to_int(row->data.front()[1])) {
+          out = review_decision_outcome::draft_changed;
+          return {};
+        }
+        auto published = publish_in(c, ws, app, by, now);
+        if (!published) return tl::unexpected(published.error());
+        switch (*published) {
+          case publish_outcome::published: break;
+          case publish_outcome::unapproved: out = review_decision_outcome::unapproved; return {};
+          case publish_outcome::stale: out = review_decision_outcome::stale; return {};
+          case publish_outcome::no_draft: out = review_decision_outcome::no_draft; return {};
+        }
+      }
+      auto done = c.exec("UPDATE gov_reviews SET status = ?, decided_by = ?, decision_note = ?, decided_at = ?, "
+                         "pending_key = NULL WHERE workspace_id = ? AND app_id = ? AND id = ? AND status = 'pending'",
+                         {v(approve ? "approved" : "rejected"), v(by), v(note), v(now), v(ws), v(app), v(id)});
+      if (!done) return tl::unexpected(done.error());
+      return {};
+    });
+    if (!r) return tl::unexpected(r.error());
+    return out;
+  }
+
  private:
   // Inside the publish transaction. The draft row is locked first (approved or not), so no
   // draft write can land between the check and the copy.

@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "platform/error.hpp"
 
@@ -62,6 +63,41 @@ enum class publish_outcome : unsigned char {
   no_draft,
 };
 
+// A publish review (spec "Agent config approval": "review approved → the approved payload is
+// promoted with the published source snapshot"; "Review is created later from the publish
+// dialog"): an editor asks, an admin or owner approves (which publishes) or rejects. It names
+// the draft it was asked for, so an approval never publishes a draft nobody reviewed.
+enum class review_status : unsigned char { pending, approved, rejected };
+inline std::string_view to_string(review_status s) {
+  return s == review_status::pending ? "pending" : s == review_status::approved ? "approved" : "rejected";
+}
+
+struct publish_review {
+  std::string id;
+  std::string workspace_id;
+  std::string app_id;
+  review_status status = review_status::pending;
+  std::string requested_by;
+  std::string note;                       // the requester's, bounded by the route
+  std::int64_t draft_version = 0;         // the draft snapshot the request is for
+  std::string decided_by;                 // "" while pending
+  std::string decision_note;
+  std::int64_t created_at = 0;
+  std::int64_t decided_at = 0;
+};
+
+enum class review_request_outcome : unsigned char { created, already_pending, no_draft };
+
+enum class review_decision_outcome : unsigned char {
+  decided,        // rejected, or approved and published
+  not_found,
+  not_pending,    // decided already
+  draft_changed,  // approving: the draft is no longer the one the request was for
+  unapproved,     // approving: agents.json has no governed approval
+  stale,          // approving: agents.json changed since its approval
+  no_draft,
+};
+
 // Failures: store_unavailable, store_corrupt, store_invalid (as in store.hpp).
 class governance_store {
  public:
@@ -93,6 +129,17 @@ class governance_store {
   virtual result<publish_outcome> publish(std::string_view ws, std::string_view app, std::string_view by,
                                           std::int64_t now) = 0;
   virtual result<std::optional<agents_publication>> publication(std::string_view ws, std::string_view app) = 0;
+
+  // A pending review of the current draft (`review.draft_version` is set from it); at most one
+  // pending review per app.
+  virtual result<review_request_outcome> request_review(publish_review& review) = 0;
+  // The app's reviews, newest first, at most `limit`.
+  virtual result<std::vector<publish_review>> reviews(std::string_view ws, std::string_view app, std::size_t limit) = 0;
+  // Decides a pending review in one transaction: rejecting only records it; approving publishes
+  // (as publish()) only while the draft is still the reviewed version, then records it.
+  virtual result<review_decision_outcome> decide_review(std::string_view ws, std::string_view app, std::string_view id,
+                                                        bool approve, std::string_view by, std::string_view note,
+                                                        std::int64_t now) = 0;
 };
 
 }  // namespace platform
