@@ -160,6 +160,23 @@ void get_agent_run_stream(web_app& app, const httplib::Request& req, httplib::Re
   serve_agent_run_viewer(app, key, cursor, res);
 }
 
+// The triggering user, or any editor, may stop a run; it fails with "Stopped by the user.".
+void post_agent_run_stop(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
+  run_key key = key_of(ids);
+  auto x = load_run(app, req, res, key);
+  if (!x) return;
+  if (x->run.triggered_by_user_id != x->who.who.user_id && !can_edit(x->who.role)) {
+    return send_error(res, 403, "forbidden", "only the run's triggering user and editors stop it");
+  }
+  auto out = stop_agent_run(app, key, x->run.status);
+  if (!out) return send_failure(res, out.error());
+  switch (*out) {
+    case agent_stop_outcome::not_running: return send_error(res, 409, "not_running", "the run has ended already");
+    case agent_stop_outcome::stopped: return send_json(res, 200, json({{"runId", key.run_id}, {"status", "failed"}}).dump());
+    case agent_stop_outcome::stopping: return send_json(res, 202, json({{"runId", key.run_id}, {"status", "stopping"}}).dump());
+  }
+}
+
 }  // namespace
 
 void register_agent_run_routes(httplib::Server& s, router& r, web_app& app) {
@@ -168,6 +185,7 @@ void register_agent_run_routes(httplib::Server& s, router& r, web_app& app) {
   on_body_route(s, "POST", runs, app, create_agent_run);
   on_get_route(r, runs + "/{}", app, get_agent_run);
   on_body_route(s, "POST", runs + "/{}/stream", app, post_agent_run_stream);
+  on_body_route(s, "POST", runs + "/{}/stop", app, post_agent_run_stop);
   on_get_route(r, runs + "/{}/stream", app, get_agent_run_stream);
   on_get_route(r, runs + "/{}/messages", app, get_agent_run_messages);
   register_internal_agent_run_routes(s, app);

@@ -592,4 +592,23 @@ void agent_run_recovery::check_once() {
   unreachable_since_ = std::move(still_unreachable);
 }
 
+result<agent_stop_outcome> stop_agent_run(web_app& app, const run_key& key, agent_run_status status) {
+  constexpr std::string_view stopped = "Stopped by the user.";
+  if (is_finished(status)) return agent_stop_outcome::not_running;
+  if (status == agent_run_status::pending) {
+    (void)fail_start(app, key, std::string(stopped));
+    return agent_stop_outcome::stopped;
+  }
+  auto worker_status = app.worker.stop_agent_run(key.app_id, key.run_id);
+  if (!worker_status) return tl::unexpected(worker_status.error());
+  if (*worker_status == 202) return agent_stop_outcome::stopping;
+  if (*worker_status == 409) return agent_stop_outcome::not_running;  // ended there: its callback is on the way
+  if (*worker_status == 404) {
+    // The worker lost it: nothing will ever complete it.
+    (void)fail_start(app, key, "The worker no longer holds this run (it restarted or stopped); stopped by the user.");
+    return agent_stop_outcome::stopped;
+  }
+  return fail("worker_http_" + std::to_string(*worker_status), "the worker refused to stop the run");
+}
+
 }  // namespace platform::web

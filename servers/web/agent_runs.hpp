@@ -65,6 +65,11 @@ void serve_agent_run_viewer(web_app& app, const run_key& key, std::uint64_t curs
 // Errors: `not_found`, `invalid_body`, store failures.
 result<bool> complete_agent_run(web_app& app, const nlohmann::json& body);
 
+// A user's stop of an app agent run (the run fails with "Stopped by the user."): a pending run
+// fails at once; a started one is stopped on its worker, whose callback then completes it.
+enum class agent_stop_outcome { stopping, stopped, not_running };
+result<agent_stop_outcome> stop_agent_run(web_app& app, const run_key& key, agent_run_status status);
+
 // Fails the runs whose worker lost them (platform/agent_run_recovery.hpp), every
 // `cfg.agent_run_check` on its own thread, until destroyed. Every replica runs one; the first
 // to fail a run publishes its event.

@@ -214,6 +214,17 @@ result<std::optional<std::string>> worker_client::agent_run_status(std::string_v
   return std::optional<std::string>(j["status"].get<std::string>());
 }
 
+result<int> worker_client::stop_agent_run(std::string_view app_id, std::string_view run_id) const {
+  httplib::Client cli(base_url_);
+  cli.set_connection_timeout(5, 0);
+  cli.set_read_timeout(10, 0);
+  std::string path = "/sessions/" + path_segment(std::string(app_id) + "__agent__" + std::string(run_id)) + "/agent-run/" +
+                     path_segment(run_id) + "/stop";
+  auto res = cli.Post(path, auth_headers(token_), "", "application/json");
+  if (!res) return fail("worker_unreachable", "the worker is unreachable: " + httplib::to_string(res.error()));
+  return res->status;
+}
+
 result<std::string> worker_client::opencode_models() const {
   httplib::Client cli(base_url_);
   cli.set_connection_timeout(5, 0);

@@ -80,6 +80,10 @@ class worker_client {
   // `worker_unreachable`, `worker_http_<status>`, `worker_bad_reply`.
   result<std::optional<std::string>> agent_run_status(std::string_view app_id, std::string_view run_id) const;
 
+  // POST /sessions/{appId}__agent__{runId}/agent-run/{runId}/stop: the worker's HTTP status
+  // (202 stopping, 409 ended, 404 not held). Errors: `worker_unreachable`.
+  result<int> stop_agent_run(std::string_view app_id, std::string_view run_id) const;
+
   // GET /opencode/models: runtime-c's discovered catalog as JSON text (metadata only).
   // Errors: `worker_unreachable`, `worker_http_<status>` (503 when opencode is not usable).
   result<std::string> opencode_models() const;

@@ -256,6 +256,8 @@ void run_in_background(const config& cfg, broker& brk, std::shared_ptr<agent_run
     o.error = "The run's tools could not be granted: " + lease.error().message;
   }
   if (turn) {
+    granted_turn* live = turn.get();
+    run->set_interrupt([live] { live->interrupt(); });
     std::string line;
     std::optional<std::string> worker_error;
     while (turn->next(line)) {
@@ -268,12 +270,17 @@ void run_in_background(const config& cfg, broker& brk, std::shared_ptr<agent_run
       if (type == "error" && m.contains("error") && m["error"].is_string()) worker_error = m["error"].get<std::string>();
       o.transcript.push_back(std::move(m));
     }
+    run->set_interrupt(nullptr);
     int code = turn->exit_code();
     if (worker_error) {
       o.state = agent_run_state::failed;
       o.error = *worker_error;
     }
-    if (!turn->result_seen()) {
+    if (run->stop_requested() && !turn->result_seen()) {
+      o.state = agent_run_state::failed;
+      o.error = "Stopped by the user.";
+      run->append(json({{"type", "error"}, {"error", o.error}}).dump());
+    } else if (!turn->result_seen()) {
       o.state = agent_run_state::failed;
       o.error = "The runtime exited with code " + std::to_string(code) + " before finishing the run.";
       run->append(json({{"type", "error"}, {"error", o.error}}).dump());
@@ -321,6 +328,14 @@ void start_agent_run(const config& cfg, worker_registry& registry, broker& brk, 
   std::thread(run_in_background, std::cref(cfg), std::ref(brk), *run, std::move(*spec), std::move(*workspace), std::ref(table)).detach();
   res.status = 202;
   res.set_content(json({{"status", "started"}, {"runId", (*run)->run_id()}}).dump(), "application/json");
+}
+
+void stop_agent_run(agent_run_table& table, const std::string& key, const std::string& run_id, httplib::Response& res) {
+  auto run = table.find(key, agent_run_table::clock::now());
+  if (!run || run->run_id() != run_id) return send_error(res, 404, "not_found", "no such agent run on this worker");
+  if (!run->request_stop()) return send_error(res, 409, "not_running", "the run has ended already");
+  res.status = 202;
+  res.set_content(json({{"runId", run_id}, {"status", "stopping"}}).dump(), "application/json");
 }
 
 void agent_run_status(agent_run_table& table, const std::string& key, const std::string& run_id, httplib::Response& res) {

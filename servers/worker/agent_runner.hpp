@@ -29,6 +29,11 @@ void start_agent_run(const config& cfg, worker_registry& registry, broker& brk, 
 // recovery of runs whose worker lost them.
 void agent_run_status(agent_run_table& table, const std::string& key, const std::string& run_id, httplib::Response& res);
 
+// POST .../agent-run/{runId}/stop: 202 while the run's runtime is being ended (the run then
+// fails with "Stopped by the user." and its callback is posted), 409 `not_running` when it ended,
+// 404 when this worker does not hold it.
+void stop_agent_run(agent_run_table& table, const std::string& key, const std::string& run_id, httplib::Response& res);
+
 void follow_agent_run(agent_run_table& table, const std::string& key, const std::string& run_id,
                       std::chrono::milliseconds heartbeat, httplib::Response& res);
 

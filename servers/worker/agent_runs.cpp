@@ -29,6 +29,26 @@ agent_run_state agent_run::state() const {
   return state_;
 }
 
+bool agent_run::request_stop() {
+  std::lock_guard lock(mu_);
+  if (state_ != agent_run_state::running) return false;
+  stop_requested_ = true;
+  if (interrupt_) interrupt_();
+  return true;
+}
+
+bool agent_run::stop_requested() const {
+  std::lock_guard lock(mu_);
+  return stop_requested_;
+}
+
+void agent_run::set_interrupt(std::function<void()> interrupt) {
+  std::lock_guard lock(mu_);
+  interrupt_ = std::move(interrupt);
+  // A stop that came before the runtime started ends it as soon as it does.
+  if (interrupt_ && stop_requested_) interrupt_();
+}
+
 result<std::shared_ptr<agent_run>> agent_run_table::admit(const std::string& key, const std::string& run_id,
                                                           clock::time_point now) {
   std::lock_guard lock(mu_);

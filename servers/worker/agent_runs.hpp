@@ -7,6 +7,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <list>
 #include <map>
 #include <memory>
@@ -37,6 +38,14 @@ class agent_run {
   read_result wait_from(std::size_t cursor, std::chrono::milliseconds timeout);
 
   [[nodiscard]] agent_run_state state() const;
+
+  // A user's stop: interrupts the run's runtime when it runs (the run then fails with reason
+  // user stop); false when the run had ended already.
+  bool request_stop();
+  [[nodiscard]] bool stop_requested() const;
+  // What request_stop() calls while the run's runtime runs; the run's thread sets it when the
+  // runtime started and clears it (nullptr) before releasing the runtime.
+  void set_interrupt(std::function<void()> interrupt);
   [[nodiscard]] const std::string& key() const { return key_; }
   [[nodiscard]] const std::string& run_id() const { return run_id_; }
 
@@ -47,6 +56,8 @@ class agent_run {
   std::condition_variable grew_;
   std::vector<std::string> messages_;
   agent_run_state state_ = agent_run_state::running;
+  bool stop_requested_ = false;
+  std::function<void()> interrupt_;
 };
 
 class agent_run_table {

@@ -23,6 +23,7 @@ class granted_turn {
   [[nodiscard]] bool approval_stopped() const { return stopped_; }
   [[nodiscard]] std::optional<provider_session> session() const { return turn_->session(); }
   int exit_code() { return turn_->exit_code(); }
+  void interrupt() const { turn_->interrupt(); }
   // Null once next() has reported the end of the turn: the grant ends with the turn.
   [[nodiscard]] broker_lease* lease() const { return lease_.get(); }
 

@@ -234,6 +234,9 @@ int main(int, char** argv) {
   server.Post(app + "/agent-run", [&](const httplib::Request& req, httplib::Response& res) {
     if (authorized(*cfg, req, res)) start_agent_run(*cfg, registry, brk, agent_runs, agent_runs_started, req.matches[1], req, res);
   });
+  server.Post(app + "/agent-run/([A-Za-z0-9_-]{1,128})/stop", [&](const httplib::Request& req, httplib::Response& res) {
+    if (authorized(*cfg, req, res)) stop_agent_run(agent_runs, req.matches[1], req.matches[2], res);
+  });
   server.Get(app + "/agent-run/([A-Za-z0-9_-]{1,128})", [&](const httplib::Request& req, httplib::Response& res) {
     if (authorized(*cfg, req, res)) agent_run_status(agent_runs, req.matches[1], req.matches[2], res);
   });

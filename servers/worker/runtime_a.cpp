@@ -111,6 +111,7 @@ result<std::unique_ptr<runtime_turn>> runtime_a_turn::start(const config& cfg, c
   auto proc = child_process::spawn(spec);
   if (!proc) return tl::unexpected(proc.error());
   t->proc_ = std::move(*proc);
+  t->set_interrupt_group(t->proc_->pid());
 
   usage_context uc;
   uc.model = req.model;

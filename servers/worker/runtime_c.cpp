@@ -177,6 +177,7 @@ result<void> runtime_c_turn::spawn(bool resume) {
   auto proc = child_process::spawn(spec);
   if (!proc) return tl::unexpected(proc.error());
   proc_ = std::move(*proc);
+  set_interrupt_group(proc_->pid());
   // opencode reads stdin to EOF before it starts; the prompt never goes on argv.
   auto w = proc_->write_stdin(prompt_);
   proc_->close_stdin();

@@ -2,6 +2,9 @@
 // One runtime turn, whatever the runtime: the worker reads worker messages (runtime-a's SDK
 // form, one JSON line each) from it, and after the last one the session to keep. runtime-a
 // streams its own form; runtime-b and runtime-c lines go through the core's normalizers.
+#include <signal.h>
+
+#include <atomic>
 #include <memory>
 #include <optional>
 #include <string>
@@ -61,6 +64,20 @@ class runtime_turn {
   // Ends the runtime now (an approval stop): next() then drains what is already read and
   // returns false.
   virtual void stop() = 0;
+
+  // From any thread (a user's stop): kills the runtime's process group, so the reading thread's
+  // next() ends. Only a process this turn started itself (never a warm one it borrowed).
+  void interrupt() const {
+    int group = interrupt_group_.load();
+    if (group > 0) ::kill(-group, SIGKILL);
+  }
+
+ protected:
+  // The process group interrupt() kills; set once the turn's own runtime process runs.
+  void set_interrupt_group(int pid) { interrupt_group_.store(pid); }
+
+ private:
+  std::atomic<int> interrupt_group_{-1};
 };
 
 // Starts a turn of `req.runtime_id`. Errors: `runtime_not_available` (CLI missing or not

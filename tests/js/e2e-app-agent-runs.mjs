@@ -408,6 +408,35 @@ async function main() {
     assert.ok(tools.includes('mcp__app_data__read_app_data'), tools.join(','));
     assert.ok(!tools.includes('Bash'), tools.join(','));
   });
+  await check('Stop: a running run ends failed "Stopped by the user." mid-answer; a pending one fails at once', async () => {
+    await fetch(`${modelUrl}/control/arm/mid`, { method: 'POST', body: '{}' });
+    const made = await json(await post(runsPath, { agentId: 'helper', prompt: 'Stop me midway' }));
+    assert.equal((await post(`${runsPath}/${made.id}/stream?startOnly=1`)).status, 202);
+    const p = `${runsPath}/${made.id}`;
+    const viewer = new SseReader(await fetch(`${web}${p}/stream`), { payload: true });
+    await viewer.until((e) => textOf(e).includes('Agent part one.'));
+    const stopped = await post(`${p}/stop`);
+    assert.equal(stopped.status, 202, await stopped.clone().text());
+    assert.deepEqual(await json(stopped), { runId: made.id, status: 'stopping' });
+    const seen = await viewer.toEnd();
+    const chunks = seen.filter((e) => e !== '[DONE]').map((e) => JSON.parse(e));
+    assert.ok(chunks.some((c) => c.type === 'error' && c.errorText === 'Stopped by the user.'), seen.join('\n'));
+    assert.ok(!textOf(seen).includes('Agent part two.'));
+    await events.until(() => runEvents(made.id).some((e) => e.type === 'run.failed'));
+    const s = await json(await fetch(web + p));
+    assert.equal(s.status, 'failed');
+    assert.equal(s.error, 'Stopped by the user.');
+    await fetch(`${modelUrl}/control/release/mid`, { method: 'POST', body: '{}' });
+    const again = await post(`${p}/stop`);
+    assert.equal(again.status, 409);
+    assert.equal((await json(again)).error.code, 'not_running');
+    const pending = await json(await post(runsPath, { agentId: 'helper', prompt: 'Never started' }));
+    const direct = await post(`${runsPath}/${pending.id}/stop`);
+    assert.equal(direct.status, 200);
+    assert.equal((await json(await fetch(`${web}${runsPath}/${pending.id}`))).error, 'Stopped by the user.');
+    assert.equal((await post(`${runsPath}/arun_nope/stop`)).status, 404);
+  });
+
   // Last: these kill the worker.
   const lostRun = async (name) => {
     const made = await json(await post(runsPath, { agentId: 'helper', prompt: `Lost run ${name}` }));
