@@ -1,5 +1,6 @@
 #include "routes.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <condition_variable>
@@ -193,6 +194,31 @@ void set_member(web_app& app, const httplib::Request& req, httplib::Response& re
     return send_store_error(res, r.error());
   }
   send_json(res, 200, json({{"userId", *user}, {"role", to_string(*role)}}).dump());
+}
+
+// Browser sign-in in `external` mode: the identity token sent as `Authorization: Bearer`
+// becomes the session cookie, HttpOnly (no script reads it) and SameSite=Strict (no other
+// site's request carries it), valid as long as the token. Programs keep sending the header.
+void open_session(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids&) {
+  if (app.cfg.auth != auth_mode::external) return send_error(res, 404, "not_found", "local mode has no sign-in");
+  std::string header = req.get_header_value("Authorization");
+  if (header.rfind("Bearer ", 0) != 0) {
+    return send_error(res, 400, "invalid_body", "send the identity token as Authorization: Bearer <token>");
+  }
+  auto who = app.auth.identify(req, res);
+  if (!who) return;
+  std::int64_t max_age = std::max<std::int64_t>(0, who->expires_at - now_ms() / 1000);
+  bool secure = req.get_header_value("X-Forwarded-Proto") == "https" ||
+                std::any_of(app.cfg.public_origins.begin(), app.cfg.public_origins.end(),
+                            [](const std::string& o) { return o.rfind("https://", 0) == 0; });
+  res.set_header("Set-Cookie", "platform_session=" + header.substr(7) + "; Path=/; HttpOnly; SameSite=Strict; Max-Age=" +
+                                   std::to_string(max_age) + (secure ? "; Secure" : ""));
+  send_json(res, 200, json({{"id", who->user_id}, {"email", who->email}, {"name", who->name}, {"expiresAt", who->expires_at}}).dump());
+}
+
+void close_session(web_app&, const httplib::Request&, httplib::Response& res, const path_ids&) {
+  res.set_header("Set-Cookie", "platform_session=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0");
+  res.status = 204;
 }
 
 // Provider setup (spec "Authentication" 6): only in `none` mode; `external` deployments
@@ -528,6 +554,8 @@ void register_routes(httplib::Server& s, router& r, web_app& app) {
   };
   get("/onboarding/provider", onboarding_provider);
   get("/api/workspaces", list_workspaces);
+  post("/api/session", open_session);
+  on_body_route(s, "DELETE", "/api/session", app, close_session);
   post("/api/workspaces", create_workspace);
   const std::string ws = "/api/workspaces/{}";
   const std::string app_path = ws + "/apps/{}";

@@ -56,7 +56,7 @@ async function call(base, method, p, { bearer, cookie, body } = {}) {
   const text = await res.text();
   let json;
   try { json = JSON.parse(text); } catch { json = undefined; }
-  return { status: res.status, json, text, type: res.headers.get('content-type') ?? '' };
+  return { status: res.status, json, text, type: res.headers.get('content-type') ?? '', cookie: res.headers.get('set-cookie') };
 }
 
 function assertError(r, status, code) {
@@ -103,6 +103,27 @@ async function main() {
     assert.equal(me.json.defaultWorkspaceId, undefined);  // only local mode has one
     const viaCookie = await call(base, 'GET', '/api/me', { cookie: `theme=dark; platform_session=${bob}` });
     assert.equal(viaCookie.json.id, 'bob');
+  });
+
+  await check('a browser signs in: the token becomes an HttpOnly, SameSite=Strict session cookie; sign-out clears it', async () => {
+    const opened = await call(base, 'POST', '/api/session', { bearer: alice });
+    assert.equal(opened.status, 200, opened.text);
+    assert.equal(opened.json.id, 'alice');
+    const cookie = opened.cookie;
+    assert.ok(cookie.startsWith(`platform_session=${alice};`), cookie);
+    assert.match(cookie, /; HttpOnly/);
+    assert.match(cookie, /; SameSite=Strict/);
+    assert.match(cookie, /; Path=\//);
+    const maxAge = Number(/Max-Age=(\d+)/.exec(cookie)[1]);
+    assert.ok(maxAge > 500 && maxAge <= 600, cookie);  // the token's own lifetime
+    assert.ok(!/; Secure/.test(cookie), 'plain http on 127.0.0.1');
+    const me = await call(base, 'GET', '/api/me', { cookie: `platform_session=${alice}` });
+    assert.equal(me.json.id, 'alice');
+    assert.equal((await call(base, 'POST', '/api/session', {})).status, 400);
+    assert.equal((await call(base, 'POST', '/api/session', { bearer: user('x').slice(0, -2) + 'xx' })).status, 401);
+    const closed = await call(base, 'DELETE', '/api/session', { cookie: `platform_session=${alice}` });
+    assert.equal(closed.status, 204);
+    assert.match(closed.cookie, /^platform_session=; .*Max-Age=0/);
   });
 
   let ws;
@@ -187,6 +208,7 @@ async function main() {
     assert.match(page.text, /\/api\/setup\/detect-provider/);
     // The worker is down here: detect-provider says so with an error body, not a hang.
     assertError(await call(local, 'GET', '/api/setup/detect-provider'), 502);
+    assertError(await call(local, 'POST', '/api/session', { bearer: alice }), 404, 'not_found');
   });
 
   await check('production mode refuses to start without an internal token or with local auth', async () => {

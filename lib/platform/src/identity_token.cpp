@@ -144,6 +144,7 @@ result<identity> verify_identity_token(std::string_view token, const identity_to
   id.user_id = claims["sub"].get<std::string>();
   if (claims.contains("email") && claims["email"].is_string()) id.email = claims["email"];
   if (claims.contains("name") && claims["name"].is_string()) id.name = claims["name"];
+  id.expires_at = static_cast<std::int64_t>(claims["exp"].get<double>());
   return id;
 }
 

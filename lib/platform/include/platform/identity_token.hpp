@@ -23,6 +23,7 @@ struct identity {
   std::string user_id;  // `sub`
   std::string email;
   std::string name;
+  std::int64_t expires_at = 0;  // `exp`, seconds since the epoch (0: no token, local mode)
 };
 
 // Errors (all `invalid_token`, messages say which check failed, never echo the token).
