@@ -399,7 +399,9 @@ void post_chat(web_app& app, const httplib::Request& req, httplib::Response& res
   // A lost claim (duplicate or stale) is not an error: an empty successful stream.
   if (started->outcome != claim_outcome::claimed) return send_empty_stream(res);
   set_ui_stream_headers(res);
-  follow_replay(res, app.cache, {started->stream_id, 0, app.cfg.heartbeat, stream_alive(app, key, started->stream_id), std::nullopt, nullptr});
+  // A builder turn's stream always ends with its [DONE]: nothing to continue on.
+  follow_replay(res, app.cache, {started->stream_id, 0, app.cfg.heartbeat, stream_alive(app, key, started->stream_id),
+                                 std::nullopt, nullptr, nullptr});
 }
 
 void get_chat(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
@@ -500,7 +502,7 @@ void resume_chat(web_app& app, const httplib::Request& req, httplib::Response& r
   }
   set_ui_stream_headers(res);
   follow_replay(res, app.cache, {*run.active_stream_id, cursor, app.cfg.heartbeat,
-                                 stream_alive(app, key, *run.active_stream_id), std::move(*first), nullptr});
+                                 stream_alive(app, key, *run.active_stream_id), std::move(*first), nullptr, nullptr});
 }
 
 // ---- workspace events ------------------------------------------------------------------------
