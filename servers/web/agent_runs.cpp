@@ -341,10 +341,8 @@ std::function<std::optional<std::string>(const std::string&, std::uint64_t)> vie
 void follow(web_app& app, const run_key& key, const std::string& stream_id, std::uint64_t cursor,
             std::optional<replay_read> first, std::shared_ptr<viewer_state> viewer, httplib::Response& res) {
   set_ui_stream_headers(res);
-  follow_options o{stream_id, cursor, app.cfg.heartbeat, agent_stream_alive(app, key), std::move(first),
-                   [viewer] { viewer->leave(); }};
-  o.continue_on = viewer_handover(app, key, viewer);
-  follow_replay(res, app.cache, std::move(o));
+  follow_replay(res, app.cache, {stream_id, cursor, app.cfg.heartbeat, agent_stream_alive(app, key), std::move(first),
+                                 [viewer] { viewer->leave(); }, viewer_handover(app, key, viewer)});
 }
 
 // Registers a new stream as the run's active one and starts its pump; false when another
