@@ -51,6 +51,10 @@ result<void> link_node_modules(const fs::path& tmpl, const fs::path& ws) {
 
 }  // namespace
 
+std::string app_workspace_dir(const config& cfg, const std::string& app_id) {
+  return (std::filesystem::absolute(cfg.workspaces_dir) / app_id).string();
+}
+
 result<bool> ensure_app_workspace(const config& cfg, const std::string& workspace_dir) {
   std::error_code ec;
   fs::path ws = fs::absolute(workspace_dir, ec);

@@ -8,6 +8,9 @@
 
 namespace platform::worker {
 
+// Where the app's builder workspace lives: $PLATFORM_WORKSPACES_DIR/<appId>, absolute.
+std::string app_workspace_dir(const config& cfg, const std::string& app_id);
+
 // Makes `workspace_dir` a buildable app workspace. A directory without package.json gets the
 // template's files (files already there, e.g. a restored agents.json, are kept); a workspace
 // without node_modules gets a symlink to the template's installed node_modules, which every

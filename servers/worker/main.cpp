@@ -96,7 +96,7 @@ platform::result<std::unique_ptr<broker_lease>> builder_grant(const config& cfg,
   ctx->app_id = t.app_id;
   ctx->run_id = t.run_id;
   ctx->runtime_id = t.runtime_id;
-  ctx->workspace_dir = (std::filesystem::absolute(cfg.workspaces_dir) / t.app_id).string();
+  ctx->workspace_dir = app_workspace_dir(cfg, t.app_id);
   ctx->web_origin = web_origin(cfg);
   // A new app starts from the template. Not fatal: the builder can still talk, and
   // done_building reports what is missing.
@@ -109,7 +109,7 @@ platform::result<std::unique_ptr<broker_lease>> builder_grant(const config& cfg,
 // The app's workspace holds files (the template or the app's own).
 bool has_workspace(const config& cfg, const std::string& app_id) {
   std::error_code ec;
-  auto dir = std::filesystem::absolute(cfg.workspaces_dir) / app_id;
+  std::filesystem::path dir = app_workspace_dir(cfg, app_id);
   return std::filesystem::exists(dir / "package.json", ec) || std::filesystem::exists(dir / "agents.json", ec);
 }
 

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app_workspace.hpp"
 #include "platform/runtime_registry.hpp"
 
 namespace platform::worker {
@@ -65,7 +66,7 @@ std::string read_file(const fs::path& p) {
 result<std::unique_ptr<runtime_turn>> runtime_a_turn::start(const config& cfg, const turn_request& req) {
   std::unique_ptr<runtime_a_turn> t(new runtime_a_turn());
   std::error_code ec;
-  t->cwd_ = req.cwd.empty() ? (fs::absolute(cfg.workspaces_dir) / req.app_id).string() : req.cwd;
+  t->cwd_ = req.cwd.empty() ? app_workspace_dir(cfg, req.app_id) : req.cwd;
   fs::create_directories(t->cwd_, ec);
   if (ec) return fail("workspace_unavailable", "cannot create the app workspace: " + ec.message());
   std::string tmpl = (fs::temp_directory_path() / "platform-turn-XXXXXX").string();

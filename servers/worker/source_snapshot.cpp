@@ -4,12 +4,13 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <vector>
 #include <fstream>
 #include <map>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "app_workspace.hpp"
 #include "worker_http.hpp"
 
 namespace platform::worker {
@@ -46,10 +47,6 @@ bool is_text(std::string_view s) {
     i += n + 1;
   }
   return true;
-}
-
-std::string workspace_of(const config& cfg, const std::string& app_id) {
-  return (fs::absolute(cfg.workspaces_dir) / app_id).string();
 }
 
 struct snapshot {
@@ -145,7 +142,7 @@ std::string workspace_fingerprint(const std::string& dir) {
 namespace {
 
 void get_snapshot(const config& cfg, const std::string& app_id, httplib::Response& res) {
-  std::string dir = workspace_of(cfg, app_id);
+  std::string dir = app_workspace_dir(cfg, app_id);
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return send_error(res, 404, "not_found", "this worker has no workspace for the app");
   auto s = take_snapshot(dir);
@@ -198,7 +195,7 @@ void put_file(const config& cfg, const std::string& app_id, const httplib::Reque
   if (body.is_discarded() || !body.is_object()) return send_error(res, 400, "invalid_json", "the body must be a JSON object");
   auto content = body.find("content");
   std::string path = string_field(body, "path");
-  std::string dir = workspace_of(cfg, app_id);
+  std::string dir = app_workspace_dir(cfg, app_id);
   if (!writable_path(dir, path)) {
     return send_error(res, 400, "invalid_path", "path must be a relative path inside the workspace, not in node_modules, dist or .git");
   }
