@@ -123,15 +123,21 @@ void post_messages(const config& cfg, session_table& sessions, worker_registry& 
   if (!snapshot) return send_error(res, 503, snapshot.error().code, snapshot.error().message);
   auto t = parse_turn(body, app_id, res, **snapshot);
   if (!t) return;
+  // A session this worker still holds for this runtime is newer than nothing; the web's copy
+  // wins otherwise.
+  const bool session_from_web = t->restore.has_value();
+  if (!t->restore) {
+    if (auto own = sessions.get(app_id, t->run_id); own && own->runtime_id == t->runtime_id) t->restore = std::move(own);
+  }
   // The persisted messages this runtime's native session does not cover (another runtime's
   // turns) reach it as a bounded transcript before the user's new message.
   if (const json& messages = body.contains("messages") ? body["messages"] : json(); messages.is_array() && messages.size() > 1) {
     std::size_t earlier = messages.size() - 1;  // the last one is the new user message
     std::size_t covered = 0;
-    if (t->restore) {
+    if (session_from_web) {
       auto c = body.value("sessionCoversMessages", static_cast<std::int64_t>(earlier));
       covered = c < 0 ? 0 : std::min(static_cast<std::size_t>(c), earlier);
-    } else if (auto own = sessions.get(app_id, t->run_id); own && own->runtime_id == t->runtime_id) {
+    } else if (t->restore) {
       covered = earlier;  // this worker's own session of the run: it saw the turns it ran
     }
     if (covered < earlier) {
@@ -139,11 +145,6 @@ void post_messages(const config& cfg, session_table& sessions, worker_registry& 
           platform::neutral_transcript(messages.dump(-1, ' ', false, json::error_handler_t::replace), covered, earlier),
           t->prompt);
     }
-  }
-  // A session this worker still holds for this runtime is newer than nothing; the web's copy
-  // wins otherwise.
-  if (!t->restore) {
-    if (auto own = sessions.get(app_id, t->run_id); own && own->runtime_id == t->runtime_id) t->restore = std::move(own);
   }
   if (body.value("hasDraft", false) && !has_workspace(cfg, app_id)) {
     // Building on the template here would replace the app's draft after the turn: the web
@@ -153,7 +154,7 @@ void post_messages(const config& cfg, session_table& sessions, worker_registry& 
   auto lease = builder_grant(cfg, brk, body, *t);
   if (!lease) return send_error(res, 503, lease.error().code, lease.error().message);
   if (!(*lease)->access().servers.empty()) t->broker = (*lease)->access();
-  std::string workspace_dir = (std::filesystem::absolute(cfg.workspaces_dir) / app_id).string();
+  std::string workspace_dir = app_workspace_dir(cfg, app_id);
   std::string files_before = workspace_fingerprint(workspace_dir);
   auto turn = start_runtime_turn(cfg, *t);
   if (!turn) return send_error(res, 503, turn.error().code, turn.error().message);
