@@ -291,25 +291,26 @@ struct viewer_state {
   }
 };
 
+// Waits until `stream_id` holds `cursor` events (a new stream replays the run from its start,
+// quickly: the worker has buffered what the viewer saw). False when it does not in time. Each
+// read starts where the last one ended, so the buffer is walked once.
+bool caught_up(cache_store& cache, const std::string& stream_id, std::uint64_t cursor) {
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  std::uint64_t seen = 0;
+  while (seen < cursor && std::chrono::steady_clock::now() < deadline) {
+    auto r = cache.wait_read(stream_id, seen, 16384, std::chrono::seconds(1));
+    if (!r || r->status != replay_status::ok) return false;
+    seen = r->next_cursor;
+    if (seen < cursor && r->terminal) return false;
+  }
+  return seen >= cursor;
+}
+
 // The stream a viewer goes on with when the one it followed ended without [DONE] (its owner
 // left while the run goes on): the run's new active stream, registered by this viewer when
 // nobody else did; after the run ended, a stream of this viewer's own. Every stream of a run
 // carries the same events in the same order (the bridge over the worker's buffered messages),
 // so the viewer reads on at its cursor without a gap or a repeat.
-// Waits until `stream_id` holds `cursor` events (a new stream replays the run from its start,
-// quickly: the worker has buffered what the viewer saw). False when it does not in time.
-bool caught_up(cache_store& cache, const std::string& stream_id, std::uint64_t cursor) {
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  while (std::chrono::steady_clock::now() < deadline) {
-    auto all = cache.read_from(stream_id, 0, 1u << 20);
-    if (!all || all->status != replay_status::ok) return false;
-    if (all->next_cursor >= cursor) return true;
-    if (all->terminal) return false;
-    (void)cache.wait_read(stream_id, all->next_cursor, 1, std::chrono::seconds(1));
-  }
-  return false;
-}
-
 std::function<std::optional<std::string>(const std::string&, std::uint64_t)> viewer_handover(
     web_app& app, const run_key& key, std::shared_ptr<viewer_state> viewer) {
   auto pick = [&app, key, viewer](const std::string& ended) -> std::optional<std::string> {
