@@ -1,0 +1,38 @@
+// Server state: every list and record the page shows comes from these SWR keys, so a
+// mutation or an event revalidates one key instead of patching a local copy.
+import useSWR, { type SWRConfiguration } from 'swr';
+import { api } from './client';
+import type { AgentRunSummary, App, Me, ProviderDetection, Run, RunSummary, Runtime, Workspace } from './types';
+
+const fetcher = <T>(path: string) => api<T>(path);
+
+export const keys = {
+  me: '/api/me',
+  workspaces: '/api/workspaces',
+  runtimes: '/api/runtimes',
+  detect: '/api/setup/detect-provider',
+  apps: (ws: string) => `/api/workspaces/${encodeURIComponent(ws)}/apps?limit=200`,
+  app: (ws: string, app: string) => `/api/workspaces/${encodeURIComponent(ws)}/apps/${encodeURIComponent(app)}`,
+  runs: (ws: string, app: string) => `${keys.app(ws, app)}/runs?limit=50`,
+  run: (ws: string, app: string, run: string) => `${keys.app(ws, app)}/runs/${encodeURIComponent(run)}/chat`,
+  agentRuns: (ws: string, app: string) => `${keys.app(ws, app)}/agent-runs?limit=50`,
+  agents: (ws: string, app: string) => `${keys.app(ws, app)}/agents`,
+  integrations: (ws: string, app: string) => `${keys.app(ws, app)}/integrations`,
+  members: (ws: string) => `/api/workspaces/${encodeURIComponent(ws)}/members`,
+};
+
+const quiet: SWRConfiguration = { revalidateOnFocus: false };
+
+export const useMe = () => useSWR<Me>(keys.me, fetcher, quiet);
+export const useWorkspaces = () => useSWR<{ workspaces: Workspace[] }>(keys.workspaces, fetcher, quiet);
+export const useRuntimes = () => useSWR<{ runtimes: Runtime[] }>(keys.runtimes, fetcher, quiet);
+export const useApps = (ws: string) => useSWR<{ apps: App[]; nextCursor: string | null }>(keys.apps(ws), fetcher, quiet);
+export const useApp = (ws: string, app: string) => useSWR<App>(keys.app(ws, app), fetcher, quiet);
+export const useRuns = (ws: string, app: string) => useSWR<{ runs: RunSummary[]; nextCursor: string | null }>(keys.runs(ws, app), fetcher, quiet);
+export const useAgentRuns = (ws: string, app: string, active: boolean) =>
+  useSWR<{ runs: AgentRunSummary[]; nextCursor: string | null }>(active ? keys.agentRuns(ws, app) : null, fetcher, quiet);
+export const useDetection = (active: boolean) => useSWR<ProviderDetection>(active ? keys.detect : null, fetcher, quiet);
+
+/** The resume rules' "no-store check": the run as persisted right now. */
+export const fetchRunNoStore = (ws: string, app: string, run: string, signal?: AbortSignal) =>
+  api<Run>(keys.run(ws, app, run), signal ? { noStore: true, signal } : { noStore: true });

@@ -1,0 +1,189 @@
+// The shapes platform-web answers (docs/http-api.md). Only what the page reads.
+import type { UIMessage } from 'ai';
+
+export type Role = 'owner' | 'admin' | 'collaborator' | 'viewer';
+
+export interface Me {
+  id: string;
+  email: string;
+  name: string;
+  defaultWorkspaceId?: string;
+}
+
+export interface Workspace {
+  id: string;
+  name: string;
+  role: Role;
+}
+
+export type RunStatus = 'pending' | 'streaming' | 'completed' | 'failed';
+
+export interface ModelUsage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadInputTokens: number;
+  cacheCreationInputTokens: number;
+  costUsd: number;
+}
+
+export interface RunUsage {
+  totalCostUsd: number;
+  totalInputTokens: number;
+  totalOutputTokens: number;
+  totalCacheReadTokens: number;
+  totalCacheCreationTokens: number;
+  byModel?: Record<string, ModelUsage>;
+}
+
+/** A builder run without its messages (list routes, latestRun). */
+export interface RunSummary {
+  id: string;
+  workspaceId: string;
+  appId: string;
+  status: RunStatus;
+  activeStreamId: string | null;
+  messageCount: number;
+  usage: RunUsage | null;
+  runReason?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface Run extends RunSummary {
+  messages: UIMessage[];
+}
+
+export type RuntimeParams = Record<string, string>;
+
+export interface App {
+  id: string;
+  workspaceId: string;
+  name: string;
+  createdBy: string;
+  runtimeId: string;
+  runtimeModel: string;
+  runtimeParams: RuntimeParams;
+  createdAt: string;
+  latestRun?: RunSummary | null;
+}
+
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+export interface RuntimeParamSpec {
+  values: string[];
+  default: string;
+}
+
+export interface RuntimeModel {
+  id: string;
+  displayName: string;
+  description?: string;
+  params: Record<string, RuntimeParamSpec>;
+}
+
+export interface RuntimeParamInfo {
+  name: string;
+  displayName: string;
+  description: string;
+  values: string[];
+  default: string;
+}
+
+export interface Runtime {
+  id: string;
+  displayName: string;
+  defaultModel: string;
+  dynamicModels?: boolean;
+  params: RuntimeParamInfo[];
+  models: RuntimeModel[];
+}
+
+export interface RuntimeSettings {
+  runtimeId: string;
+  runtimeModel: string;
+  runtimeParams: RuntimeParams;
+}
+
+export type WorkspaceEventType = 'run.starting' | 'run.stream_ready' | 'run.completed' | 'run.failed';
+
+/** The design notes' compact workspace event: ids and status only. */
+export interface WorkspaceEvent {
+  type: WorkspaceEventType;
+  workspaceId: string;
+  appId: string;
+  runId: string;
+  kind: 'builder' | 'agent';
+  status: string;
+  runReason?: string;
+}
+
+export interface AgentRunSummary {
+  id: string;
+  runId: string;
+  workspaceId: string;
+  appId: string;
+  agentId: string;
+  agentName: string;
+  status: 'pending' | 'running' | 'streaming' | 'completed' | 'failed';
+  draft: boolean;
+  result: unknown;
+  error: string | null;
+  activeStreamId: string | null;
+  createdAt: string;
+  updatedAt: string;
+  startedAt?: string | null;
+  finishedAt?: string | null;
+}
+
+export interface RuntimeDetection {
+  installed: boolean;
+  version: string | null;
+  usable: boolean;
+  reason?: string;
+  loggedIn?: boolean;
+}
+
+/** /api/setup/detect-provider: booleans only, never a credential's value. */
+export interface ProviderDetection {
+  runtimes: Record<string, RuntimeDetection>;
+  auth: Record<string, boolean>;
+}
+
+export interface AgentsJsonTool {
+  type?: string;
+  name: string;
+  displayName?: string;
+  description?: string;
+  enabled?: boolean;
+  recommended?: boolean;
+  integration?: { name?: string; domain?: string; keySlug?: string };
+  endpoint?: { method?: string; url?: string };
+}
+
+export interface AgentsJsonAgent {
+  id: string;
+  name?: string;
+  description?: string;
+  dataCollections?: string[];
+  tools?: AgentsJsonTool[];
+}
+
+/** GET .../agents (docs/app-runtime.md). */
+export interface AgentsView {
+  scope: 'draft' | 'published';
+  agentsJson: { agents?: AgentsJsonAgent[]; appTools?: AgentsJsonTool[] } | null;
+  valid: boolean;
+  problems: Array<{ path?: string; code?: string; message: string }>;
+  agents: Array<{ id: string; name: string; description: string }>;
+  approvalStatus: 'none' | 'approved' | 'stale';
+  hash: string | null;
+  draftHash?: string | null;
+  approvedHash: string | null;
+  approvedBy: string | null;
+  approvedAt: string | null;
+  toolsAllowed: boolean;
+  published: { hash: string; publishedBy: string; publishedAt: string } | null;
+}

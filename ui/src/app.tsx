@@ -1,0 +1,36 @@
+import { useEffect } from 'react';
+import { useMe } from './api/queries';
+import { AppPage } from './apps/app-page';
+import { NewAppForm } from './apps/new-app-form';
+import { ErrorNotice } from './components/error-notice';
+import { Spinner } from './components/spinner';
+import { navigate, paths, useRoute } from './routing/location';
+import { Sidebar } from './sidebar/sidebar';
+
+export function App() {
+  const route = useRoute();
+  const { data: me, error } = useMe();
+
+  useEffect(() => {
+    if (route.page === 'home' && me?.defaultWorkspaceId) navigate(paths.workspace(me.defaultWorkspaceId), { replace: true });
+  }, [route.page, me?.defaultWorkspaceId]);
+
+  if (error) return <ErrorNotice error={error} className="m-6" />;
+  if (route.page === 'not-found') return <p className="m-6 text-sm">No such page. <a className="text-accent underline" href="/">Go to your apps</a></p>;
+  if (route.page === 'home' || route.page === 'onboarding') return <div className="p-6"><Spinner label="Loading" /></div>;
+
+  return (
+    <div className="flex h-full">
+      <Sidebar workspaceId={route.workspaceId} {...(route.page === 'app' ? { appId: route.appId } : {})} />
+      <main className="flex min-w-0 flex-1">
+        {route.page === 'workspace' ? (
+          <div className="flex-1 overflow-y-auto px-6 py-10">
+            <NewAppForm workspaceId={route.workspaceId} />
+          </div>
+        ) : (
+          <AppPage workspaceId={route.workspaceId} appId={route.appId} tab={route.tab} {...(route.runId ? { runId: route.runId } : {})} />
+        )}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,73 @@
+import { mutate } from 'swr';
+import { keys, useApps, useWorkspaces } from '../api/queries';
+import { cn } from '../components/cn';
+import { useWorkspaceEvents } from '../events/use-workspace-events';
+import { navigate, paths } from '../routing/location';
+import { RepairBadge, isRepairing } from './repair-badge';
+
+export function Sidebar({ workspaceId, appId }: { workspaceId: string; appId?: string }) {
+  const { data: ws } = useWorkspaces();
+  const { data } = useApps(workspaceId);
+  // The list shows each app's latest run: any run event of the workspace may change it.
+  useWorkspaceEvents(workspaceId, { kind: 'builder' }, () => void mutate(keys.apps(workspaceId)));
+  return (
+    <nav className="flex h-full w-64 shrink-0 flex-col border-r border-zinc-200 bg-white" aria-label="Apps">
+      <div className="flex items-center gap-2 border-b border-zinc-200 px-3 py-3">
+        <img src="/favicon.svg" alt="" className="size-6" />
+        <select
+          aria-label="Workspace"
+          className="min-w-0 flex-1 truncate rounded-md border-0 bg-transparent text-sm font-semibold focus:outline-none"
+          value={workspaceId}
+          onChange={(e) => navigate(paths.workspace(e.target.value))}
+        >
+          {(ws?.workspaces ?? [{ id: workspaceId, name: workspaceId, role: 'viewer' as const }]).map((w) => (
+            <option key={w.id} value={w.id}>
+              {w.name}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="px-3 pt-3">
+        <button
+          type="button"
+          onClick={() => navigate(paths.workspace(workspaceId))}
+          className="w-full rounded-md border border-dashed border-zinc-300 px-3 py-1.5 text-left text-sm text-zinc-600 hover:border-accent hover:text-accent"
+        >
+          + New app
+        </button>
+      </div>
+      <ul className="mt-2 min-h-0 flex-1 overflow-y-auto px-2 pb-3" data-testid="app-list">
+        {(data?.apps ?? []).map((a) => {
+          const status = a.latestRun?.status;
+          return (
+            <li key={a.id}>
+              <a
+                href={paths.app(workspaceId, a.id)}
+                onClick={(e) => {
+                  if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
+                  e.preventDefault();
+                  navigate(paths.app(workspaceId, a.id));
+                }}
+                className={cn('block rounded-md px-2.5 py-1.5 text-sm hover:bg-zinc-100', a.id === appId && 'bg-accent-soft text-accent')}
+                aria-current={a.id === appId ? 'page' : undefined}
+              >
+                <span className="flex items-center gap-2">
+                  <span
+                    aria-hidden
+                    className={cn(
+                      'size-1.5 shrink-0 rounded-full',
+                      status === 'streaming' ? 'animate-pulse bg-sky-500' : status === 'failed' ? 'bg-red-500' : status === 'completed' ? 'bg-emerald-500' : 'bg-zinc-300',
+                    )}
+                  />
+                  <span className="truncate">{a.name}</span>
+                </span>
+                {isRepairing(a.latestRun) ? <RepairBadge /> : null}
+              </a>
+            </li>
+          );
+        })}
+        {data && data.apps.length === 0 ? <li className="px-2.5 py-2 text-xs text-zinc-500">No apps yet.</li> : null}
+      </ul>
+    </nav>
+  );
+}
