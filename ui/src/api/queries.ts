@@ -2,7 +2,22 @@
 // mutation or an event revalidates one key instead of patching a local copy.
 import useSWR, { type SWRConfiguration } from 'swr';
 import { api } from './client';
-import type { AgentRunSummary, App, Me, ProviderDetection, Run, RunSummary, Runtime, Workspace } from './types';
+import type {
+  AgentRunDetail,
+  AgentRunMessages,
+  AgentRunSummary,
+  AgentsView,
+  App,
+  IntegrationsView,
+  Me,
+  Member,
+  ProviderDetection,
+  PublishReview,
+  Run,
+  RunSummary,
+  Runtime,
+  Workspace,
+} from './types';
 
 const fetcher = <T>(path: string) => api<T>(path);
 
@@ -19,6 +34,9 @@ export const keys = {
   agents: (ws: string, app: string) => `${keys.app(ws, app)}/agents`,
   integrations: (ws: string, app: string) => `${keys.app(ws, app)}/integrations`,
   members: (ws: string) => `/api/workspaces/${encodeURIComponent(ws)}/members`,
+  agentRun: (ws: string, app: string, run: string) => `${keys.app(ws, app)}/agent-runs/${encodeURIComponent(run)}`,
+  agentRunMessages: (ws: string, app: string, run: string) => `${keys.agentRun(ws, app, run)}/messages`,
+  reviews: (ws: string, app: string) => `${keys.app(ws, app)}/reviews`,
 };
 
 const quiet: SWRConfiguration = { revalidateOnFocus: false };
@@ -31,6 +49,17 @@ export const useApp = (ws: string, app: string) => useSWR<App>(keys.app(ws, app)
 export const useRuns = (ws: string, app: string) => useSWR<{ runs: RunSummary[]; nextCursor: string | null }>(keys.runs(ws, app), fetcher, quiet);
 export const useAgentRuns = (ws: string, app: string, active: boolean) =>
   useSWR<{ runs: AgentRunSummary[]; nextCursor: string | null }>(active ? keys.agentRuns(ws, app) : null, fetcher, quiet);
+export const useAgentsView = (ws: string, app: string) => useSWR<AgentsView>(keys.agents(ws, app), fetcher, quiet);
+export const useIntegrations = (ws: string, app: string, active: boolean) =>
+  useSWR<IntegrationsView>(active ? keys.integrations(ws, app) : null, fetcher, quiet);
+export const useReviews = (ws: string, app: string, active: boolean) =>
+  useSWR<{ reviews: PublishReview[] }>(active ? keys.reviews(ws, app) : null, fetcher, quiet);
+export const useMembers = (ws: string, active: boolean) => useSWR<{ members: Member[] }>(active ? keys.members(ws) : null, fetcher, quiet);
+/** Polled only while pending: a run's start publishes no event (only its end does). */
+export const useAgentRun = (ws: string, app: string, run: string) =>
+  useSWR<AgentRunDetail>(keys.agentRun(ws, app, run), fetcher, { ...quiet, refreshInterval: (d) => (d?.status === 'pending' ? 2000 : 0) });
+export const useAgentRunMessages = (ws: string, app: string, run: string, active: boolean) =>
+  useSWR<AgentRunMessages>(active ? keys.agentRunMessages(ws, app, run) : null, fetcher, quiet);
 export const useDetection = (active: boolean) => useSWR<ProviderDetection>(active ? keys.detect : null, fetcher, quiet);
 
 /** The resume rules' "no-store check": the run as persisted right now. */

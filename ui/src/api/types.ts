@@ -187,3 +187,80 @@ export interface AgentsView {
   toolsAllowed: boolean;
   published: { hash: string; publishedBy: string; publishedAt: string } | null;
 }
+
+/** PATCH .../agents answers the draft view plus whether the builder's workspace got the file. */
+export interface AgentsPatchReply extends AgentsView {
+  workerSynced: boolean;
+  workerError?: string;
+}
+
+/** GET .../integrations: metadata only, never a secret's value. */
+export interface IntegrationSecret {
+  name: string;
+  label?: string;
+  description?: string;
+  required?: boolean;
+  configured: boolean;
+}
+
+export interface IntegrationGrant {
+  name?: string;
+  domain: string;
+  keySlug: string;
+  /** The builder's integration-setup.json asks for it (false: a grant nothing requires now). */
+  required?: boolean;
+  configured?: boolean;
+  keyName?: string;
+  capabilityLabel?: string;
+  why?: string;
+  secrets: IntegrationSecret[];
+}
+
+export interface OAuthProviderState {
+  providerKey: string;
+  /** The workspace has a client config for it (set by an admin). */
+  configured: boolean;
+  requiredScopes?: string[];
+  /** The caller's own account. */
+  connected?: boolean;
+  grantedScopes?: string[];
+}
+
+export interface IntegrationsView {
+  integrations: IntegrationGrant[];
+  oauth: OAuthProviderState[];
+}
+
+/** A publish review (POST/GET .../reviews); times are milliseconds since the epoch. */
+export interface PublishReview {
+  id: string;
+  status: 'pending' | 'approved' | 'rejected';
+  requestedBy: string;
+  note: string;
+  draftVersion: number;
+  decidedBy: string | null;
+  decisionNote: string;
+  createdAt: number;
+  decidedAt: number | null;
+}
+
+export interface Member {
+  userId: string;
+  email: string;
+  name: string;
+  role: Role;
+}
+
+/** GET .../agent-runs/{runId}: the projected summary, with who triggered it and its totals. */
+export interface AgentRunDetail extends AgentRunSummary {
+  sourceVersion: 'draft' | 'published';
+  triggeredByUserId: string;
+  usage: Omit<RunUsage, 'byModel'> | null;
+}
+
+/** GET .../agent-runs/{runId}/messages: the UI messages stored when the run ended. */
+export interface AgentRunMessages {
+  id: string;
+  status: AgentRunSummary['status'];
+  messages: UIMessage[];
+}
