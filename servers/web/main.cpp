@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "../common/find_upwards.hpp"
 #include "../common/request_checks.hpp"
 #include "agent_runs.hpp"
 #include "auth.hpp"
@@ -57,7 +58,7 @@ bool listen_deep(httplib::Server& server, const std::string& host, int port) {
 
 }  // namespace
 
-int main() {
+int main(int, char** argv) {
   using namespace platform::web;
   // One pool thread per viewer stream: glibc's per-thread arenas would keep megabytes of
   // mostly idle heap each; two arenas hold 2,000 viewers in far less memory.
@@ -66,7 +67,7 @@ int main() {
   // reused, from mmap every resume pays page faults for them again.
   mallopt(M_MMAP_THRESHOLD, 8 << 20);
   mallopt(M_TRIM_THRESHOLD, 32 << 20);
-  auto cfg = config_from_env();
+  auto cfg = config_from_env(platform::servers::executable_path(argv[0]));
   if (!cfg) {
     std::fprintf(stderr, "platform-web: %s\n", cfg.error().message.c_str());
     return 2;

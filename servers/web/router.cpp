@@ -29,6 +29,8 @@ void router::get(std::string_view pattern, route_handler handler) {
   gets_.push_back({split_path(pattern), std::move(handler)});
 }
 
+void router::fallback(fallback_handler handler) { fallback_ = std::move(handler); }
+
 bool router::match(const route& r, std::string_view path, path_ids& ids) {
   // Exact segments: no empty segments, no trailing slash.
   if (path.empty() || path.front() != '/') return false;
@@ -59,7 +61,7 @@ bool router::dispatch(const httplib::Request& req, httplib::Response& res) const
       return true;
     }
   }
-  return false;
+  return fallback_ && fallback_(req, res);
 }
 
 }  // namespace platform::web

@@ -17,10 +17,14 @@ namespace platform::web {
 // The ids a route's {} segments matched, in order.
 using path_ids = std::vector<std::string>;
 using route_handler = std::function<void(const httplib::Request&, httplib::Response&, const path_ids&)>;
+// Answers a GET no route matched, or returns false to leave it to httplib (a JSON 404).
+using fallback_handler = std::function<bool(const httplib::Request&, httplib::Response&)>;
 
 class router {
  public:
   void get(std::string_view pattern, route_handler handler);
+  // Asked for every GET no route matches (the builder page's files and routes).
+  void fallback(fallback_handler handler);
   // Runs the GET route matching the request; false when none does (httplib goes on).
   bool dispatch(const httplib::Request& req, httplib::Response& res) const;
 
@@ -31,6 +35,7 @@ class router {
   };
   static bool match(const route& r, std::string_view path, path_ids& ids);
   std::vector<route> gets_;
+  fallback_handler fallback_;
 };
 
 // True for a well-formed id segment.

@@ -21,6 +21,7 @@
 #include "platform/ui_stream.hpp"
 #include "platform/usage.hpp"
 #include "tool_routes.hpp"
+#include "ui_routes.hpp"
 #include "channel_stream.hpp"
 
 namespace platform::web {
@@ -600,6 +601,7 @@ void register_routes(httplib::Server& s, router& r, web_app& app) {
   register_agent_run_routes(s, r, app);
   register_tool_routes(s, r, app);
   register_integration_routes(s, r, app);
+  register_ui_routes(r, app);
 }
 
 }  // namespace platform::web

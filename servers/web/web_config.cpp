@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "../common/env.hpp"
+#include "../common/find_upwards.hpp"
 #include "platform/ip_guard.hpp"
 #include "platform/url.hpp"
 
@@ -45,9 +46,20 @@ result<void> http_action_settings(config& c) {
   return {};
 }
 
+// The builder page when PLATFORM_UI_DIR is unset: an installed one (<prefix>/bin/platform-web
+// finds <prefix>/share/platform/ui) or a checkout's built ui/dist, whichever is nearer; else
+// the checkout's ui/dist that scripts/setup-ui.sh builds (read per request, so a page built
+// after the start is served without a restart).
+std::string default_ui_dir(const std::string& exe_path) {
+  std::string built = servers::find_upwards(exe_path, {"share/platform/ui", "ui/dist"}, "index.html");
+  if (!built.empty()) return built;
+  std::string ui = servers::find_upwards(exe_path, {"ui"}, "package.json");
+  return ui.empty() ? ui : ui + "/dist";
+}
+
 }  // namespace
 
-result<config> config_from_env() {
+result<config> config_from_env(const std::string& exe_path) {
   config c;
   c.host = env("PLATFORM_WEB_HOST", c.host);
   auto port = env_number("PLATFORM_WEB_PORT", c.port, 0, 65535);
@@ -121,6 +133,7 @@ result<config> config_from_env() {
   if (!unreachable) return tl::unexpected(unreachable.error());
   c.agent_run_unreachable_limit = std::chrono::milliseconds(*unreachable);
   if (auto actions = http_action_settings(c); !actions) return tl::unexpected(actions.error());
+  c.ui_dir = env("PLATFORM_UI_DIR", default_ui_dir(exe_path));
   return c;
 }
 

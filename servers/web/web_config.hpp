@@ -56,9 +56,14 @@ struct config {
   // per window (PLATFORM_TOOL_REPAIR_MAX_RUNS, PLATFORM_TOOL_REPAIR_WINDOW_MS).
   int tool_repair_max_runs = 2;
   std::chrono::milliseconds tool_repair_window{3600000};
+  // PLATFORM_UI_DIR: the built builder page (index.html, assets/). Unset: from the executable's
+  // directory upwards, an installed `share/platform/ui` or a checkout's built `ui/dist`, else
+  // the checkout's `ui/dist` to be built. Empty: none (the "not built" page).
+  std::string ui_dir;
 };
 
 // Errors name the variable and what is wrong with it; secret values are never echoed.
-result<config> config_from_env();
+// `exe_path` is the running executable (defaults found from it).
+result<config> config_from_env(const std::string& exe_path);
 
 }  // namespace platform::web

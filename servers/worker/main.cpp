@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../common/find_upwards.hpp"
 #include "../common/request_checks.hpp"
 #include "platform/runtime_registry.hpp"
 #include "platform/transcript_handoff.hpp"
@@ -207,9 +208,7 @@ void get_session_state(const config& cfg, session_table& sessions, const httplib
 }  // namespace
 
 int main(int, char** argv) {
-  std::error_code ec;
-  auto exe = std::filesystem::canonical("/proc/self/exe", ec);
-  auto cfg = config_from_env(ec ? std::string(argv[0]) : exe.string());
+  auto cfg = config_from_env(platform::servers::executable_path(argv[0]));
   if (!cfg) {
     std::fprintf(stderr, "platform-worker: %s\n", cfg.error().message.c_str());
     return 2;

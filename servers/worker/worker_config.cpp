@@ -1,8 +1,7 @@
 #include "worker_config.hpp"
 
-#include <filesystem>
-
 #include "../common/env.hpp"
+#include "../common/find_upwards.hpp"
 
 namespace platform::worker {
 namespace {
@@ -13,24 +12,8 @@ using servers::env_number;
 // A pinned CLI that scripts/setup-runtimes.sh installs into <project>/runtimes, found from
 // the executable's directory upwards; else `fallback`.
 std::string find_runtime(const std::string& exe_path, const char* relative, const char* fallback) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  for (fs::path dir = fs::path(exe_path).parent_path(); !dir.empty() && dir != dir.root_path(); dir = dir.parent_path()) {
-    fs::path candidate = dir / "runtimes/node_modules" / relative;
-    if (fs::exists(candidate, ec)) return candidate.string();
-  }
-  return fallback;
-}
-
-// The project's app workspace template, found from the executable's directory upwards.
-std::string find_app_template(const std::string& exe_path) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  for (fs::path dir = fs::path(exe_path).parent_path(); !dir.empty() && dir != dir.root_path(); dir = dir.parent_path()) {
-    fs::path candidate = dir / "templates/app-workspace";
-    if (fs::exists(candidate / "package.json", ec)) return candidate.string();
-  }
-  return {};
+  std::string found = servers::find_upwards(exe_path, {std::string("runtimes/node_modules/") + relative});
+  return found.empty() ? fallback : found;
 }
 
 }  // namespace
@@ -47,7 +30,8 @@ result<config> config_from_env(const std::string& exe_path) {
     return fail("invalid_config", "production mode needs INTERNAL_API_TOKEN of at least 32 bytes");
   }
   c.workspaces_dir = env("PLATFORM_WORKSPACES_DIR", env("PLATFORM_DATA_DIR", "./data") + "/workspaces");
-  c.app_template_dir = env("PLATFORM_APP_TEMPLATE_DIR", find_app_template(exe_path));
+  // The project's app workspace template, found from the executable's directory upwards.
+  c.app_template_dir = env("PLATFORM_APP_TEMPLATE_DIR", servers::find_upwards(exe_path, {"templates/app-workspace"}, "package.json"));
   c.claude_path = env("PLATFORM_CLAUDE_PATH", find_runtime(exe_path, "@anthropic-ai/claude-code/bin/claude.exe", "/usr/local/bin/claude"));
   // The native binary, not the node wrapper: one process to signal and nothing left behind.
   c.codex_path = env("PLATFORM_CODEX_PATH",

@@ -1,0 +1,15 @@
+#pragma once
+// The builder page (docs/http-api.md, "The builder page"): every GET no other route answers,
+// outside /api, from the built UI directory (config::ui_dir):
+//   GET /assets/{file}   content-hashed files, cached for a year
+//   GET /{file}.{ext}    top-level files of the build (favicon.svg), revalidated
+//   GET /{route...}      index.html (the page routes itself), or the "not built" page
+#include "router.hpp"
+
+namespace platform::web {
+
+struct web_app;
+
+void register_ui_routes(router& r, web_app& app);
+
+}  // namespace platform::web
