@@ -7,6 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 bash scripts/setup-runtimes.sh
+# The builder page (type-checked and built into ui/dist, which `meson install` installs).
+bash scripts/setup-ui.sh
 # The test harnesses' npm tree (AI SDK, MCP SDK), installed once here rather than by whichever
 # test starts first.
 node scripts/npm-pinned-install.mjs tests/js
