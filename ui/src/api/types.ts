@@ -213,7 +213,15 @@ export interface IntegrationGrant {
   keyName?: string;
   capabilityLabel?: string;
   why?: string;
+  setupInstructions?: IntegrationSetupInstructions;
   secrets: IntegrationSecret[];
+}
+
+/** integration-setup.json's help for finding the credential, as the builder wrote it. */
+export interface IntegrationSetupInstructions {
+  overview?: string;
+  steps?: Array<{ title?: string; description?: string; url?: string }>;
+  links?: Array<{ label?: string; url?: string }>;
 }
 
 export interface OAuthProviderState {
