@@ -129,7 +129,8 @@ result<turn_start> chat_service::start(turn_request request) {
   t->claim_token = random_id();
   t->req = std::move(request);
   std::int64_t now = now_ms();
-  auto outcome = db_.claim_builder_run(t->req.key, {t->req.message_count, t->claim_token, now, now + cfg_.lease.count()});
+  auto outcome = db_.claim_builder_run(
+      t->req.key, {t->req.message_count, t->claim_token, now, now + cfg_.lease.count(), t->req.messages_json});
   if (!outcome) return tl::unexpected(outcome.error());
   if (*outcome != claim_outcome::claimed) return turn_start{*outcome, {}};
   publish_builder_event(cache_, "run.starting", t->req.key, run_status::streaming, t->req.run_reason);

@@ -316,6 +316,30 @@ TEST_CASE("store backends") {
       CHECK(f.db->claim_builder_run(k, claim(3, "E")).value() == claim_outcome::claimed);
     }
 
+    SUBCASE("a claim that carries the client's messages persists them: shown while streaming, kept by a dead turn") {
+      fixture f(b.open());
+      auto k = f.new_run();
+      auto with_messages = claim(1, "A");
+      with_messages.messages_json = R"([{"id":"u1"}])";
+      CHECK(f.db->claim_builder_run(k, with_messages).value() == claim_outcome::claimed);
+      auto run = f.db->get_builder_run(k).value();
+      CHECK(run->status == run_status::streaming);
+      CHECK(run->message_count == 1);
+      CHECK(run->messages_json == R"([{"id":"u1"}])");
+      // A duplicate's messages change nothing.
+      auto dup = claim(1, "B");
+      dup.messages_json = R"([{"id":"other"}])";
+      CHECK(f.db->claim_builder_run(k, dup).value() == claim_outcome::duplicate);
+      CHECK(f.db->get_builder_run(k).value()->messages_json == R"([{"id":"u1"}])");
+      // The turn dies without an answer: the user's message stays, so the same list is stale
+      // and only a longer one continues.
+      CHECK(f.db->end_turn(k, "A", {run_status::failed, std::nullopt, 0, 5000}).value());
+      run = f.db->get_builder_run(k).value();
+      CHECK(run->messages_json == R"([{"id":"u1"}])");
+      CHECK(f.db->claim_builder_run(k, claim(1, "C")).value() == claim_outcome::stale);
+      CHECK(f.db->claim_builder_run(k, claim(2, "D")).value() == claim_outcome::claimed);
+    }
+
     SUBCASE("end_turn refuses a status that is not an end") {
       fixture f(b.open());
       auto k = f.new_run();

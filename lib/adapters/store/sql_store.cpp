@@ -338,12 +338,21 @@ class sql_store final : public store {
     // The UPDATE is the claim; reading the row afterwards only explains a lost claim. A row
     // that changed in between (classify says claimable) is tried again.
     for (int attempt = 0; attempt < 3; ++attempt) {
+      std::string head = "UPDATE agent_runs SET status = 'streaming', claim_token = ?, lease_until = ?, "
+                         "active_stream_id = NULL, updated_at = ?";
+      params p{v(claim.claim_token), v(claim.lease_until), v(claim.now)};
+      if (claim.messages_json) {
+        head += ", messages = ?, message_count = ?";
+        p.push_back(v(*claim.messages_json));
+        p.push_back(v(claim.incoming_messages));
+      }
       auto won = exec_changes(
-          statement("UPDATE agent_runs SET status = 'streaming', claim_token = ?, lease_until = ?, "
-                    "active_stream_id = NULL, updated_at = ?",
-                    " AND (status = 'pending' OR (status IN ('completed', 'failed') AND message_count < ?))"),
-          {v(claim.claim_token), v(claim.lease_until), v(claim.now), v(key.workspace_id), v(key.app_id),
-           v(key.run_id), v(claim.incoming_messages)});
+          statement(head, " AND (status = 'pending' OR (status IN ('completed', 'failed') AND message_count < ?))"),
+          [&] {
+            auto all = with_key(p, key);
+            all.push_back(v(claim.incoming_messages));
+            return all;
+          }());
       if (!won) return tl::unexpected(won.error());
       if (*won == 1) return claim_outcome::claimed;
       auto now = query(statement("SELECT status, message_count FROM agent_runs"), key_params(key));

@@ -103,6 +103,9 @@ struct claim_request {
   std::string claim_token;  // unique per attempt; later calls prove the claim with it
   std::int64_t now = 0;
   std::int64_t lease_until = 0;
+  // The client's messages, persisted with a won claim: a page loaded while the turn streams
+  // shows the message that started it, and a turn that dies keeps it.
+  std::optional<std::string> messages_json;
 };
 
 struct turn_end {
