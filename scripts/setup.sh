@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Installs everything the build and the tests need from Debian's packages.
-# Idempotent: a second run installs nothing new.
+# Idempotent: a second run installs nothing new. Arguments name further packages.
 set -euo pipefail
 PKGS=(meson ninja-build pkg-config cmake g++ clang-14 libclang-rt-14-dev
   nlohmann-json3-dev libsimdjson-dev libcpp-httplib-dev libssl-dev libfmt-dev doctest-dev
   libexpected-dev libhiredis-dev libsqlite3-dev libpq-dev redis-server postgresql openssl)
+# Extra packages a caller needs (scripts/test.sh: Debian's Chromium for the browser tests).
+PKGS+=("$@")
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -5,7 +5,10 @@
 # "N passed, N failed" line.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+# Debian's Chromium and fonts for the builder-page tests (playwright-core drives it; nothing is
+# downloaded).
+bash scripts/setup.sh chromium fonts-dejavu-core fonts-liberation
+export PLATFORM_TEST_REQUIRE_BROWSER=1
 bash scripts/setup-runtimes.sh
 # The builder page (type-checked and built into ui/dist, which `meson install` installs).
 bash scripts/setup-ui.sh

@@ -14,4 +14,5 @@ fi
 node "$project/scripts/npm-pinned-install.mjs" .
 bash "$project/scripts/setup-runtimes.sh"
 bash "$project/scripts/setup-template.sh"
+bash "$project/scripts/setup-ui.sh"
 exec node "${E2E_SCRIPT:-e2e-chat.mjs}" --build "$build" --project "$project" "$@"
