@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { mutate } from 'swr';
 import { api } from '../api/client';
 import { keys } from '../api/queries';
@@ -6,6 +5,7 @@ import type { AgentsView } from '../api/types';
 import { Button } from '../components/button';
 import { ErrorNotice } from '../components/error-notice';
 import { explainError } from '../settings/explain-error';
+import { useAction } from '../settings/use-action';
 
 const approvalErrors = {
   draft_changed: 'agents.json changed since this page loaded. The page now shows the current draft: check it, then approve again.',
@@ -16,21 +16,15 @@ const approvalErrors = {
 /** Approves exactly the draft this page shows: its hash goes with the request, so a draft that
  *  changed in between is refused instead of approved unseen. */
 export function ApproveAgentsButton({ workspaceId, appId, draftHash }: { workspaceId: string; appId: string; draftHash: string }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { run, busy, error } = useAction();
   const key = keys.agents(workspaceId, appId);
   const approve = async () => {
-    setBusy(true);
-    setError(null);
-    try {
+    const ok = await run(async () => {
       const view = await api<AgentsView>(`${key}/approval`, { method: 'POST', body: { approvalHash: draftHash } });
       await mutate(key, view, { revalidate: false });
-    } catch (e) {
-      setError(e);
-      void mutate(key);
-    } finally {
-      setBusy(false);
-    }
+    });
+    // A refusal means the draft moved on (or is invalid): show what it is now.
+    if (!ok) void mutate(key);
   };
   return (
     <div className="space-y-2">

@@ -1,23 +1,30 @@
-import { useApp, useRuns, useWorkspaces } from '../api/queries';
+import { AgentsPage } from '../agents/agents-page';
+import { useApp, useRuns } from '../api/queries';
 import { ChatPane } from '../chat/chat-pane';
 import { cn } from '../components/cn';
 import { ErrorNotice } from '../components/error-notice';
 import { Spinner } from '../components/spinner';
+import { MembersButton } from '../members/members-button';
+import { canEdit, isAdmin } from '../members/roles';
+import { useRole } from '../members/use-role';
+import { PublishButton } from '../publish/publish-button';
 import { navigate, paths, type AppTab } from '../routing/location';
 import { RunsPanel } from '../runs/runs-panel';
+import { IntegrationsPage } from '../settings/integrations-page';
 import { PreviewPlaceholder } from './preview-placeholder';
 import { StartRun } from './start-run';
 
 const tabs: Array<{ id: AppTab; label: string }> = [
   { id: 'chat', label: 'Builder' },
   { id: 'runs', label: 'Runs' },
+  { id: 'agents', label: 'Agents' },
+  { id: 'integrations', label: 'Integrations' },
 ];
 
 export function AppPage({ workspaceId, appId, runId, tab }: { workspaceId: string; appId: string; runId?: string; tab: AppTab }) {
   const { data: app, error } = useApp(workspaceId, appId);
   const { data: runs } = useRuns(workspaceId, appId);
-  const { data: ws } = useWorkspaces();
-  const role = ws?.workspaces.find((w) => w.id === workspaceId)?.role;
+  const role = useRole(workspaceId);
   if (error) return <ErrorNotice error={error} className="m-6" />;
   if (!app) return <div className="p-6"><Spinner label="Loading app" /></div>;
   const currentRun = runId ?? runs?.runs[0]?.id;
@@ -35,16 +42,24 @@ export function AppPage({ workspaceId, appId, runId, tab }: { workspaceId: strin
               onClick={() => navigate(t.id === 'chat' ? (currentRun ? paths.run(workspaceId, appId, currentRun) : paths.app(workspaceId, appId)) : paths.appTab(workspaceId, appId, t.id as Exclude<AppTab, 'chat'>))}
               className={cn('rounded-md px-2.5 py-1 text-sm', tab === t.id ? 'bg-zinc-900 text-white' : 'text-zinc-600 hover:bg-zinc-100')}
               aria-current={tab === t.id ? 'page' : undefined}
+              data-testid={`tab-${t.id}`}
             >
               {t.label}
             </button>
           ))}
         </nav>
+        <span className="flex-1" />
+        {isAdmin(role) ? <MembersButton workspaceId={workspaceId} role={role} /> : null}
+        {canEdit(role) ? <PublishButton app={app} role={role} /> : null}
       </header>
       <div className="flex min-h-0 flex-1">
         <section className="flex min-h-0 w-full max-w-[46rem] min-w-[22rem] flex-col border-r border-zinc-200 bg-zinc-50">
           {tab === 'runs' ? (
             <RunsPanel app={app} />
+          ) : tab === 'agents' ? (
+            <AgentsPage app={app} role={role} />
+          ) : tab === 'integrations' ? (
+            <IntegrationsPage app={app} role={role} />
           ) : currentRun ? (
             <ChatPane key={currentRun} app={app} runId={currentRun} role={role} />
           ) : runs ? (

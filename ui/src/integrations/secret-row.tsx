@@ -6,6 +6,7 @@ import { Badge } from '../components/badge';
 import { Button } from '../components/button';
 import { ErrorNotice } from '../components/error-notice';
 import { explainError } from '../settings/explain-error';
+import { useAction } from '../settings/use-action';
 import { integrationErrors } from './integration-errors';
 
 /** One named secret of an app's grant, write-only: a value is sent once, then the input is
@@ -30,32 +31,21 @@ export function SecretRow({
   const [editing, setEditing] = useState(false);
   const [value, setValue] = useState('');
   const [confirmDelete, setConfirmDelete] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { run, busy, error } = useAction();
   const url = `${keys.integrations(workspaceId, appId)}/secrets`;
 
-  const run = async (work: () => Promise<void>) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await work();
-      await onChanged();
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
-    }
-  };
   const save = () =>
     run(async () => {
       await api(url, { method: 'PUT', body: { domain, keySlug, name: secret.name, value } });
       setValue('');
       setEditing(false);
+      await onChanged();
     });
   const remove = () =>
     run(async () => {
       await api(`${url}?${new URLSearchParams({ domain, keySlug, name: secret.name })}`, { method: 'DELETE' });
       setConfirmDelete(false);
+      await onChanged();
     });
 
   const inputId = `secret-${domain}-${keySlug}-${secret.name}`;

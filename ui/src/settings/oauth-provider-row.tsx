@@ -1,32 +1,24 @@
-import { useState } from 'react';
 import { api } from '../api/client';
 import { keys } from '../api/queries';
 import type { OAuthProviderState } from '../api/types';
 import { Badge } from '../components/badge';
 import { Button } from '../components/button';
 import { ErrorNotice } from '../components/error-notice';
+import { useAction } from './use-action';
 
 /** The caller's own account with one OAuth provider. Connecting is a top-level navigation: the
  *  server answers with a redirect to the provider, which must not happen inside a fetch. */
 export function OAuthProviderRow({ workspaceId, appId, provider: p, onChanged }: { workspaceId: string; appId: string; provider: OAuthProviderState; onChanged: () => Promise<unknown> }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { run, busy, error } = useAction();
   const base = `${keys.integrations(workspaceId, appId)}/oauth/${encodeURIComponent(p.providerKey)}`;
   const granted = new Set(p.grantedScopes ?? []);
   const missing = (p.requiredScopes ?? []).filter((s) => !granted.has(s));
 
-  const disconnect = async () => {
-    setBusy(true);
-    setError(null);
-    try {
+  const disconnect = () =>
+    run(async () => {
       await api(base, { method: 'DELETE' });
       await onChanged();
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
   return (
     <li className="space-y-1 px-3 py-2" data-testid={`oauth-${p.providerKey}`} data-connected={!!p.connected}>

@@ -1,0 +1,60 @@
+import { useEffect } from 'react';
+import { useAgentsView, useReviews } from '../api/queries';
+import type { App, Role } from '../api/types';
+import { Dialog } from '../components/dialog';
+import { ErrorNotice } from '../components/error-notice';
+import { Spinner } from '../components/spinner';
+import { isAdmin } from '../members/roles';
+import { PublishNow } from './publish-now';
+import { PublishReadiness } from './publish-readiness';
+import { RequestReviewForm } from './request-review-form';
+import { ReviewRow } from './review-row';
+
+const recentDecided = 5;
+
+/** Publishing: admins and owners publish directly and decide reviews; other editors ask for one. */
+export function PublishDialog({ open, onOpenChange, app, role }: { open: boolean; onOpenChange: (o: boolean) => void; app: App; role: Role | undefined }) {
+  const { data: view, error: viewError, mutate: reloadView } = useAgentsView(app.workspaceId, app.id);
+  const { data, error, mutate: reloadReviews } = useReviews(app.workspaceId, app.id, open);
+  // Others ask for reviews and approve agents meanwhile: opening reads both again, however
+  // recently they were read.
+  useEffect(() => {
+    if (!open) return;
+    void reloadView();
+    void reloadReviews();
+  }, [open, reloadView, reloadReviews]);
+  const admin = isAdmin(role);
+  const reviews = data?.reviews ?? [];
+  const pending = reviews.filter((r) => r.status === 'pending');
+  const decided = reviews.filter((r) => r.status !== 'pending').slice(0, recentDecided);
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange} title="Publish" description="Publishing copies the current draft, with its approved agents, to the app viewers use." wide>
+      <div className="space-y-5" data-testid="publish-dialog">
+        {view ? <PublishReadiness workspaceId={app.workspaceId} view={view} /> : viewError ? <ErrorNotice error={viewError} /> : <Spinner label="Loading" />}
+        {admin ? <PublishNow workspaceId={app.workspaceId} appId={app.id} /> : <RequestReviewForm workspaceId={app.workspaceId} appId={app.id} pending={pending.length > 0} />}
+        <section>
+          <h3 className="text-sm font-semibold">Waiting for review</h3>
+          <ErrorNotice error={error} />
+          {data && pending.length === 0 ? <p className="mt-1 text-sm text-zinc-500">No review is waiting.</p> : null}
+          {pending.length ? (
+            <ul className="mt-2 divide-y divide-zinc-100 rounded-lg border border-zinc-200" data-testid="pending-reviews">
+              {pending.map((r) => (
+                <ReviewRow key={r.id} workspaceId={app.workspaceId} appId={app.id} review={r} canDecide={admin} />
+              ))}
+            </ul>
+          ) : null}
+        </section>
+        {decided.length ? (
+          <section>
+            <h3 className="text-sm font-semibold">Recent decisions</h3>
+            <ul className="mt-2 divide-y divide-zinc-100 rounded-lg border border-zinc-200">
+              {decided.map((r) => (
+                <ReviewRow key={r.id} workspaceId={app.workspaceId} appId={app.id} review={r} canDecide={false} />
+              ))}
+            </ul>
+          </section>
+        ) : null}
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,9 @@
+// The publish and review conflicts (409s) in words that say what to do next.
+export const publishErrors = {
+  not_approved: 'The agents were never approved. A workspace admin or owner must approve them on the Agents tab before the app can be published.',
+  approval_stale: 'agents.json changed after it was approved. A workspace admin or owner must approve the current agents on the Agents tab, then publish again.',
+  no_draft: 'There is no draft to publish yet. Let the builder build the app first.',
+  review_pending: 'A review of this app is already waiting for an admin or owner. Wait for their decision before asking again.',
+  draft_changed: 'The draft changed after this review was asked for, so it is no longer what was reviewed. Reject this review and ask for a new one of the current draft.',
+  not_pending: 'This review was decided already; the list now shows how.',
+};
