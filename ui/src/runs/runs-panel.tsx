@@ -1,16 +1,22 @@
-import { useAgentRuns, useRuns } from '../api/queries';
+import { useState } from 'react';
+import { mutate } from 'swr';
+import { keys, useAgentRuns, useRuns } from '../api/queries';
 import type { App } from '../api/types';
 import { ErrorNotice } from '../components/error-notice';
+import { useWorkspaceEvents } from '../events/use-workspace-events';
 import { navigate, paths } from '../routing/location';
+import { when } from '../settings/when';
+import { AgentRunsDrawer } from './agent-runs-drawer';
 import { RunStatusBadge } from './run-status-badge';
 import { UsageLine } from './usage-line';
 
-const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-
-/** The app's past builder runs and app agent runs. */
+/** The app's past builder runs and app agent runs; an agent run opens in the drawer. */
 export function RunsPanel({ app }: { app: App }) {
   const { data, error } = useRuns(app.workspaceId, app.id);
-  const { data: agentRuns } = useAgentRuns(app.workspaceId, app.id, true);
+  const { data: agentRuns, error: agentRunsError } = useAgentRuns(app.workspaceId, app.id, true);
+  const [openRun, setOpenRun] = useState<string | null>(null);
+  // Agent runs publish only their end; the list's statuses follow it.
+  useWorkspaceEvents(app.workspaceId, { appId: app.id, kind: 'agent' }, () => void mutate(keys.agentRuns(app.workspaceId, app.id)));
   return (
     <div className="min-h-0 flex-1 overflow-y-auto p-4">
       <h2 className="text-sm font-semibold">Builder runs</h2>
@@ -31,16 +37,21 @@ export function RunsPanel({ app }: { app: App }) {
         {data && data.runs.length === 0 ? <li className="px-3 py-2 text-sm text-zinc-500">No runs yet.</li> : null}
       </ul>
       <h2 className="mt-6 text-sm font-semibold">Agent runs</h2>
+      <ErrorNotice error={agentRunsError} />
       <ul className="mt-2 divide-y divide-zinc-200 rounded-lg border border-zinc-200 bg-white" data-testid="agent-runs-list">
         {(agentRuns?.runs ?? []).map((r) => (
-          <li key={r.id} className="flex items-center gap-3 px-3 py-2 text-sm">
-            <span className="font-medium">{r.agentName || r.agentId}</span>
-            <span className="text-xs text-zinc-500">{r.status}</span>
-            <span className="flex-1 text-xs text-zinc-500">{when(r.createdAt)}</span>
+          <li key={r.id}>
+            <button type="button" onClick={() => setOpenRun(r.id)} className="flex w-full items-center gap-3 px-3 py-2 text-left text-sm hover:bg-zinc-50" data-testid={`agent-run-${r.id}`}>
+              <RunStatusBadge status={r.status === 'running' ? 'streaming' : r.status} />
+              <span className="font-medium">{r.agentName || r.agentId}</span>
+              {r.draft ? <span className="text-xs text-zinc-500">draft</span> : null}
+              <span className="flex-1 text-right text-xs text-zinc-500">{when(r.createdAt)}</span>
+            </button>
           </li>
         ))}
         {agentRuns && agentRuns.runs.length === 0 ? <li className="px-3 py-2 text-sm text-zinc-500">No agent runs yet.</li> : null}
       </ul>
+      {openRun ? <AgentRunsDrawer key={openRun} workspaceId={app.workspaceId} appId={app.id} runId={openRun} onClose={() => setOpenRun(null)} /> : null}
     </div>
   );
 }
