@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { mutate } from 'swr';
 import { keys, useAgentRuns, useRuns } from '../api/queries';
 import type { App } from '../api/types';
@@ -10,13 +10,20 @@ import { AgentRunsDrawer } from './agent-runs-drawer';
 import { RunStatusBadge } from './run-status-badge';
 import { UsageLine } from './usage-line';
 
+const agentRunsPollMs = 5000;
+
 /** The app's past builder runs and app agent runs; an agent run opens in the drawer. */
 export function RunsPanel({ app }: { app: App }) {
   const { data, error } = useRuns(app.workspaceId, app.id);
   const { data: agentRuns, error: agentRunsError } = useAgentRuns(app.workspaceId, app.id, true);
   const [openRun, setOpenRun] = useState<string | null>(null);
-  // Agent runs publish only their end; the list's statuses follow it.
+  // Agent runs publish only their end; the list's statuses follow it. A new run publishes
+  // nothing, so the list (projected summaries only) is also read again now and then.
   useWorkspaceEvents(app.workspaceId, { appId: app.id, kind: 'agent' }, () => void mutate(keys.agentRuns(app.workspaceId, app.id)));
+  useEffect(() => {
+    const t = setInterval(() => void mutate(keys.agentRuns(app.workspaceId, app.id)), agentRunsPollMs);
+    return () => clearInterval(t);
+  }, [app.workspaceId, app.id]);
   return (
     <div className="min-h-0 flex-1 overflow-y-auto p-4">
       <h2 className="text-sm font-semibold">Builder runs</h2>
