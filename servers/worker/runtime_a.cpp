@@ -2,9 +2,11 @@
 
 #include <stdlib.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -60,6 +62,8 @@ std::string read_file(const fs::path& p) {
   ss << in.rdbuf();
   return ss.str();
 }
+
+constexpr const char* approval_hook_id = "platform_approval_stop";
 
 }  // namespace
 
@@ -122,6 +126,14 @@ result<std::unique_ptr<runtime_turn>> runtime_a_turn::start(const config& cfg, c
 
   json init = {{"request_id", "init-1"}, {"type", "control_request"},
                {"request", {{"subtype", "initialize"}, {"systemPrompt", req.system_prompt}}}};
+  if (!req.app_agent()) {
+    // The CLI asks before it goes on after an approval card (next()): answered "stop", the turn
+    // ends there, with no further model request and the session file complete.
+    init["request"]["hooks"] = {
+        {"PostToolUse",
+         json::array({{{"matcher", "mcp__platform__present_plan|mcp__platform__present_agents"},
+                       {"hookCallbackIds", json::array({approval_hook_id})}}})}};
+  }
   json user = {{"type", "user"}, {"session_id", ""}, {"parent_tool_use_id", nullptr},
                {"message", {{"role", "user"}, {"content", json::array({{{"type", "text"}, {"text", req.prompt}}})}}}};
   auto w = t->proc_->write_stdin(init.dump() + "\n" + user.dump() + "\n");
@@ -142,13 +154,22 @@ bool runtime_a_turn::next(std::string& line) {
     if (line.empty() || line.front() != '{') continue;
     std::optional<run_usage> turn_usage;
     if (usage_) turn_usage = usage_->feed_line(line);
+    if (auto at = line.find("\"tool_use_id\":\""); at != std::string::npos && line.find("\"tool_result\"") != std::string::npos) {
+      auto from = at + 15;
+      auto to = line.find('"', from);
+      if (to != std::string::npos && to - from <= 256) last_tool_result_id_ = line.substr(from, to - from);
+    }
     bool maybe_result = line.find("\"result\"") != std::string::npos;
     bool maybe_control = line.find("\"control_") != std::string::npos;
     bool maybe_init = session_id_.empty() && line.find("\"init\"") != std::string::npos;
     if (!maybe_result && !maybe_control && !maybe_init) return true;
     json m = json::parse(line, nullptr, false);
     std::string type = m.is_object() ? m.value("type", "") : "";
-    if (type.rfind("control_", 0) == 0) continue;  // the SDK consumes these
+    if (type == "control_request") {
+      answer_control_request(m);
+      continue;
+    }
+    if (type.rfind("control_", 0) == 0) continue;  // answers to our own requests
     if (type == "system" && m.value("subtype", "") == "init") session_id_ = m.value("session_id", "");
     if (type == "result") {
       result_seen_ = true;
@@ -165,6 +186,23 @@ bool runtime_a_turn::next(std::string& line) {
   return false;
 }
 
+// The CLI's requests to its host. The approval hook stops the turn after a card that awaits
+// approval (present_agents that needs changes goes on); anything else is answered with an
+// error so the CLI never waits for us.
+void runtime_a_turn::answer_control_request(const json& m) {
+  const json& request = m.contains("request") ? m["request"] : json::object();
+  json response;
+  if (request.value("subtype", "") == "hook_callback" && request.value("callback_id", "") == approval_hook_id) {
+    const json& input = request.contains("input") ? request["input"] : json::object();
+    bool card = input.contains("tool_response") && input["tool_response"].dump().find("awaiting_approval") != std::string::npos;
+    json answer = card ? json{{"continue", false}, {"stopReason", "approval_stop"}} : json::object();
+    response = {{"subtype", "success"}, {"request_id", m.value("request_id", "")}, {"response", answer}};
+  } else {
+    response = {{"subtype", "error"}, {"request_id", m.value("request_id", "")}, {"error", "not supported by this host"}};
+  }
+  (void)proc_->write_stdin(json{{"type", "control_response"}, {"response", response}}.dump() + "\n");
+}
+
 std::optional<provider_session> runtime_a_turn::session() const {
   if (!safe_session_id(session_id_)) return std::nullopt;
   fs::path file = fs::path(home_) / ".claude/projects" / project_key(cwd_) / (session_id_ + ".jsonl");
@@ -177,6 +215,15 @@ int runtime_a_turn::exit_code() { return stopped_ ? 0 : proc_->wait(); }
 
 void runtime_a_turn::stop() {
   stopped_ = true;
+  // The CLI appends a message to its session file just after printing it: a kill right after
+  // the approval card's tool result could lose that line (or a first turn's whole file), and
+  // the next turn could not resume the session. Wait for the line, bounded.
+  if (!last_tool_result_id_.empty() && safe_session_id(session_id_)) {
+    fs::path file = fs::path(home_) / ".claude/projects" / project_key(cwd_) / (session_id_ + ".jsonl");
+    for (int i = 0; i < 150 && read_file(file).find(last_tool_result_id_) == std::string::npos; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  }
   proc_->kill_group();
   proc_->wait();
 }

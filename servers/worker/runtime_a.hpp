@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "platform/child_process.hpp"
 #include "platform/usage.hpp"
 #include "runtime_turn.hpp"
@@ -27,11 +29,13 @@ class runtime_a_turn final : public runtime_turn {
 
  private:
   runtime_a_turn() = default;
+  void answer_control_request(const nlohmann::json& m);
   std::unique_ptr<child_process> proc_;
   std::unique_ptr<usage_accumulator> usage_;
   std::string home_;
   std::string cwd_;
   std::string session_id_;
+  std::string last_tool_result_id_;  // of the last tool result printed (approval stops wait for it)
   bool result_seen_ = false;
   bool stopped_ = false;
 };
