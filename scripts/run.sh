@@ -2,7 +2,8 @@
 # Sets up this machine, builds the platform and runs it on its embedded defaults: SQLite in
 # ./data, in-process pub/sub, platform-web on 127.0.0.1:8787 (the builder page at /) and
 # platform-worker on :8788. The worker runs the real Claude Code CLI; give it ANTHROPIC_API_KEY
-# (and, for a scripted or proxy endpoint, ANTHROPIC_BASE_URL). Ctrl-C stops both.
+# (and, for a scripted or proxy endpoint, ANTHROPIC_BASE_URL), or run without a key on the
+# labelled demo provider. Ctrl-C stops everything.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -13,9 +14,35 @@ bash scripts/setup-ui.sh
 # Only what runs here; the tests and tools build with scripts/test.sh or a plain `ninja -C build`.
 ninja -C build servers/web/platform-web servers/worker/platform-worker
 export PLATFORM_DATA_DIR=${PLATFORM_DATA_DIR:-$PWD/data}
-./build/servers/worker/platform-worker &
-worker=$!
-trap 'kill $worker 2>/dev/null || true' EXIT
+pids=()
+trap 'kill "${pids[@]}" 2>/dev/null || true' EXIT
+# Without a provider key the platform still works end to end on the demo provider: the
+# project's scripted model server answers Claude Code with examples/demo-provider/scenario.json
+# (a plan, then a real build). PLATFORM_DEMO_PROVIDER=0 turns it off; a key turns it off too.
+if [ -z "${ANTHROPIC_API_KEY:-}${OPENAI_API_KEY:-}${CODEX_API_KEY:-}" ] && [ "${PLATFORM_DEMO_PROVIDER:-1}" != 0 ]; then
+  port_file=$(mktemp)
+  python3 tests/model_server/model_server.py --script examples/demo-provider/scenario.json --port 0 \
+    --port-file "$port_file" --idle-exit 1e9 --max-requests 1000000000 >/dev/null &
+  pids+=($!)
+  for _ in $(seq 100); do [ -s "$port_file" ] && break; sleep 0.1; done
+  demo_port=$(cat "$port_file"); rm -f "$port_file"
+  cat >&2 <<'BANNER'
+
+  +--------------------------------------------------------------------------+
+  | DEMO PROVIDER: no ANTHROPIC_API_KEY (nor OPENAI_API_KEY, CODEX_API_KEY). |
+  | The builder's replies are SCRIPTED (examples/demo-provider), not a real  |
+  | model; the Claude Code CLI, the tools and the build are real. Set a key  |
+  | and restart to build with a real model.                                  |
+  +--------------------------------------------------------------------------+
+
+BANNER
+  export PLATFORM_DEMO_PROVIDER=1
+  ANTHROPIC_BASE_URL=http://127.0.0.1:$demo_port ANTHROPIC_API_KEY=demo-provider ./build/servers/worker/platform-worker &
+else
+  export PLATFORM_DEMO_PROVIDER=0
+  ./build/servers/worker/platform-worker &
+fi
+pids+=($!)
 exec_status=0
 ./build/servers/web/platform-web || exec_status=$?
 exit $exec_status

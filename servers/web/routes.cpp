@@ -324,10 +324,13 @@ void list_runs(web_app& app, const httplib::Request& req, httplib::Response& res
 }
 
 // The runtime registry for a model picker: ids, display names, defaults, parameter
-// constraints, runtime-c's discovered models; nothing secret.
+// constraints, runtime-c's discovered models; nothing secret. `demoProvider` tells the page to
+// label replies as scripted.
 void list_runtimes(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids&) {
   if (!app.auth.identify(req, res)) return;
-  send_json(res, 200, runtime_registry_to_json(*app.runtimes.get()));
+  auto reply = runtime_registry_to_json(*app.runtimes.get());
+  if (app.cfg.demo_provider && reply.size() > 1 && reply.back() == '}') reply.insert(reply.size() - 1, ",\"demoProvider\":true");
+  send_json(res, 200, reply);
 }
 
 void create_run(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {

@@ -90,6 +90,7 @@ result<config> config_from_env(const std::string& exe_path) {
   c.production = env("PLATFORM_ENV") == "production";
   c.internal_token = env("INTERNAL_API_TOKEN");
   c.trace = env("PLATFORM_CODEX_TRACE") == "1";
+  c.demo_provider = env("PLATFORM_DEMO_PROVIDER") == "1";
   std::string mode = env("PLATFORM_AUTH_MODE", "none");
   if (mode == "none") c.auth = auth_mode::none;
   else if (mode == "external") c.auth = auth_mode::external;

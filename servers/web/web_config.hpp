@@ -45,6 +45,9 @@ struct config {
   // PLATFORM_CODEX_TRACE=1: one stderr line per turn start and end, stop and resume, with
   // ids, statuses, counts, sizes and timings only; never prompts, outputs or bodies.
   bool trace = false;
+  // PLATFORM_DEMO_PROVIDER=1 (scripts/run.sh without a provider key): the worker's runtime-a
+  // talks to the scripted demo provider, and the page says so.
+  bool demo_provider = false;
   // HTTP actions (custom tools, app actions; docs/http-executor.md). The allow-list is the
   // operator's only exception to the address guard (PLATFORM_HTTP_ACTION_ALLOW); empty = none.
   std::string http_action_allow;

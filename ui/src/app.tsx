@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useMe } from './api/queries';
 import { AppPage } from './apps/app-page';
 import { NewAppForm } from './apps/new-app-form';
+import { DemoBanner } from './components/demo-banner';
 import { ErrorNotice } from './components/error-notice';
 import { Spinner } from './components/spinner';
 import { navigate, paths, useRoute } from './routing/location';
@@ -20,7 +21,9 @@ export function App() {
   if (route.page === 'home' || route.page === 'onboarding') return <div className="p-6"><Spinner label="Loading" /></div>;
 
   return (
-    <div className="flex h-full">
+    <div className="flex h-full flex-col">
+      <DemoBanner />
+      <div className="flex min-h-0 flex-1">
       <Sidebar workspaceId={route.workspaceId} {...(route.page === 'app' ? { appId: route.appId } : {})} />
       <main className="flex min-w-0 flex-1">
         {route.page === 'workspace' ? (
@@ -31,6 +34,7 @@ export function App() {
           <AppPage workspaceId={route.workspaceId} appId={route.appId} tab={route.tab} {...(route.runId ? { runId: route.runId } : {})} />
         )}
       </main>
+      </div>
     </div>
   );
 }

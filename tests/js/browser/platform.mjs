@@ -26,12 +26,16 @@ export async function launchBrowser() {
 }
 
 /**
- * Starts the scripted model server with `turns`, a worker and a web server.
+ * Starts the scripted model server with `turns` (or the scenario in `scenarioFile`), a worker
+ * and a web server.
  * Returns { web, model: { port, release(name), arm(name), requests() }, dataDir }.
  */
-export async function startPlatform({ start, tmp }, { buildDir, projectDir, turns, name = 'p', webEnv = {}, workerEnv = {} }) {
-  const scenario = path.join(tmp, `${name}-scenario.json`);
-  fs.writeFileSync(scenario, JSON.stringify({ turns, aux: { blocks: [{ type: 'text', text: 'Title' }], stop_reason: 'end_turn' } }));
+export async function startPlatform({ start, tmp }, { buildDir, projectDir, turns, scenarioFile, name = 'p', webEnv = {}, workerEnv = {} }) {
+  let scenario = scenarioFile;
+  if (!scenario) {
+    scenario = path.join(tmp, `${name}-scenario.json`);
+    fs.writeFileSync(scenario, JSON.stringify({ turns, aux: { blocks: [{ type: 'text', text: 'Title' }], stop_reason: 'end_turn' } }));
+  }
   const log = path.join(tmp, `${name}-requests.jsonl`);
   const model = await start(`${name}-model`, 'python3', [path.join(projectDir, 'tests/model_server/model_server.py'), '--script', scenario, '--port', '0', '--idle-exit', '900', '--log', log], {}, /^(\d+)\n/m);
   const modelPort = Number(model.match[1]);

@@ -43,7 +43,7 @@ const quiet: SWRConfiguration = { revalidateOnFocus: false };
 
 export const useMe = () => useSWR<Me>(keys.me, fetcher, quiet);
 export const useWorkspaces = () => useSWR<{ workspaces: Workspace[] }>(keys.workspaces, fetcher, quiet);
-export const useRuntimes = () => useSWR<{ runtimes: Runtime[] }>(keys.runtimes, fetcher, quiet);
+export const useRuntimes = () => useSWR<{ runtimes: Runtime[]; demoProvider?: boolean }>(keys.runtimes, fetcher, quiet);
 export const useApps = (ws: string) => useSWR<{ apps: App[]; nextCursor: string | null }>(keys.apps(ws), fetcher, quiet);
 export const useApp = (ws: string, app: string) => useSWR<App>(keys.app(ws, app), fetcher, quiet);
 export const useRuns = (ws: string, app: string) => useSWR<{ runs: RunSummary[]; nextCursor: string | null }>(keys.runs(ws, app), fetcher, quiet);

@@ -1,9 +1,14 @@
 import type { DynamicToolUIPart } from 'ai';
+import { Icon } from '../components/icon';
 
 /** A small status mark every tool card shows: running, done or failed. */
 export function ToolState({ part }: { part: DynamicToolUIPart }) {
   if (part.state === 'output-error') return <span className="text-xs font-medium text-red-600">failed</span>;
-  if (part.state === 'output-available' && !part.preliminary) return <span className="text-xs text-emerald-600" aria-label="done">✓</span>;
+  if (part.state === 'output-available' && !part.preliminary) return (
+      <span className="text-emerald-600" aria-label="done">
+        <Icon name="check" className="size-3.5" />
+      </span>
+    );
   return <span className="size-2 animate-pulse rounded-full bg-amber-400" aria-label="running" />;
 }
 

@@ -25,7 +25,7 @@ export function AppToolCard({ part, workspaceId, appId }: { part: DynamicToolUIP
   return (
     <CardShell
       testId="app-tool"
-      icon="⇄"
+      icon="plug"
       title={
         <span>
           {spec?.integration?.name ? <span className="mr-1.5 text-xs text-zinc-500" data-testid="app-tool-integration">{spec.integration.name}</span> : null}

@@ -1,5 +1,6 @@
 import * as Collapsible from '@radix-ui/react-collapsible';
 import { useState, type ReactNode } from 'react';
+import { Icon, type IconName } from '../../components/icon';
 
 /** The frame of an expandable tool card: a one-line header, details on demand. */
 export function CardShell({
@@ -11,7 +12,7 @@ export function CardShell({
   defaultOpen = false,
   testId,
 }: {
-  icon: string;
+  icon: IconName;
   title: ReactNode;
   meta?: ReactNode;
   state: ReactNode;
@@ -23,16 +24,12 @@ export function CardShell({
   return (
     <Collapsible.Root open={open} onOpenChange={setOpen} className="my-1.5 rounded-lg border border-zinc-200 bg-white text-sm" data-card={testId}>
       <Collapsible.Trigger disabled={!children} className="flex w-full min-w-0 items-center gap-2 px-3 py-2 text-left disabled:cursor-default">
-        <span aria-hidden className="w-4 shrink-0 text-center text-zinc-500">
-          {icon}
-        </span>
+        <Icon name={icon} className="size-4 shrink-0 text-zinc-500" />
         <span className="min-w-0 flex-1 truncate">{title}</span>
         {meta}
         {state}
         {children ? (
-          <span aria-hidden className={`text-xs text-zinc-400 transition-transform ${open ? 'rotate-90' : ''}`}>
-            ▸
-          </span>
+          <Icon name="chevron" className={`size-3.5 text-zinc-400 transition-transform ${open ? 'rotate-90' : ''}`} />
         ) : null}
       </Collapsible.Trigger>
       {children ? <Collapsible.Content className="border-t border-zinc-100 px-3 py-2">{children}</Collapsible.Content> : null}

@@ -30,7 +30,7 @@ export function DoneBuildingCard({ part }: { part: DynamicToolUIPart }) {
   return (
     <CardShell
       testId="done-building"
-      icon={ok ? '✓' : '✗'}
+      icon={ok ? 'check' : 'cross'}
       title={<span className="font-medium">{ok ? 'Built — preview updated' : 'Build failed'}</span>}
       state={<Badge tone={ok ? 'green' : 'red'}>{ok ? 'ok' : 'failed'}</Badge>}
       defaultOpen={!ok}

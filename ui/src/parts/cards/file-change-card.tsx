@@ -38,7 +38,7 @@ export function FileChangeCard({ part }: { part: DynamicToolUIPart }) {
   return (
     <CardShell
       testId="file-change"
-      icon="✎"
+      icon="pencil"
       title={
         <span>
           <span className="font-medium">{part.toolName}</span> <code className="font-mono text-xs">{path}</code>

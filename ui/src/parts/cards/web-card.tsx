@@ -32,7 +32,7 @@ export function WebCard({ part }: { part: DynamicToolUIPart }) {
   const query = inputField(part.input, 'query', 'url') ?? '';
   const chips = sources(part);
   return (
-    <CardShell testId="web" icon="🌐" title={<span><span className="font-medium">{part.toolName === 'WebSearch' ? 'Search' : 'Fetch'}</span> <span className="text-zinc-600">{query}</span></span>} state={<ToolState part={part} />} defaultOpen>
+    <CardShell testId="web" icon="globe" title={<span><span className="font-medium">{part.toolName === 'WebSearch' ? 'Search' : 'Fetch'}</span> <span className="text-zinc-600">{query}</span></span>} state={<ToolState part={part} />} defaultOpen>
       <div className="flex flex-wrap gap-1.5" data-testid="source-chips">
         {chips.length === 0 ? <span className="text-xs text-zinc-500">No sources yet</span> : null}
         {chips.map((u) => (

@@ -1,0 +1,69 @@
+// The first run without a provider key, as scripts/run.sh sets it up: the demo provider's
+// scripted replies (examples/demo-provider/scenario.json) drive the real Claude Code CLI, the
+// page labels them, and a person builds an app from the browser: plan, approval, a real file
+// written, a real type check and build. Also the screenshots of the main screens
+// (scripts/screenshots.sh copies them into docs/screenshots).
+//
+// Usage: node browser/e2e-demo-provider.mjs --build DIR --project DIR
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { harness } from '../harness.mjs';
+import { launchBrowser, requireChromium, screenshot, startPlatform } from './platform.mjs';
+
+requireChromium();
+const args = process.argv.slice(2);
+const opt = (name) => args[args.indexOf(name) + 1];
+const buildDir = path.resolve(opt('--build'));
+const projectDir = path.resolve(opt('--project'));
+const h = harness('platform-demo-provider-e2e-');
+const { tmp, check, run } = h;
+
+run(async () => {
+  const p = await startPlatform(h, {
+    buildDir,
+    projectDir,
+    scenarioFile: path.join(projectDir, 'examples/demo-provider/scenario.json'),
+    webEnv: { PLATFORM_DEMO_PROVIDER: '1' },
+  });
+  const browser = await launchBrowser();
+  const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
+  let appId;
+
+  await check('the page says the replies are scripted', async () => {
+    await page.goto(`${p.web}/`);
+    await page.getByTestId('demo-banner').waitFor();
+    assert.match(await page.getByTestId('demo-banner').innerText(), /scripted/);
+    await page.getByLabel('Name').fill('Tasks');
+    await page.getByLabel('What should it do?').fill('A small task list where I can add tasks and tick them off.');
+    await screenshot(page, tmp, 'new-app');
+  });
+
+  await check('a person builds an app from the browser: plan, approve, a real file, a real build', async () => {
+    await page.getByTestId('create-app').click();
+    await page.getByRole('button', { name: 'Approve & Build' }).waitFor({ timeout: 60000 });
+    appId = new URL(page.url()).pathname.split('/')[4];
+    await screenshot(page, tmp, 'plan');
+    await page.getByRole('button', { name: 'Approve & Build' }).click();
+    await page.locator('[data-card="done-building"]').getByText('Built').waitFor({ timeout: 180000 });
+    await page.waitForSelector('[data-testid="composer"]:not([disabled])');
+    const app = fs.readFileSync(path.join(p.dataDir, 'worker/workspaces', appId, 'src/App.tsx'), 'utf8');
+    assert.match(app, /<h1 className="text-2xl font-semibold">Tasks<\/h1>/);
+    assert.ok(fs.existsSync(path.join(p.dataDir, 'worker/workspaces', appId, 'dist/index.html')));
+    // `ls src` is a read: a List one-liner; the heredoc that wrote the file is a terminal card.
+    await page.locator('[data-card="oneline"][data-kind="List"]').waitFor();
+    assert.equal(await page.locator('[data-card="terminal"]').count(), 1);
+    // One model request per scripted reply: the approval stop asked for nothing more, and the
+    // turn after it resumed the CLI's own session (the scenario's turn count went on).
+    assert.equal(p.model.requests().length, 5);
+    await screenshot(page, tmp, 'built');
+  });
+
+  await check('the runs page lists the run', async () => {
+    await page.getByRole('button', { name: 'Runs' }).click();
+    await page.getByTestId('runs-list').getByText('Completed').waitFor();
+    await screenshot(page, tmp, 'runs');
+  });
+
+  await browser.close();
+});
