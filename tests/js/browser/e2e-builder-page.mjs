@@ -99,7 +99,7 @@ run(async () => {
 
   await check('the plan card blocks the composer, also after a reload', async () => {
     assert.equal(await page.getByTestId('composer').isDisabled(), true);
-    await screenshot(page, tmp, 'plan-card');
+    await screenshot(page, tmp, 'plan-blocks-composer');
     await page.reload();
     await page.locator('[data-card="plan"]').waitFor();
     await page.getByRole('button', { name: 'Approve & Build' }).waitFor();
@@ -122,12 +122,11 @@ run(async () => {
     // The turn ended (persisted, completed): the composer is free again.
     await page.waitForSelector('[data-testid="composer"]:not([disabled])');
     await page.getByTestId('usage').waitFor();
-    await screenshot(page, tmp, 'built');
+    await screenshot(page, tmp, 'build-cards');
   });
 
   await check('Request Changes sends the feedback as the next user message', async () => {
     await page.goto(`${p.web}/w/default`);
-    await screenshot(page, tmp, 'new-app-form');
     await page.getByLabel('Name').fill('Second');
     await page.getByLabel('What should it do?').fill('Another counter');
     await page.getByTestId('create-app').click();
