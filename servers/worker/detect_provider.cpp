@@ -13,6 +13,8 @@
 
 #include "cli_probe.hpp"
 #include "opencode_cli.hpp"
+#include "provider_keys.hpp"
+#include "worker_http.hpp"
 
 namespace platform::worker {
 
@@ -102,11 +104,11 @@ json detect_opencode(const config& cfg) {
   return runtime_json(s.installed, s.usable, s.version, s.reason);
 }
 
-json auth_hints() {
+json auth_hints(const config& cfg) {
   json auth = json::object();
   for (const char* name : auth_variables) {
     const char* v = std::getenv(name);
-    auth[name] = v != nullptr && *v != '\0';  // presence only, never the value
+    auth[name] = (v != nullptr && *v != '\0') || cfg.keys->has(name);  // presence only, never the value
   }
   return auth;
 }
@@ -117,23 +119,45 @@ std::string detect(const config& cfg) {
   auto b = std::async(std::launch::async, detect_codex, std::cref(cfg));
   json c = detect_opencode(cfg);
   json reply = {{"runtimes", {{"runtime-a", a.get()}, {"runtime-b", b.get()}, {"runtime-c", std::move(c)}}},
-                {"auth", auth_hints()}};
+                {"auth", auth_hints(cfg)}};
   return reply.dump();
 }
 
 }  // namespace
 
-void handle_detect_provider(const config& cfg, httplib::Response& res) {
-  static std::mutex mu;
-  static std::string cached;
-  static std::chrono::steady_clock::time_point cached_at;
-  std::lock_guard lock(mu);  // concurrent callers share one probe
-  auto now = std::chrono::steady_clock::now();
-  if (cached.empty() || now - cached_at >= reply_max_age) {
-    cached = detect(cfg);
-    cached_at = now;
+namespace {
+std::mutex detect_mu;
+std::string detected;
+std::chrono::steady_clock::time_point detected_at;
+}  // namespace
+
+void forget_detected_provider() {
+  std::lock_guard lock(detect_mu);
+  detected.clear();
+}
+
+void handle_put_provider_key(const config& cfg, const std::string& name, const std::string& body, httplib::Response& res) {
+  json b = json::parse(body, nullptr, false);
+  if (!b.is_object() || !b.contains("value") || !b["value"].is_string()) {
+    return send_error(res, 400, "invalid_body", "the body is {\"value\": \"<the key>\"}");
   }
-  res.set_content(cached, "application/json");
+  auto set = cfg.keys->set(name, b["value"].get<std::string>());
+  if (!set) {
+    int status = set.error().code == "store_failed" ? 500 : 400;
+    return send_error(res, status, set.error().code, set.error().message);
+  }
+  forget_detected_provider();
+  res.set_content(json({{"name", name}, {"configured", true}}).dump(), "application/json");
+}
+
+void handle_detect_provider(const config& cfg, httplib::Response& res) {
+  std::lock_guard lock(detect_mu);  // concurrent callers share one probe
+  auto now = std::chrono::steady_clock::now();
+  if (detected.empty() || now - detected_at >= reply_max_age) {
+    detected = detect(cfg);
+    detected_at = now;
+  }
+  res.set_content(detected, "application/json");
 }
 
 }  // namespace platform::worker

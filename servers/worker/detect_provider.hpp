@@ -12,5 +12,11 @@ struct Response;
 namespace platform::worker {
 
 void handle_detect_provider(const config& cfg, httplib::Response& res);
+// The next detection probes again (a key was just entered).
+void forget_detected_provider();
+
+// PUT /provider-keys/{name} {"value"}: a key entered on the onboarding screen, kept by the
+// worker for the runtime it serves. The reply says only that it is set.
+void handle_put_provider_key(const config& cfg, const std::string& name, const std::string& body, httplib::Response& res);
 
 }  // namespace platform::worker

@@ -252,6 +252,9 @@ int main(int, char** argv) {
   server.Get("/detect-provider", [&](const httplib::Request& req, httplib::Response& res) {
     if (authorized(*cfg, req, res)) handle_detect_provider(*cfg, res);
   });
+  server.Put("/provider-keys/([A-Z0-9_]{1,64})", [&](const httplib::Request& req, httplib::Response& res) {
+    if (authorized(*cfg, req, res)) handle_put_provider_key(*cfg, req.matches[1], req.body, res);
+  });
   server.Get("/opencode/models", [&](const httplib::Request& req, httplib::Response& res) {
     if (authorized(*cfg, req, res)) handle_opencode_models(registry, res);
   });

@@ -12,6 +12,7 @@
 
 #include "app_workspace.hpp"
 #include "platform/runtime_registry.hpp"
+#include "provider_keys.hpp"
 
 namespace platform::worker {
 
@@ -112,7 +113,9 @@ result<std::unique_ptr<runtime_turn>> runtime_a_turn::start(const config& cfg, c
               "DISABLE_AUTOUPDATER=1", "CLAUDE_CODE_ENTRYPOINT=sdk-ts",
               // MCP tools go to the model directly instead of behind ToolSearch.
               "ENABLE_TOOL_SEARCH=false"};
-  spec.env.insert(spec.env.end(), cfg.provider_env.begin(), cfg.provider_env.end());
+  // Its own provider's settings only: other providers' keys never reach this process.
+  auto own = cfg.keys->env({"ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "CLAUDE_CODE_MAX_RETRIES"});
+  spec.env.insert(spec.env.end(), own.begin(), own.end());
   auto proc = child_process::spawn(spec);
   if (!proc) return tl::unexpected(proc.error());
   t->proc_ = std::move(*proc);

@@ -2,6 +2,7 @@
 
 #include "../common/env.hpp"
 #include "../common/find_upwards.hpp"
+#include "provider_keys.hpp"
 
 namespace platform::worker {
 namespace {
@@ -54,6 +55,7 @@ result<config> config_from_env(const std::string& exe_path) {
                            "OPENCODE_API_KEY", "GROQ_API_KEY", "MISTRAL_API_KEY", "DEEPSEEK_API_KEY", "XAI_API_KEY"}) {
     if (std::string v = env(name); !v.empty()) c.provider_env.push_back(std::string(name) + "=" + v);
   }
+  c.keys = std::make_shared<provider_keys>(c.provider_env, env("PLATFORM_DATA_DIR", "./data") + "/provider-keys.json");
   c.trace = env("PLATFORM_CODEX_TRACE") == "1";
   auto max_runs = env_number("PLATFORM_WORKER_MAX_AGENT_RUNS", static_cast<long long>(c.max_agent_runs), 1, 1000000);
   if (!max_runs) return tl::unexpected(max_runs.error());

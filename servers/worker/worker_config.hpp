@@ -1,12 +1,15 @@
 #pragma once
 // platform-worker's settings, all from the environment (docs/operations.md).
 #include <chrono>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "platform/error.hpp"
 
 namespace platform::worker {
+
+class provider_keys;
 
 struct config {
   std::string host = "127.0.0.1";
@@ -40,6 +43,9 @@ struct config {
   // Provider credentials a runtime may receive (spec "Authentication" 7); nothing else of the
   // worker's environment reaches a runtime.
   std::vector<std::string> provider_env;
+  // The same credentials plus keys entered on the onboarding screen (runtime-a's), kept in
+  // $PLATFORM_DATA_DIR/provider-keys.json; shared by every copy of this config.
+  std::shared_ptr<provider_keys> keys;
   std::chrono::milliseconds session_ttl{15 * 60 * 1000};  // PLATFORM_WORKER_SESSION_TTL_MS
   bool trace = false;                  // PLATFORM_CODEX_TRACE=1
   std::size_t max_agent_runs = 100;    // PLATFORM_WORKER_MAX_AGENT_RUNS
