@@ -226,6 +226,8 @@ void close_session(web_app&, const httplib::Request&, httplib::Response& res, co
 // configure the key before deployment and skip it.
 void onboarding_provider(web_app& app, const httplib::Request&, httplib::Response& res, const path_ids&) {
   if (app.cfg.auth != auth_mode::none) return send_error(res, 404, "not_found", "provider setup is configured by the deployment");
+  // The builder page has the full screen (entering a key); without a build, the embedded one.
+  if (send_ui_page(app, res)) return;
   res.set_content(std::string(onboarding_page), "text/html; charset=utf-8");
 }
 
@@ -543,6 +545,24 @@ void detect_provider(web_app& app, const httplib::Request& req, httplib::Respons
   send_json(res, 200, *r);
 }
 
+// Local mode's onboarding (spec "Authentication" 6): a key entered on the page goes to the
+// worker, which keeps it for the runtime it serves; the reply only says it is set.
+void put_provider_key(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
+  if (app.cfg.auth != auth_mode::none) return send_error(res, 404, "not_found", "provider keys are configured by the deployment");
+  if (!app.auth.identify(req, res)) return;
+  json body;
+  if (!parse_json_body(req, res, app.cfg.max_body_bytes, body)) return;
+  if (!body.is_object() || !body.contains("value") || !body["value"].is_string()) {
+    return send_error(res, 400, "invalid_body", "the body is {\"value\": \"<the key>\"}");
+  }
+  auto saved = app.worker.put_provider_key(ids.at(0), body["value"].get<std::string>());
+  if (!saved) {
+    bool bad_input = saved.error().code == "unknown_key" || saved.error().code == "invalid_key";
+    return send_error(res, bad_input ? 400 : 502, saved.error().code, saved.error().message);
+  }
+  send_json(res, 200, json({{"name", ids.at(0)}, {"configured", true}}).dump());
+}
+
 }  // namespace
 
 void register_routes(httplib::Server& s, router& r, web_app& app) {
@@ -599,6 +619,7 @@ void register_routes(httplib::Server& s, router& r, web_app& app) {
     workspace_events(app, req, res, ids, key);
   });
   get("/api/setup/detect-provider", detect_provider);
+  on_body_route(s, "PUT", "/api/setup/provider-keys/{}", app, put_provider_key);
   register_agents_routes(s, r, app);
   register_app_data_routes(s, r, app);
   register_agent_run_routes(s, r, app);

@@ -68,6 +68,13 @@ bool serve_ui(const web_app& app, const httplib::Request& req, httplib::Response
 
 }  // namespace
 
+bool send_ui_page(const web_app& app, httplib::Response& res) {
+  auto body = read_site_file(app.cfg.ui_dir, "index.html");
+  if (!body) return false;
+  send_site_file(res, site_file_kind::page, content_type_for("index.html"), std::move(*body));
+  return true;
+}
+
 void register_ui_routes(router& r, web_app& app) {
   const std::string& dir = app.cfg.ui_dir;
   if (dir.empty() || ::access((dir + "/index.html").c_str(), R_OK) != 0) {

@@ -6,10 +6,17 @@
 //   GET /{route...}      index.html (the page routes itself), or the "not built" page
 #include "router.hpp"
 
+namespace httplib {
+struct Response;
+}  // namespace httplib
+
 namespace platform::web {
 
 struct web_app;
 
 void register_ui_routes(router& r, web_app& app);
+// index.html with the page's headers, for a route that is the page's but not the site's
+// (/onboarding/provider); false when the page is not built.
+bool send_ui_page(const web_app& app, httplib::Response& res);
 
 }  // namespace platform::web

@@ -197,6 +197,22 @@ result<std::string> worker_client::detect_provider() const {
   return res->body;
 }
 
+result<void> worker_client::put_provider_key(std::string_view name, std::string_view value) const {
+  httplib::Client cli(base_url_);
+  cli.set_connection_timeout(5, 0);
+  cli.set_read_timeout(10, 0);
+  std::string body = nlohmann::json({{"value", value}}).dump();
+  auto res = cli.Put("/provider-keys/" + path_segment(name), auth_headers(token_), body, "application/json");
+  if (!res) return fail("worker_unreachable", "the worker is unreachable: " + httplib::to_string(res.error()));
+  if (res->status == 200) return {};
+  // The worker's refusal of the input says what to fix (it never quotes the key).
+  auto j = nlohmann::json::parse(res->body, nullptr, false);
+  if (res->status == 400 && j.is_object() && j.contains("error") && j["error"].is_object()) {
+    return fail(j["error"].value("code", "invalid_key"), j["error"].value("message", "the worker refused the key"));
+  }
+  return tl::unexpected(worker_error(res, "saving the key"));
+}
+
 result<std::optional<std::string>> worker_client::agent_run_status(std::string_view app_id, std::string_view run_id) const {
   httplib::Client cli(base_url_);
   cli.set_connection_timeout(5, 0);

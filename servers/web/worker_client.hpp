@@ -74,6 +74,9 @@ class worker_client {
 
   // GET /detect-provider, passed through as JSON text.
   result<std::string> detect_provider() const;
+  // A provider key entered on the onboarding screen: the worker keeps it for its runtime.
+  // Errors: the worker's `unknown_key` / `invalid_key` (bad input), `worker_*` otherwise.
+  result<void> put_provider_key(std::string_view name, std::string_view value) const;
 
   // GET /sessions/{appId}__agent__{runId}/agent-run/{runId}: "running", "completed" or
   // "failed", or nullopt when the worker does not hold the run (404). Errors:

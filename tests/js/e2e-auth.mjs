@@ -201,6 +201,8 @@ async function main() {
       PLATFORM_WEB_PORT: '0',
       PLATFORM_DATA_DIR: path.join(tmp, 'local'),
       PLATFORM_WORKER_URL: 'http://127.0.0.1:1',
+      // No built page: the embedded setup screen (the built page is e2e-ui-serving's).
+      PLATFORM_UI_DIR: path.join(tmp, 'no-ui'),
     });
     const page = await call(local, 'GET', '/onboarding/provider');
     assert.equal(page.status, 200);
@@ -208,6 +210,10 @@ async function main() {
     assert.match(page.text, /\/api\/setup\/detect-provider/);
     // The worker is down here: detect-provider says so with an error body, not a hang.
     assertError(await call(local, 'GET', '/api/setup/detect-provider'), 502);
+    // Entering a provider key: local mode only, and a clear 502 while the worker is down.
+    assertError(await call(base, 'PUT', '/api/setup/provider-keys/ANTHROPIC_API_KEY', { bearer: alice, body: { value: 'sk-x' } }), 404, 'not_found');
+    assertError(await call(local, 'PUT', '/api/setup/provider-keys/ANTHROPIC_API_KEY', { body: { value: 'sk-x' } }), 502, 'worker_unreachable');
+    assertError(await call(local, 'PUT', '/api/setup/provider-keys/ANTHROPIC_API_KEY', { body: { nope: 1 } }), 400, 'invalid_body');
     assertError(await call(local, 'POST', '/api/session', { bearer: alice }), 404, 'not_found');
   });
 

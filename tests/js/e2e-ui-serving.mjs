@@ -140,12 +140,8 @@ await run(async () => {
     }
   });
 
-  await check('/onboarding/provider keeps its embedded page', async () => {
-    const r = await get(base, '/onboarding/provider');
-    assert.equal(r.status, 200);
-    assert.match(r.headers['content-type'], /^text\/html/);
-    assert.match(r.text, /\/api\/setup\/detect-provider/);
-    assert.notEqual(r.text, indexHtml);
+  await check('/onboarding/provider is the builder page (local mode), with its headers', async () => {
+    assertPage(await get(base, '/onboarding/provider'), indexHtml, '/onboarding/provider');
   });
 
   await check('a rebuilt page is served at once, without a restart', async () => {
@@ -174,5 +170,9 @@ await run(async () => {
     assert.equal((await get(bare, '/assets/app-abc123.js')).status, 404);
     assert.equal((await get(bare, '/api/nope')).text, notFoundRoute);
     assert.match(fs.readFileSync(path.join(tmp, 'web-no-ui.log'), 'utf8'), /builder page is not built/);
+    // Provider setup still works without the page: its embedded screen.
+    const onboarding = await get(bare, '/onboarding/provider');
+    assert.equal(onboarding.status, 200);
+    assert.match(onboarding.text, /\/api\/setup\/detect-provider/);
   });
 });

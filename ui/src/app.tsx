@@ -6,6 +6,7 @@ import { DemoBanner } from './components/demo-banner';
 import { ErrorNotice } from './components/error-notice';
 import { Spinner } from './components/spinner';
 import { navigate, paths, useRoute } from './routing/location';
+import { OnboardingPage } from './onboarding/onboarding-page';
 import { Sidebar } from './sidebar/sidebar';
 
 export function App() {
@@ -18,7 +19,8 @@ export function App() {
 
   if (error) return <ErrorNotice error={error} className="m-6" />;
   if (route.page === 'not-found') return <p className="m-6 text-sm">No such page. <a className="text-accent underline" href="/">Go to your apps</a></p>;
-  if (route.page === 'home' || route.page === 'onboarding') return <div className="p-6"><Spinner label="Loading" /></div>;
+  if (route.page === 'onboarding') return <OnboardingPage />;
+  if (route.page === 'home') return <div className="p-6"><Spinner label="Loading" /></div>;
 
   return (
     <div className="flex h-full flex-col">

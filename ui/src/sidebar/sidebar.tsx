@@ -1,5 +1,5 @@
 import { mutate } from 'swr';
-import { keys, useApps, useWorkspaces } from '../api/queries';
+import { keys, useApps, useMe, useWorkspaces } from '../api/queries';
 import { cn } from '../components/cn';
 import { useWorkspaceEvents } from '../events/use-workspace-events';
 import { navigate, paths } from '../routing/location';
@@ -8,6 +8,7 @@ import { RepairBadge, isRepairing } from './repair-badge';
 export function Sidebar({ workspaceId, appId }: { workspaceId: string; appId?: string }) {
   const { data: ws } = useWorkspaces();
   const { data } = useApps(workspaceId);
+  const { data: me } = useMe();
   // The list shows each app's latest run: any run event of the workspace may change it.
   useWorkspaceEvents(workspaceId, { kind: 'builder' }, () => void mutate(keys.apps(workspaceId)));
   return (
@@ -68,6 +69,19 @@ export function Sidebar({ workspaceId, appId }: { workspaceId: string; appId?: s
         })}
         {data && data.apps.length === 0 ? <li className="px-2.5 py-2 text-xs text-zinc-500">No apps yet.</li> : null}
       </ul>
+      {me?.defaultWorkspaceId ? (
+        // Local mode only: the provider setup screen does not exist in external deployments.
+        <a
+          href="/onboarding/provider"
+          onClick={(e) => {
+            e.preventDefault();
+            navigate('/onboarding/provider');
+          }}
+          className="border-t border-zinc-200 px-4 py-2.5 text-xs text-zinc-600 hover:text-accent"
+        >
+          Model providers
+        </a>
+      ) : null}
     </nav>
   );
 }

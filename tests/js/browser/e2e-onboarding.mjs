@@ -1,0 +1,106 @@
+// Local mode's provider setup in a real browser: a worker started with no Anthropic key (but
+// with other providers' keys set) shows runtime-a as needing credentials; a key entered on
+// /onboarding/provider makes it usable at once (no restart): a builder turn runs on it. The key
+// is never shown again (not in the DOM, not in any answer), never logged, kept by the worker in
+// a 0600 file, and reaches only runtime-a's process, whose environment holds no other
+// provider's key (read from /proc/<pid>/environ during the turn).
+//
+// Usage: node browser/e2e-onboarding.mjs --build DIR --project DIR
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { harness, use } from '../harness.mjs';
+import { launchBrowser, requireChromium, screenshot, startPlatform } from './platform.mjs';
+
+requireChromium();
+const args = process.argv.slice(2);
+const opt = (name) => args[args.indexOf(name) + 1];
+const buildDir = path.resolve(opt('--build'));
+const projectDir = path.resolve(opt('--project'));
+const h = harness('platform-onboarding-e2e-');
+const { tmp, check, run } = h;
+
+const key = 'sk-ant-onboarding-e2e-7f3a9c0d1e2b';
+const decoys = { OPENAI_API_KEY: 'sk-decoy-openai-5d1c', GEMINI_API_KEY: 'decoy-gemini-88ab' };
+const turns = [
+  {
+    blocks: [
+      { type: 'text', text: 'Planning with the key you entered. ' },
+      { type: 'pause', name: 'hold' },
+      use('t_plan', 'mcp__platform__present_plan', { title: 'Keyed', steps: ['One step'] }),
+    ],
+    stop_reason: 'tool_use',
+  },
+];
+
+// Processes whose environment says they are a runtime-a turn of this test's worker.
+function runtimeAEnvironments(dataDir) {
+  const out = [];
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    let env;
+    try {
+      env = fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+      const cwd = fs.readlinkSync(`/proc/${pid}/cwd`);
+      if (!cwd.startsWith(path.join(dataDir, 'worker/workspaces'))) continue;
+    } catch {
+      continue;
+    }
+    if (env.some((e) => e.startsWith('CLAUDE_CONFIG_DIR='))) out.push(env);
+  }
+  return out;
+}
+
+run(async () => {
+  const p = await startPlatform(h, { buildDir, projectDir, turns, workerEnv: { ANTHROPIC_API_KEY: '', ...decoys } });
+  const browser = await launchBrowser();
+  const page = await (await browser.newContext({ viewport: { width: 1280, height: 860 } })).newPage();
+  const answers = [];
+  page.on('response', async (r) => {
+    if (r.url().includes('/api/')) answers.push(await r.text().catch(() => ''));
+  });
+
+  await check('without a key, runtime-a needs credentials', async () => {
+    await page.goto(`${p.web}/onboarding/provider`);
+    const a = page.getByTestId('runtime-runtime-a');
+    await a.getByText('Needs credentials').waitFor({ timeout: 60000 });
+  });
+
+  await check('a key entered on the page makes runtime-a ready, and is never shown again', async () => {
+    await page.getByTestId('key-input-ANTHROPIC_API_KEY').fill(key);
+    await page.getByRole('button', { name: 'Save key' }).click();
+    await page.getByTestId('runtime-runtime-a').getByText('Ready').waitFor({ timeout: 60000 });
+    assert.equal(await page.getByTestId('key-input-ANTHROPIC_API_KEY').inputValue(), '');
+    const html = await page.evaluate(() => document.documentElement.outerHTML);
+    assert.ok(!html.includes(key), 'the key is in the DOM');
+    await screenshot(page, tmp, 'onboarding');
+    const file = path.join(p.dataDir, 'worker', 'provider-keys.json');
+    assert.equal(fs.statSync(file).mode & 0o777, 0o600);
+  });
+
+  await check('a builder turn runs on the entered key, in a process without other providers\' keys', async () => {
+    await page.getByText('Continue to your apps').click();
+    await page.getByLabel('Name').fill('Keyed');
+    await page.getByLabel('What should it do?').fill('Anything');
+    await page.getByTestId('create-app').click();
+    await page.getByText('Planning with the key you entered.').waitFor({ timeout: 60000 });
+    const envs = runtimeAEnvironments(p.dataDir);
+    assert.ok(envs.length >= 1, 'no runtime-a process found during the turn');
+    for (const env of envs) {
+      assert.ok(env.includes(`ANTHROPIC_API_KEY=${key}`), 'runtime-a lacks the entered key');
+      for (const name of Object.keys(decoys)) assert.ok(!env.some((e) => e.startsWith(`${name}=`)), `runtime-a holds ${name}`);
+    }
+    await p.model.release('hold');
+    await page.locator('[data-card="plan"]').waitFor();
+    const sent = p.model.requests();
+    assert.ok(sent.length >= 1 && sent.every((r) => r.headers['x-api-key'] === '[redacted]'), 'the model requests carried no key');
+  });
+
+  await check('the key is in no API answer and no log', async () => {
+    assert.ok(!answers.some((a) => a.includes(key)), 'an API answer holds the key');
+    for (const f of fs.readdirSync(tmp).filter((x) => x.endsWith('.log') || x.endsWith('.jsonl'))) {
+      assert.ok(!fs.readFileSync(path.join(tmp, f), 'utf8').includes(key), `${f} holds the key`);
+    }
+  });
+
+  await browser.close();
+});

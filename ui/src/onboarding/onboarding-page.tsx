@@ -1,0 +1,78 @@
+import { mutate } from 'swr';
+import { keys, useDetection, useMe, useRuntimes } from '../api/queries';
+import type { RuntimeDetection } from '../api/types';
+import { Badge } from '../components/badge';
+import { ErrorNotice } from '../components/error-notice';
+import { Spinner } from '../components/spinner';
+import { navigate, paths } from '../routing/location';
+import { ProviderKeyForm } from './provider-key-form';
+
+const names: Record<string, { title: string; cli: string; credential: string }> = {
+  'runtime-a': { title: 'Claude Code', cli: 'claude', credential: 'ANTHROPIC_API_KEY' },
+  'runtime-b': { title: 'Codex', cli: 'codex', credential: 'CODEX_API_KEY' },
+  'runtime-c': { title: 'opencode', cli: 'opencode', credential: 'the provider of the chosen model' },
+};
+
+/** Local mode's provider setup (spec "Authentication" 6, 7): which runtime CLIs the worker
+ *  found, whether each has credentials, and a key entry that makes runtime-a usable at once. */
+export function OnboardingPage() {
+  const { data, error, isValidating } = useDetection(true);
+  const { data: runtimes } = useRuntimes();
+  const { data: me } = useMe();
+  const refresh = () => void mutate(keys.detect);
+  const ready = (id: string, d: RuntimeDetection) =>
+    d.usable && (id === 'runtime-a' ? !!data?.auth.ANTHROPIC_API_KEY : id === 'runtime-b' ? !!(d.loggedIn || data?.auth.CODEX_API_KEY || data?.auth.OPENAI_API_KEY) : true);
+
+  return (
+    <div className="min-h-full bg-zinc-50 px-6 py-10">
+      <div className="mx-auto max-w-2xl">
+        <h1 className="text-xl font-semibold">Set up a model provider</h1>
+        <p className="mt-1 text-sm text-zinc-600">
+          The builder runs one of three agent runtimes on the worker. Each needs its CLI and a way to reach its model provider. Keys entered here go to the worker, which keeps them for that runtime only; they are never shown again.
+        </p>
+        {runtimes?.demoProvider ? (
+          <p className="mt-3 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
+            The platform runs on the <strong>demo provider</strong> now: scripted replies. Restart <code className="font-mono">scripts/run.sh</code> with a key to use a real model.
+          </p>
+        ) : null}
+        <ErrorNotice error={error} className="mt-4" />
+        {!data && !error ? <Spinner label="Asking the worker what it has (a few seconds)" /> : null}
+        <div className="mt-6 space-y-3">
+          {data
+            ? Object.entries(data.runtimes).map(([id, d]) => {
+                const n = names[id] ?? { title: id, cli: id, credential: '' };
+                const ok = ready(id, d);
+                return (
+                  <section key={id} className="rounded-xl border border-zinc-200 bg-white p-4" data-testid={`runtime-${id}`}>
+                    <div className="flex items-center gap-2">
+                      <h2 className="font-medium">{n.title}</h2>
+                      <span className="text-xs text-zinc-500">
+                        {id}
+                        {d.version ? ` · ${n.cli} ${d.version}` : ''}
+                      </span>
+                      <span className="flex-1" />
+                      {!d.installed ? <Badge tone="red">Not installed</Badge> : !d.usable ? <Badge tone="red">Not usable</Badge> : ok ? <Badge tone="green">Ready</Badge> : <Badge tone="amber">Needs credentials</Badge>}
+                    </div>
+                    {d.reason ? <p className="mt-1 text-sm text-zinc-600">{d.reason}</p> : null}
+                    {id === 'runtime-a' && d.installed ? <ProviderKeyForm name="ANTHROPIC_API_KEY" configured={!!data.auth.ANTHROPIC_API_KEY} onSaved={refresh} /> : null}
+                    {id === 'runtime-b' && d.installed && !ok ? (
+                      <p className="mt-2 text-sm text-zinc-600">
+                        Log in with the CLI's own login on the worker's machine (<code className="font-mono">codex login</code>), or start the worker with <code className="font-mono">CODEX_API_KEY</code>.
+                      </p>
+                    ) : null}
+                    {id === 'runtime-c' && d.usable ? <p className="mt-2 text-sm text-zinc-600">Uses {n.credential}, from the operator's opencode configuration.</p> : null}
+                  </section>
+                );
+              })
+            : null}
+        </div>
+        <div className="mt-6 flex items-center gap-3">
+          <button type="button" className="text-sm text-accent underline" onClick={() => navigate(paths.workspace(me?.defaultWorkspaceId ?? 'default'))}>
+            Continue to your apps
+          </button>
+          {isValidating && data ? <Spinner label="Checking again" /> : null}
+        </div>
+      </div>
+    </div>
+  );
+}
