@@ -360,6 +360,13 @@ void connect_callback(web_app& app, const httplib::Request& req, httplib::Respon
   if (!tokens) return send_failure(res, tokens.error());
   oauth_account_key key{st->workspace_id, st->app_id, st->provider_key, st->user_id};
   if (auto put = app.db.integrations().put_account(key, *tokens, now_ms()); !put) return send_failure(res, put.error());
+  // A person's browser came here from the provider: back to the page it left, which reads the
+  // new state from the API. Programs get the JSON.
+  if (req.get_header_value("Accept").find("text/html") != std::string::npos) {
+    std::string back = "/w/" + key.workspace_id + (key.app_id.empty() ? "" : "/apps/" + key.app_id + "/integrations");
+    res.set_redirect(back + "?connected=" + key.provider_key, 303);
+    return;
+  }
   send_json(res, 200, json({{"ok", true}, {"providerKey", key.provider_key}, {"appId", key.app_id}, {"connected", true},
                             {"grantedScopes", tokens->scopes}}).dump());
 }

@@ -289,6 +289,12 @@ async function main() {
     const done = ok(await call('collab', 'GET', callback));
     assert.deepEqual(done, { ok: true, providerKey: 'localcrm', appId: appA, connected: true, grantedScopes: ['contacts.read'] });
     assertError(await call('collab', 'GET', callback), 400, 'invalid_state');  // replay
+    // A person's browser is sent back to the app's integrations page instead of JSON.
+    const viaBrowser = await call('collab', 'GET', `${appPath}/integrations/oauth/localcrm/connect`, undefined, { redirect: 'manual' });
+    const browserCallback = (await fetch(viaBrowser.location, { redirect: 'manual' })).headers.get('location');
+    const landed = await fetch(browserCallback, { redirect: 'manual', headers: { authorization: `Bearer ${users.collab}`, accept: 'text/html,application/xhtml+xml' } });
+    assert.equal(landed.status, 303);
+    assert.equal(landed.headers.get('location'), `/w/${ws}/apps/${appA}/integrations?connected=localcrm`);
     const list = ok(await call('admin', 'GET', `${appPath}/integrations`));
     assert.deepEqual(list.oauth.find((o) => o.providerKey === 'localcrm').requiredScopes, ['contacts.read']);
   });

@@ -22,4 +22,5 @@ export function useChatActions(): ChatActions {
   return v;
 }
 
-export const canApproveAgents = (role: Role | undefined) => role === 'owner' || role === 'admin';
+// Approving agents.json is an admin's or owner's (spec "Authentication" 2).
+export { isAdmin as canApproveAgents } from '../members/roles';

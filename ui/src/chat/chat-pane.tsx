@@ -5,6 +5,7 @@ import { api } from '../api/client';
 import { keys } from '../api/queries';
 import type { App, Role, Run, RuntimeSettings } from '../api/types';
 import { Button } from '../components/button';
+import { streamError } from '../api/stream-error';
 import { ErrorNotice } from '../components/error-notice';
 import { MessageView } from '../parts/message-view';
 import { RuntimePicker } from '../runtime/runtime-picker';
@@ -96,7 +97,7 @@ export function ChatPane({ app, runId, role }: { app: App; runId: string; role: 
               This turn did not finish. Send a message to continue, or ask the builder to try again.
             </p>
           ) : null}
-          <ErrorNotice error={error} />
+          <ErrorNotice error={streamError(error)} />
           <ErrorNotice error={stopError} />
         </div>
         <Composer onSend={(t) => void actions.send(t)} onStop={() => void stop()} streaming={working} blockedReason={blockedReason}>

@@ -10,7 +10,7 @@ import { ErrorNotice } from '../components/error-notice';
 import { Spinner } from '../components/spinner';
 import { useRole } from '../members/use-role';
 import { MessageView } from '../parts/message-view';
-import { streamError } from './stream-error';
+import { streamError } from '../api/stream-error';
 
 const ended = (s: AgentRunDetail['status']) => s === 'completed' || s === 'failed';
 const live = (s: AgentRunDetail['status']) => s === 'running' || s === 'streaming';

@@ -1,5 +1,5 @@
 import { APICallError } from 'ai';
-import { errorFromBody } from '../api/client';
+import { errorFromBody } from './client';
 
 /** The AI SDK puts a refused stream's raw response body in its error message; read it as the
  *  API error it is, so the notice shows the server's sentence, not its JSON. */
