@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "integration_credentials.hpp"
+#include "platform/placeholder.hpp"
 #include "platform/tool_request.hpp"
 #include "tool_shaping.hpp"
 
@@ -48,6 +49,19 @@ void log_outcome(const tool_call& call, const tool& t, const integration_tool_re
 }
 
 }  // namespace
+
+std::vector<std::string> known_secret_values(web_app& app, const tool& t, const tool_call& call) {
+  std::vector<std::string> out;
+  if (!t.endpoint) return out;
+  auto creds = credentials_for(app, call.workspace_id, call.app_id, t, call.user_id);
+  auto usage = endpoint_placeholder_usage(*t.endpoint);
+  if (!creds || !usage) return out;
+  for (const auto& name : usage->secret_names) {
+    if (auto value = creds->secrets ? creds->secrets(name) : std::nullopt) out.push_back(std::move(*value));
+  }
+  if (creds->oauth_access_token) out.push_back(*creds->oauth_access_token);
+  return out;
+}
 
 result<std::unique_ptr<tool_runner>> tool_runner::create(const config& cfg, mock_picker pick) {
   auto allow = address_allow_list::parse(cfg.http_action_allow);

@@ -12,6 +12,7 @@
 #include <mutex>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "platform/agents_config.hpp"
 #include "platform/error.hpp"
@@ -34,6 +35,11 @@ struct tool_call {
   std::string user_id;
   std::string input_json;
 };
+
+// The values of the secrets (and the OAuth token) a call of `t` would carry for `call`'s user:
+// what to scrub from anything about that tool that leaves the server (failure reports pasted
+// by a person or an agent). Empty when nothing is configured or the store cannot be read.
+std::vector<std::string> known_secret_values(web_app& app, const tool& t, const tool_call& call);
 
 class tool_runner {
  public:

@@ -12,6 +12,7 @@
 #include "agent_runs.hpp"
 #include "governed_agents.hpp"
 #include "http.hpp"
+#include "platform/http_action_result.hpp"
 #include "platform/redaction.hpp"
 #include "routes.hpp"
 #include "tool_execution.hpp"
@@ -163,10 +164,13 @@ void report_app_tool_failure(const context& ctx, const httplib::Request& req, ht
                  {"integration", integration_json(t->first)}, {"input", body.value("input", json())},
                  {"result", seen}, {"description", body.value("description", json(""))},
                  {"attemptedTask", body.value("attemptedTask", json(""))}};
+  // A person may paste a secret into the description: the app's own secret values go before
+  // the generic redaction (which knows names, not values).
+  auto secrets = known_secret_values(app, t->first, {ws, app_id, c->who.user_id, {}});
   repair_request r{ws, app_id, "app_action", "user:" + c->who.user_id, t->first.name, code,
                    parse_error_category(string_field(*result, "errorCategory")),
                    failure_fingerprint(ws, app_id, t->first.name, code, t->first.endpoint),
-                   redact_json(dump(report), report_limits),
+                   redact_json(scrub_secrets(dump(report), secrets), report_limits),
                    {{"approvalHash", t->second}, {"userId", c->who.user_id}}};
   send_repair(app, r, res);
 }
@@ -236,8 +240,12 @@ void internal_failure_report(const context& ctx, const httplib::Request& req, ht
   // recorded (a stale draft keeps its repair: the builder is what fixes it).
   std::optional<tool_endpoint> endpoint;
   std::string approval_hash;
+  std::vector<std::string> secrets;
   if (auto policy = approved_payload(app, run->workspace_id, run->app_id, run_scope(*run)); policy && *policy) {
-    if (const tool* t = (*policy)->config.find_tool(name, run->agent_id)) endpoint = t->endpoint;
+    if (const tool* t = (*policy)->config.find_tool(name, run->agent_id)) {
+      endpoint = t->endpoint;
+      secrets = known_secret_values(app, *t, {run->workspace_id, run->app_id, run->triggered_by_user_id, {}});
+    }
     approval_hash = (*policy)->hash;
   }
   const json& last = failures->back();
@@ -253,7 +261,7 @@ void internal_failure_report(const context& ctx, const httplib::Request& req, ht
   repair_request r{run->workspace_id, run->app_id, "agent_tool", "agent_run:" + run->run_id, name, code,
                    error.is_object() ? parse_error_category(string_field(error, "errorCategory")) : std::nullopt,
                    failure_fingerprint(run->workspace_id, run->app_id, name, code, endpoint),
-                   redact_json(dump(report), report_limits),
+                   redact_json(scrub_secrets(dump(report), secrets), report_limits),
                    {{"agentRunId", run->run_id}, {"agentId", run->agent_id}, {"approvalHash", approval_hash},
                     {"failureCount", failures->size()}}};
   send_repair(app, r, res);
