@@ -3,11 +3,14 @@
 // /onboarding/provider makes it usable at once (no restart): a builder turn runs on it. The key
 // is never shown again (not in the DOM, not in any answer), never logged, kept by the worker in
 // a 0600 file, and reaches only runtime-a's process, whose environment holds no other
-// provider's key (read from /proc/<pid>/environ during the turn).
+// provider's key (read from /proc/<pid>/environ during the turn). A page of another site open in
+// the same browser cannot drive the API (local mode has no sign-in: the cross-site guard is
+// all that stands between any website and the owner's platform).
 //
 // Usage: node browser/e2e-onboarding.mjs --build DIR --project DIR
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { harness, use } from '../harness.mjs';
 import { launchBrowser, requireChromium, screenshot, startPlatform } from './platform.mjs';
@@ -100,6 +103,39 @@ run(async () => {
     for (const f of fs.readdirSync(tmp).filter((x) => x.endsWith('.log') || x.endsWith('.jsonl'))) {
       assert.ok(!fs.readFileSync(path.join(tmp, f), 'utf8').includes(key), `${f} holds the key`);
     }
+  });
+
+  await check('a page of another site cannot drive the API, with fetch or a form', async () => {
+    const apps = async () => (await (await fetch(`${p.web}/api/workspaces/default/apps`)).json()).apps.length;
+    const before = await apps();
+    const target = `${p.web}/api/workspaces/default/apps`;
+    const evil = http.createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(`<!doctype html><body>
+        <form id="f" method="POST" action="${target}" enctype="text/plain"><input name='{"name":"form","x":"' value='"}'></form>
+        <script>
+          const body = JSON.stringify({ name: 'evil' });
+          window.results = Promise.all([
+            fetch(${JSON.stringify(target)}, { method: 'POST', mode: 'no-cors', credentials: 'include', body }).then(() => 'sent', (e) => 'blocked'),
+            fetch(${JSON.stringify(target)}, { method: 'POST', credentials: 'include', headers: { 'content-type': 'application/json' }, body }).then((r) => 'read ' + r.status, (e) => 'blocked'),
+          ]);
+        </script></body>`);
+    });
+    await new Promise((r) => evil.listen(0, '127.0.0.1', r));
+    const evilPage = await page.context().newPage();
+    const refused = [];
+    evilPage.on('response', (r) => {
+      if (r.url().startsWith(target)) refused.push(r.status());
+    });
+    await evilPage.goto(`http://evil.localhost:${evil.address().port}/`);
+    const results = await evilPage.evaluate(() => window.results);
+    // The JSON request needs a CORS preflight the platform never grants: the browser never sends it.
+    assert.equal(results[1], 'blocked');
+    await Promise.all([evilPage.waitForNavigation(), evilPage.evaluate(() => document.getElementById('f').submit())]);
+    assert.match(await evilPage.content(), /cross_site_request/);
+    assert.ok(refused.every((s) => s === 403), `answers: ${refused}`);
+    assert.equal(await apps(), before);
+    evil.close();
   });
 
   await browser.close();
