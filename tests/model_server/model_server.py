@@ -101,9 +101,12 @@ def anthropic_events(turn, message_id, model, script):
         if kind == "thinking":
             yield "content_block_start", {"type": "content_block_start", "index": index,
                                           "content_block": {"type": "thinking", "thinking": "", "signature": ""}}
-            for piece in chunks(block.get("thinking", ""), 12):
+            for n, piece in enumerate(chunks(block.get("thinking", ""), 12)):
                 yield "content_block_delta", {"type": "content_block_delta", "index": index,
                                               "delta": {"type": "thinking_delta", "thinking": piece}}
+                if n == 0 and "pause" in block:
+                    # Held inside the open block: a test sees the reasoning still streaming.
+                    script.pause(block["pause"]).wait(timeout=block.get("timeout", 120))
             yield "content_block_delta", {"type": "content_block_delta", "index": index,
                                           "delta": {"type": "signature_delta",
                                                     "signature": block.get("signature", "c2ln")}}
