@@ -3,8 +3,10 @@
 // Debian's Chromium driven by playwright-core. Nothing is downloaded: the browser is
 // /usr/bin/chromium (PLATFORM_CHROMIUM to override).
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
+import { harness } from '../harness.mjs';
 
 export const chromiumPath = process.env.PLATFORM_CHROMIUM ?? '/usr/bin/chromium';
 
@@ -40,6 +42,10 @@ export async function startPlatform({ start, tmp }, { buildDir, projectDir, turn
   const model = await start(`${name}-model`, 'python3', [path.join(projectDir, 'tests/model_server/model_server.py'), '--script', scenario, '--port', '0', '--idle-exit', '900', '--log', log], {}, /^(\d+)\n/m);
   const modelPort = Number(model.match[1]);
   const dataDir = path.join(tmp, `${name}-data`);
+  // The worker reaches the web server at PLATFORM_WEB_URL (the builder's platform tools that
+  // call it: list_app_integration_keys, present_integration_setup), so its port is chosen first.
+  const webPort = await freePort();
+  const webUrl = `http://127.0.0.1:${webPort}`;
   const worker = (
     await start(
       `${name}-worker`,
@@ -52,6 +58,7 @@ export async function startPlatform({ start, tmp }, { buildDir, projectDir, turn
         ANTHROPIC_BASE_URL: `http://127.0.0.1:${modelPort}`,
         ANTHROPIC_API_KEY: 'scripted-model-key',
         CLAUDE_CODE_MAX_RETRIES: '0',
+        PLATFORM_WEB_URL: webUrl,
         ...workerEnv,
       },
       /listening on (http:\S+)/,
@@ -62,7 +69,7 @@ export async function startPlatform({ start, tmp }, { buildDir, projectDir, turn
       `${name}-web`,
       path.join(buildDir, 'servers/web/platform-web'),
       [],
-      { PLATFORM_WEB_PORT: '0', PLATFORM_DATA_DIR: `${dataDir}/web`, PLATFORM_WORKER_URL: worker, PLATFORM_UI_DIR: path.join(projectDir, 'ui/dist'), ...webEnv },
+      { PLATFORM_WEB_PORT: String(webPort), PLATFORM_WEB_URL: webUrl, PLATFORM_DATA_DIR: `${dataDir}/web`, PLATFORM_WORKER_URL: worker, PLATFORM_UI_DIR: path.join(projectDir, 'ui/dist'), ...webEnv },
       /listening on (http:\S+)/,
     )
   ).match[1];
@@ -86,6 +93,17 @@ export async function startPlatform({ start, tmp }, { buildDir, projectDir, turn
   };
 }
 
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
 /** Saves a screenshot into the test's temp dir (and into docs/screenshots when
  *  PLATFORM_SCREENSHOTS_DIR is set, which scripts/screenshots.sh does). */
 export async function screenshot(page, tmp, name) {
@@ -104,4 +122,68 @@ export function recordRequests(context) {
     seen.push({ method: r.method(), path: u.pathname, search: u.search });
   });
   return seen;
+}
+
+/**
+ * A browser test script's frame: --build and --project from the command line, the harness,
+ * and checks that leave a screenshot of every watched page when they fail.
+ * Returns { tmp, run, start, check, watch(page), buildDir, projectDir }.
+ */
+export function browserTest(prefix) {
+  const args = process.argv.slice(2);
+  const opt = (name) => path.resolve(args[args.indexOf(name) + 1]);
+  const h = harness(prefix);
+  const pages = new Set();
+  const check = (name, fn) =>
+    h.check(name, async () => {
+      try {
+        await fn();
+      } catch (e) {
+        let i = 0;
+        for (const page of pages) {
+          if (!page.isClosed()) await screenshot(page, h.tmp, `FAIL-${name.slice(0, 40).replace(/\W+/g, '-')}-${i++}`).catch(() => {});
+        }
+        throw e;
+      }
+    });
+  const watch = (page) => {
+    pages.add(page);
+    return page;
+  };
+  return { ...h, check, watch, buildDir: opt('--build'), projectDir: opt('--project') };
+}
+
+/** JSON calls from the test itself (no browser): `call(method, path, body?)` resolves with the
+ *  parsed reply and fails the check on any status other than `expect` (default 2xx). */
+export function apiClient(base, headers = {}) {
+  return async (method, route, body, expect) => {
+    const h = { ...headers };
+    if (body !== undefined) h['content-type'] = 'application/json';
+    const res = await fetch(base + route, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await res.text();
+    if (expect === undefined ? !res.ok : res.status !== expect) throw new Error(`${method} ${route}: ${res.status} ${text}`);
+    return text ? JSON.parse(text) : undefined;
+  };
+}
+
+/** The run page's address and API path of a builder run. */
+export const runRoutes = (web, ws, appId, runId) => ({
+  page: `${web}/w/${ws}/apps/${appId}/runs/${runId}`,
+  chat: `/api/workspaces/${ws}/apps/${appId}/runs/${runId}/chat`,
+});
+
+/** A new app with one builder run, made through the API: { app, run, page, chat }. */
+export async function createRun(web, name, { ws = 'default', call = apiClient(web) } = {}) {
+  const app = await call('POST', `/api/workspaces/${ws}/apps`, { name });
+  const run = await call('POST', `/api/workspaces/${ws}/apps/${app.id}/runs`, {});
+  return { app, run, ...runRoutes(web, ws, app.id, run.id) };
+}
+
+/** The text of a persisted UI message, and the text a page shows for each assistant message;
+ *  markdown drops the spaces at block ends, so both are compared without whitespace. */
+export const messageText = (msg) => msg.parts.filter((p) => p.type === 'text').map((p) => p.text).join('').replace(/\s+/g, '');
+export async function shownAssistantTexts(page) {
+  return page.locator('[data-role="assistant"]').evaluateAll((els) =>
+    els.map((el) => [...el.querySelectorAll('.prose-chat')].map((p) => p.innerText).join('').replace(/\s+/g, '')),
+  );
 }
