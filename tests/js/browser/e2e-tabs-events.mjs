@@ -4,7 +4,8 @@
 // second context opens its own; an idle tab follows the other tab's turn live (run.stream_ready
 // → resume) and ends with exactly the persisted text, while the sending tab does not double its
 // message; closing the leader tab makes exactly one new connection, from the remaining tab, which
-// still receives run.completed of a turn sent from the other context.
+// still receives run.completed of a turn sent from the other context; a turn stopped there shows
+// as failed in the following tab (run.failed).
 //
 // Usage: node browser/e2e-tabs-events.mjs --build DIR --project DIR
 import assert from 'node:assert/strict';
@@ -18,6 +19,7 @@ const { check, watch, run } = t;
 const turns = [
   { blocks: [{ type: 'text', text: 'Streaming for both tabs. ' }, { type: 'pause', name: 'mid' }, { type: 'text', text: 'The rest arrives after the pause.' }], stop_reason: 'end_turn' },
   endTurn('Second turn, finished.'),
+  { blocks: [{ type: 'text', text: 'Third turn, held. ' }, { type: 'pause', name: 'third' }, { type: 'text', text: 'Never sent.' }], stop_reason: 'end_turn' },
 ];
 const ws = 'default';
 const eventsPath = `/api/workspaces/${ws}/events`;
@@ -148,6 +150,23 @@ run(async () => {
     assert.equal(events1.length, 2);
     assert.equal(events2.length, 1);
     assert.equal(chatPosts, 1);
+  });
+
+  await check('a turn stopped in the other context: the following tab shows it failed (run.failed) and frees its composer', async () => {
+    await tabC.waitForSelector('[data-testid="composer"]:not([disabled])');
+    await tabC.getByTestId('composer').fill('A third turn');
+    await tabC.getByTestId('send').click();
+    await tabB.locator('[data-role="assistant"]').getByText('Third turn, held.').waitFor();
+    assert.equal(await tabB.getByTestId('composer').isDisabled(), true);
+    await tabC.getByTestId('stop').click();
+    await tabB.waitForFunction((runId) => window.__relayed.some((e) => e.type === 'run.failed' && e.runId === runId), created.id);
+    await tabB.getByTestId('run-failed').waitFor();
+    await tabB.waitForSelector('[data-testid="composer"]:not([disabled])');
+    const run3 = await persisted();
+    assert.equal(run3.status, 'failed');
+    assert.equal(await tabB.locator('[data-role="user"]').count(), 3);
+    assert.deepEqual(await shownAssistantTexts(tabB), run3.messages.filter((m) => m.role === 'assistant').map(messageText));
+    assert.equal(events1.length, 2);
   });
 
   await browser.close();
