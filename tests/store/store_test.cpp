@@ -76,8 +76,8 @@ struct fixture {
   }
 };
 
-claim_request claim(std::int64_t incoming, std::string token, std::int64_t now = 3000) {
-  return {incoming, std::move(token), now, now + 30000};
+claim_request claim(std::int64_t incoming, std::string token, std::int64_t now = 3000, std::int64_t lease_until = 0) {
+  return {incoming, std::move(token), now, lease_until ? lease_until : now + 30000, std::nullopt};
 }
 
 }  // namespace
@@ -340,6 +340,31 @@ TEST_CASE("store backends") {
       CHECK(f.db->claim_builder_run(k, claim(2, "D")).value() == claim_outcome::claimed);
     }
 
+    SUBCASE("preview builds: stored once by digest (any bytes), served by path; an app's preview moves on") {
+      fixture f(b.open());
+      std::string digest = "sha256:" + uid("d");
+      std::string binary("\x00\xff\x89PNG\r\n\x1a\n", 10);
+      CHECK_FALSE(f.db->previews().has_build(digest).value());
+      REQUIRE(f.db->previews().put_build(digest, {{"index.html", "<!doctype html>"}, {"assets/logo.png", binary}}, 5000));
+      CHECK(f.db->previews().has_build(digest).value());
+      CHECK(f.db->previews().file(digest, "assets/logo.png").value() == std::optional<std::string>(binary));
+      CHECK_FALSE(f.db->previews().file(digest, "assets/other.png").value());
+      CHECK_FALSE(f.db->previews().file("sha256:unknown", "index.html").value());
+      // The same digest again (another replica, a retry): nothing changes, no conflict.
+      REQUIRE(f.db->previews().put_build(digest, {{"index.html", "changed?"}}, 6000));
+      CHECK(f.db->previews().file(digest, "index.html").value() == std::optional<std::string>("<!doctype html>"));
+      CHECK_FALSE(f.db->previews().put_build("sha256:x", {}, 6000));
+
+      CHECK_FALSE(f.db->previews().app_preview_of(f.ws, f.app).value());
+      REQUIRE(f.db->previews().set_app_preview(f.ws, f.app, digest, 7000));
+      REQUIRE(f.db->previews().set_app_preview(f.ws, f.app, "sha256:newer", 8000));
+      auto p = f.db->previews().app_preview_of(f.ws, f.app).value();
+      REQUIRE(p);
+      CHECK(p->digest == "sha256:newer");
+      CHECK(p->updated_at == 8000);
+      CHECK_FALSE(f.db->previews().app_preview_of(f.ws, uid("other")).value());
+    }
+
     SUBCASE("end_turn refuses a status that is not an end") {
       fixture f(b.open());
       auto k = f.new_run();
@@ -433,9 +458,9 @@ TEST_CASE("store backends") {
       auto dead = f.new_run();
       auto alive = f.new_run();
       auto idle = f.new_run();
-      REQUIRE(f.db->claim_builder_run(dead, {1, "A", 1000, 5000}).value() == claim_outcome::claimed);
+      REQUIRE(f.db->claim_builder_run(dead, claim(1, "A", 1000, 5000)).value() == claim_outcome::claimed);
       REQUIRE(f.db->set_active_stream(dead, "A", "s-dead", 1000).value());
-      REQUIRE(f.db->claim_builder_run(alive, {1, "B", 1000, 5000}).value() == claim_outcome::claimed);
+      REQUIRE(f.db->claim_builder_run(alive, claim(1, "B", 1000, 5000)).value() == claim_outcome::claimed);
       REQUIRE(f.db->renew_lease(alive, "B", 20000).value());
       auto failed = f.db->fail_expired_claims(10000).value();
       bool saw_dead = false;

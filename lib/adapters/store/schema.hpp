@@ -62,6 +62,7 @@ inline const std::vector<migration>& core_migrations() {
 #include "schema_agent_runs.hpp"
 #include "schema_audit.hpp"
 #include "schema_integrations.hpp"
+#include "schema_previews.hpp"
 
 namespace platform::sql {
 
@@ -70,7 +71,7 @@ inline std::vector<migration> migrations() {
   std::vector<migration> all = core_migrations();
   for (const auto* module : std::initializer_list<const std::vector<migration>*>{&app_data_migrations(), &governance_migrations(),
                                                                  &agent_run_migrations(), &audit_migrations(),
-                                                                 &integrations_migrations()}) {
+                                                                 &integrations_migrations(), &preview_migrations()}) {
     all.insert(all.end(), module->begin(), module->end());
   }
   std::sort(all.begin(), all.end(), [](const migration& a, const migration& b) { return a.version < b.version; });

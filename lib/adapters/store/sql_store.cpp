@@ -9,6 +9,7 @@
 #include "sql_agent_run_store.hpp"
 #include "sql_audit_store.hpp"
 #include "sql_governance_store.hpp"
+#include "sql_preview_store.hpp"
 #include "sql_integration_store.hpp"
 #include "sql.hpp"
 #include "sql_util.hpp"
@@ -149,6 +150,7 @@ class sql_store final : public store {
   agent_run_store& agent_runs() override { return *agent_runs_; }
   integration_store& integrations() override { return *integrations_; }
   audit_store& audit() override { return *audit_; }
+  preview_store& previews() override { return *previews_; }
 
   result<void> put_user(const user_record& u) override {
     return write("INSERT INTO users (id, email, name) VALUES (?, ?, ?) "
@@ -479,6 +481,7 @@ class sql_store final : public store {
   std::unique_ptr<governance_store> governance_;
   std::unique_ptr<agent_run_store> agent_runs_ = sql::make_agent_run_store(ex_.db());
   std::unique_ptr<integration_store> integrations_ = sql::make_integration_store(ex_.db());
+  std::unique_ptr<preview_store> previews_ = sql::make_preview_store(ex_.db());
   std::unique_ptr<audit_store> audit_ = sql::make_audit_store(ex_.db());
   std::unique_ptr<app_data_store> app_data_;
 };

@@ -17,6 +17,7 @@
 #include "platform/agent_run_store.hpp"
 #include "platform/app_data_store.hpp"
 #include "platform/audit_store.hpp"
+#include "platform/preview_store.hpp"
 #include "platform/builder_run.hpp"
 #include "platform/error.hpp"
 #include "platform/governance_store.hpp"
@@ -184,6 +185,7 @@ class store {
   virtual agent_run_store& agent_runs() = 0;   // app agent runs (app_agent_runs)
   virtual integration_store& integrations() = 0;  // grants, secrets, OAuth providers and accounts
   virtual audit_store& audit() = 0;            // tool audit events, repair loop guard
+  virtual preview_store& previews() = 0;       // preview builds by digest, each app's current preview
 };
 
 }  // namespace platform

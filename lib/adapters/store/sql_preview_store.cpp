@@ -1,0 +1,73 @@
+// platform::preview_store over sql_util's executor. A build is written in one transaction with
+// its files, guarded by its digest row, so replicas storing the same build at once store it once.
+#include "sql_preview_store.hpp"
+
+#include "platform/base64.hpp"
+#include "sql_util.hpp"
+
+namespace platform::sql {
+namespace {
+
+class sql_preview_store final : public preview_store {
+ public:
+  explicit sql_preview_store(std::shared_ptr<backend> db) : ex_(std::move(db)) {}
+
+  result<void> put_build(std::string_view digest, const std::vector<preview_file>& files, std::int64_t now) override {
+    if (digest.empty() || files.empty()) return fail("store_invalid", "a preview build needs a digest and files");
+    std::int64_t total = 0;
+    for (const auto& f : files) total += static_cast<std::int64_t>(f.bytes.size());
+    return ex_.in_transaction([&](connection& c) -> result<void> {
+      auto head = c.exec("INSERT INTO preview_builds (digest, file_count, total_bytes, created_at) VALUES (?, ?, ?, ?) "
+                         "ON CONFLICT (digest) DO NOTHING",
+                         {v(digest), v(static_cast<std::int64_t>(files.size())), v(total), v(now)});
+      if (!head) return tl::unexpected(head.error());
+      if (head->changes == 0) return {};  // stored before: a digest's files never change
+      for (const auto& f : files) {
+        auto put = c.exec("INSERT INTO preview_files (digest, path, content_base64) VALUES (?, ?, ?)",
+                          {v(digest), v(f.path), v(base64_encode(f.bytes))});
+        if (!put) return tl::unexpected(put.error());
+      }
+      return {};
+    });
+  }
+
+  result<bool> has_build(std::string_view digest) override {
+    auto rows = ex_.query("SELECT 1 FROM preview_builds WHERE digest = ?", {v(digest)});
+    if (!rows) return tl::unexpected(rows.error());
+    return !rows->empty();
+  }
+
+  result<std::optional<std::string>> file(std::string_view digest, std::string_view path) override {
+    auto rows = ex_.query("SELECT content_base64 FROM preview_files WHERE digest = ? AND path = ?", {v(digest), v(path)});
+    if (!rows) return tl::unexpected(rows.error());
+    if (rows->empty()) return std::optional<std::string>();
+    auto bytes = base64_decode(to_text(rows->front()[0]));
+    if (!bytes) return fail("store_corrupt", "a preview file is not base64");
+    return std::optional<std::string>(std::move(*bytes));
+  }
+
+  result<void> set_app_preview(std::string_view ws, std::string_view app, std::string_view digest, std::int64_t now) override {
+    return ex_.write(
+        "INSERT INTO app_previews (workspace_id, app_id, digest, updated_at) VALUES (?, ?, ?, ?) "
+        "ON CONFLICT (workspace_id, app_id) DO UPDATE SET digest = excluded.digest, updated_at = excluded.updated_at",
+        {v(ws), v(app), v(digest), v(now)});
+  }
+
+  result<std::optional<app_preview>> app_preview_of(std::string_view ws, std::string_view app) override {
+    auto rows = ex_.query("SELECT digest, updated_at FROM app_previews WHERE workspace_id = ? AND app_id = ?", {v(ws), v(app)});
+    if (!rows) return tl::unexpected(rows.error());
+    if (rows->empty()) return std::optional<app_preview>();
+    return std::optional<app_preview>(app_preview{to_text(rows->front()[0]), to_int(rows->front()[1])});
+  }
+
+ private:
+  executor ex_;
+};
+
+}  // namespace
+
+std::unique_ptr<preview_store> make_preview_store(std::shared_ptr<backend> db) {
+  return std::make_unique<sql_preview_store>(std::move(db));
+}
+
+}  // namespace platform::sql

@@ -1,0 +1,43 @@
+#pragma once
+// The live preview's builds (spec "What the service does" 9, "done_building ... triggers a live
+// preview"): the output of each successful done_building, stored by its digest so any web
+// replica serves it and it outlives the worker's session, and per app the build its draft
+// preview shows. A digest names its files forever (it is a hash over paths and contents), so a
+// build is written once and never changes; an app's preview moves to a newer digest.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "platform/error.hpp"
+
+namespace platform {
+
+struct preview_file {
+  std::string path;   // relative to the build's root, '/'-separated
+  std::string bytes;  // the file's content (any bytes)
+};
+
+struct app_preview {
+  std::string digest;      // "sha256:<hex>"
+  std::int64_t updated_at = 0;
+};
+
+// Failures as in store.hpp: store_unavailable, store_corrupt, store_invalid.
+class preview_store {
+ public:
+  virtual ~preview_store() = default;
+
+  // Stores a build's files under `digest`; a digest already stored is left as it is.
+  virtual result<void> put_build(std::string_view digest, const std::vector<preview_file>& files, std::int64_t now) = 0;
+  [[nodiscard]] virtual result<bool> has_build(std::string_view digest) = 0;
+  // One file of a build; nullopt when the build or the path is unknown.
+  virtual result<std::optional<std::string>> file(std::string_view digest, std::string_view path) = 0;
+  // The build an app's draft preview shows (the latest successful done_building).
+  virtual result<void> set_app_preview(std::string_view workspace_id, std::string_view app_id, std::string_view digest,
+                                       std::int64_t now) = 0;
+  virtual result<std::optional<app_preview>> app_preview_of(std::string_view workspace_id, std::string_view app_id) = 0;
+};
+
+}  // namespace platform
