@@ -23,6 +23,7 @@
 #include "app_workspace.hpp"
 #include "builder_tools.hpp"
 #include "detect_provider.hpp"
+#include "preview_artifact.hpp"
 #include "granted_turn.hpp"
 #include "opencode_models.hpp"
 #include "web_internal.hpp"
@@ -251,6 +252,9 @@ int main(int, char** argv) {
   server.Delete(mcp, on_mcp);
   server.Get("/detect-provider", [&](const httplib::Request& req, httplib::Response& res) {
     if (authorized(*cfg, req, res)) handle_detect_provider(*cfg, res);
+  });
+  server.Get(app + "/preview-artifact", [&](const httplib::Request& req, httplib::Response& res) {
+    if (authorized(*cfg, req, res)) handle_preview_artifact(*cfg, req.matches[1], res);
   });
   server.Put("/provider-keys/([A-Z0-9_]{1,64})", [&](const httplib::Request& req, httplib::Response& res) {
     if (authorized(*cfg, req, res)) handle_put_provider_key(*cfg, req.matches[1], req.body, res);
