@@ -12,6 +12,7 @@
 #include "platform/ui_message.hpp"
 #include "platform/ui_stream.hpp"
 #include "platform/usage.hpp"
+#include "previews.hpp"
 
 namespace platform::web {
 
@@ -250,6 +251,13 @@ void chat_service::run(const std::shared_ptr<turn>& t) {
   // Before run.completed, so a client that reloads the agents on the event sees this turn's edits.
   if (auto synced = sync_draft_from_worker(db_, worker_, key.workspace_id, key.app_id, now_ms()); !synced) {
     std::fprintf(stderr, "web: draft snapshot app=%s not synced: %s\n", key.app_id.c_str(), synced.error().code.c_str());
+  }
+  // The live preview moves to the build done_building just made, before run.completed tells
+  // the page to look (spec "What the service does" 9).
+  if (o.done_building_succeeded) {
+    if (auto shown = sync_preview_from_worker(db_, worker_, key.workspace_id, key.app_id, now_ms()); !shown) {
+      std::fprintf(stderr, "web: preview app=%s not stored: %s\n", key.app_id.c_str(), shown.error().code.c_str());
+    }
   }
   run_status status = turn_end_status({o.approval_stop, o.done_building_succeeded,
                                        o.is_error || worker_failed || !o.result_seen || o.stopped, false, wrote_files});

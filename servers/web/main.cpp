@@ -15,6 +15,7 @@
 #include "http.hpp"
 #include "platform/cache_store.hpp"
 #include "platform/sql_store.hpp"
+#include "previews.hpp"
 #include "routes.hpp"
 #include "secrets_key.hpp"
 #include "web_config.hpp"
@@ -77,8 +78,10 @@ int main(int, char** argv) {
     std::fprintf(stderr, "platform-web: %s\n", db.error().message.c_str());
     return 1;
   }
+  std::string preview_key;
   if (auto key = load_secrets_key(*cfg); key) {
     (*db)->integrations().install_secrets_key(*key);
+    preview_key = derive_preview_key(*key);
   } else {
     std::fprintf(stderr, "platform-web: %s\n", key.error().message.c_str());
     return 2;
@@ -95,7 +98,7 @@ int main(int, char** argv) {
   worker_client worker(cfg->worker_url, cfg->internal_token);
   runtime_catalog runtimes(worker, platform::builtin_runtime_registry());
   chat_service chat(*cfg, **db, *cache, worker);
-  web_app app{*cfg, **db, *cache, worker, runtimes, auth, chat};
+  web_app app{*cfg, **db, *cache, worker, runtimes, auth, chat, preview_key};
   agent_run_recovery recovery(app);
 
   httplib::Server server;
@@ -119,8 +122,10 @@ int main(int, char** argv) {
   platform::request_guard_policy guard;
   guard.loopback_hosts_only = cfg->auth == auth_mode::none;
   guard.trusted_origins = cfg->public_origins;
-  server.set_pre_routing_handler([&get_routes, &guard](const httplib::Request& req, httplib::Response& res) {
-    return platform::servers::refused_by_guard(req, res, guard) || get_routes.dispatch(req, res)
+  server.set_pre_routing_handler([&get_routes, &guard, &app](const httplib::Request& req, httplib::Response& res) {
+    // A preview origin serves its app's files and nothing else, before any API routing.
+    return serve_preview_host(app, req, res) || platform::servers::refused_by_guard(req, res, guard) ||
+                   get_routes.dispatch(req, res)
                ? httplib::Server::HandlerResponse::Handled
                : httplib::Server::HandlerResponse::Unhandled;
   });

@@ -22,6 +22,7 @@
 #include "platform/usage.hpp"
 #include "tool_routes.hpp"
 #include "ui_routes.hpp"
+#include "previews.hpp"
 #include "channel_stream.hpp"
 
 namespace platform::web {
@@ -269,7 +270,10 @@ void create_app(web_app& app, const httplib::Request& req, httplib::Response& re
 void get_app(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
   if (!authorize(app, req, res, ids.at(0))) return;
   auto a = load_app(app, ids.at(0), ids.at(1), res);
-  if (a) send_json(res, 200, app_json(*a).dump());
+  if (!a) return;
+  json out = app_json(*a);
+  out["preview"] = preview_json(app, req, ids.at(0), ids.at(1));
+  send_json(res, 200, out.dump());
 }
 
 // Renames the app or changes its runtime settings (the next builder turn, app-agent run and

@@ -21,6 +21,7 @@ struct web_app {
   runtime_catalog& runtimes;  // the registry as the worker sees it
   authenticator& auth;
   chat_service& chat;
+  std::string preview_key;  // signs preview tokens (derived from the secrets key: every replica agrees)
 };
 
 // GET routes go to `r` (which the server runs as its pre-routing handler), the others to

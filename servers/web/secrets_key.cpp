@@ -1,6 +1,7 @@
 #include "secrets_key.hpp"
 
 #include <fcntl.h>
+#include <openssl/hmac.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -64,6 +65,15 @@ result<secrets_key> load_secrets_key(const config& cfg) {
   auto key = parse_secrets_key(*file);
   if (!key) return fail("invalid_config", "the secrets key file " + path + " does not hold a 32-byte key");
   return key;
+}
+
+std::string derive_preview_key(const secrets_key& key) {
+  constexpr std::string_view label = "platform preview tokens v1";
+  unsigned char out[32];
+  unsigned int len = 0;
+  HMAC(EVP_sha256(), key.bytes.data(), static_cast<int>(key.bytes.size()), reinterpret_cast<const unsigned char*>(label.data()),
+       label.size(), out, &len);
+  return std::string(reinterpret_cast<const char*>(out), len);
 }
 
 }  // namespace platform::web

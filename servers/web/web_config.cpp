@@ -91,6 +91,11 @@ result<config> config_from_env(const std::string& exe_path) {
   c.internal_token = env("INTERNAL_API_TOKEN");
   c.trace = env("PLATFORM_CODEX_TRACE") == "1";
   c.demo_provider = env("PLATFORM_DEMO_PROVIDER") == "1";
+  c.preview_domain = env("PLATFORM_PREVIEW_DOMAIN", c.preview_domain);
+  c.preview_url = env("PLATFORM_PREVIEW_URL");
+  if (!c.preview_url.empty() && c.preview_url.find("{appId}") == std::string::npos) {
+    return fail("invalid_config", "PLATFORM_PREVIEW_URL must contain {appId} (e.g. https://{appId}.preview.example.com)");
+  }
   std::string mode = env("PLATFORM_AUTH_MODE", "none");
   if (mode == "none") c.auth = auth_mode::none;
   else if (mode == "external") c.auth = auth_mode::external;

@@ -25,6 +25,12 @@ struct config {
   // is served from through a reverse proxy, besides the Host header's own (cross-site guard).
   // In PLATFORM_AUTH_MODE=none their hosts are also answered besides the loopback names.
   std::vector<std::string> public_origins;
+  // The live preview's origins (docs/http-api.md, "Live preview"): each app at
+  // {appId}.{preview_domain} on this server's port (PLATFORM_PREVIEW_DOMAIN), or at
+  // PLATFORM_PREVIEW_URL with {appId} in it (production: a registrable domain of its own).
+  std::string preview_domain = "preview.localhost";
+  std::string preview_url;
+  std::chrono::milliseconds preview_token_ttl{2 * 3600 * 1000};
   auth_mode auth = auth_mode::none;
   bool production = false;       // PLATFORM_ENV=production
   std::string internal_token;    // INTERNAL_API_TOKEN

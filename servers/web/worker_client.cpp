@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "platform/base64.hpp"
+
 #include "platform/ui_stream.hpp"
 
 namespace platform::web {
@@ -195,6 +197,28 @@ result<std::string> worker_client::detect_provider() const {
   if (!res) return fail("worker_unreachable", "the worker is unreachable: " + httplib::to_string(res.error()));
   if (res->status != 200) return fail("worker_http_" + std::to_string(res->status), "provider detection failed");
   return res->body;
+}
+
+result<std::optional<worker_client::preview_build>> worker_client::preview_artifact(std::string_view app_id) const {
+  httplib::Client cli(base_url_);
+  cli.set_connection_timeout(5, 0);
+  cli.set_read_timeout(60, 0);
+  auto res = cli.Get("/sessions/" + path_segment(app_id) + "/preview-artifact", auth_headers(token_));
+  if (!res) return fail("worker_unreachable", "the worker is unreachable: " + httplib::to_string(res.error()));
+  if (res->status == 404) return std::optional<preview_build>();
+  if (res->status != 200) return tl::unexpected(worker_error(res, "the preview build"));
+  auto j = nlohmann::json::parse(res->body, nullptr, false);
+  if (!j.is_object() || !j.contains("files") || !j["files"].is_array() || j.value("digest", "").rfind("sha256:", 0) != 0) {
+    return fail("worker_bad_reply", "the worker's preview build is not the expected JSON");
+  }
+  preview_build out{j["digest"].get<std::string>(), {}};
+  for (const auto& f : j["files"]) {
+    auto bytes = f.is_object() && f.contains("base64") && f["base64"].is_string() ? base64_decode(f["base64"].get<std::string>())
+                                                                                  : std::nullopt;
+    if (!bytes || !f.contains("path") || !f["path"].is_string()) return fail("worker_bad_reply", "a preview file is malformed");
+    out.files.push_back({f["path"].get<std::string>(), std::move(*bytes)});
+  }
+  return std::optional<preview_build>(std::move(out));
 }
 
 result<void> worker_client::put_provider_key(std::string_view name, std::string_view value) const {

@@ -7,8 +7,10 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "platform/error.hpp"
+#include "platform/preview_store.hpp"
 
 namespace httplib {
 class Client;
@@ -74,6 +76,12 @@ class worker_client {
 
   // GET /detect-provider, passed through as JSON text.
   result<std::string> detect_provider() const;
+  // The app workspace's current build ({digest, files}); nullopt when it has none.
+  struct preview_build {
+    std::string digest;
+    std::vector<preview_file> files;
+  };
+  result<std::optional<preview_build>> preview_artifact(std::string_view app_id) const;
   // A provider key entered on the onboarding screen: the worker keeps it for its runtime.
   // Errors: the worker's `unknown_key` / `invalid_key` (bad input), `worker_*` otherwise.
   result<void> put_provider_key(std::string_view name, std::string_view value) const;

@@ -2,11 +2,14 @@
 // scripted replies (examples/demo-provider/scenario.json) drive the real Claude Code CLI, the
 // page labels them, and a person builds an app from the browser: plan, approval, a real file
 // written, a real type check and build. Also the screenshots of the main screens
-// (scripts/screenshots.sh copies them into docs/screenshots).
+// (scripts/screenshots.sh copies them into docs/screenshots). The live preview: the build is
+// stored by the web server and framed from the app's own origin, with a signed path token,
+// sandboxed, unable to reach the API or the builder's cookies.
 //
 // Usage: node browser/e2e-demo-provider.mjs --build DIR --project DIR
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { harness } from '../harness.mjs';
 import { launchBrowser, requireChromium, screenshot, startPlatform } from './platform.mjs';
@@ -57,6 +60,59 @@ run(async () => {
     // turn after it resumed the CLI's own session (the scenario's turn count went on).
     assert.equal(p.model.requests().length, 5);
     await screenshot(page, tmp, 'built');
+  });
+
+  await check('the live preview frames the new build from the app\'s own origin, sandboxed, without the API', async () => {
+    const frameEl = page.getByTestId('preview-frame');
+    await frameEl.waitFor();
+    const src = await frameEl.getAttribute('src');
+    const web = new URL(p.web);
+    const origin = new URL(src);
+    assert.equal(origin.host, `${appId}.preview.localhost:${web.port}`);
+    assert.notEqual(origin.origin, web.origin);
+    assert.equal(await frameEl.getAttribute('sandbox'), 'allow-scripts allow-same-origin allow-forms allow-modals allow-popups allow-downloads');
+    const frame = page.frameLocator('[data-testid="preview-frame"]');
+    await frame.getByRole('heading', { name: 'Tasks' }).waitFor();
+    // The app works in the frame.
+    await frame.getByPlaceholder('Add a task').fill('Check the preview');
+    await frame.getByRole('button', { name: 'Add' }).click();
+    await frame.getByText('Check the preview').waitFor();
+    const inside = page.frames().find((f) => f.url().startsWith(origin.origin));
+    assert.ok(inside, 'no frame at the preview origin');
+    // connect-src 'none': postMessage is the app's only way out.
+    assert.equal(await inside.evaluate(() => fetch('/api/me').then(() => 'reached', () => 'blocked')), 'blocked');
+    assert.equal(await inside.evaluate(() => document.cookie), '');
+    await screenshot(page, tmp, 'preview');
+
+    // Straight at the preview origin (Host header), as any client could: files only with the token.
+    const get = (pathname) =>
+      new Promise((resolve, reject) => {
+        http.get({ host: '127.0.0.1', port: web.port, path: pathname, headers: { host: origin.host } }, (res) => {
+          let body = '';
+          res.on('data', (d) => (body += d));
+          res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body }));
+        }).on('error', reject);
+      });
+    const ok = await get(origin.pathname);
+    assert.equal(ok.status, 200);
+    assert.match(ok.headers['content-security-policy'], /connect-src 'none'/);
+    assert.match(ok.headers['content-security-policy'], new RegExp(`frame-ancestors http://127\\.0\\.0\\.1:${web.port}`));
+    assert.equal(ok.headers['set-cookie'], undefined);
+    const token = origin.pathname.split('/')[2];
+    const forged = token.slice(0, -1) + (token.endsWith('0') ? '1' : '0');
+    assert.equal((await get(`/p/${forged}/index.html`)).status, 403);
+    assert.equal((await get('/index.html')).status, 404);
+    assert.equal((await get(`/p/${token}/../secrets.key`)).status, 404);
+    const api = await get('/api/me');
+    assert.equal(api.status, 404, 'the preview origin answered an API route');
+    // Another app's origin with this app's token: refused.
+    const other = await new Promise((resolve) => {
+      http.get({ host: '127.0.0.1', port: web.port, path: origin.pathname, headers: { host: `other_app.preview.localhost:${web.port}` } }, (res) => {
+        res.resume();
+        resolve(res.statusCode);
+      });
+    });
+    assert.equal(other, 403);
   });
 
   await check('the runs page lists the run', async () => {

@@ -45,7 +45,8 @@ export const useMe = () => useSWR<Me>(keys.me, fetcher, quiet);
 export const useWorkspaces = () => useSWR<{ workspaces: Workspace[] }>(keys.workspaces, fetcher, quiet);
 export const useRuntimes = () => useSWR<{ runtimes: Runtime[]; demoProvider?: boolean }>(keys.runtimes, fetcher, quiet);
 export const useApps = (ws: string) => useSWR<{ apps: App[]; nextCursor: string | null }>(keys.apps(ws), fetcher, quiet);
-export const useApp = (ws: string, app: string) => useSWR<App>(keys.app(ws, app), fetcher, quiet);
+// The preview URL's token lasts two hours: read the app again well before it expires.
+export const useApp = (ws: string, app: string) => useSWR<App>(keys.app(ws, app), fetcher, { ...quiet, refreshInterval: 30 * 60 * 1000 });
 export const useRuns = (ws: string, app: string) => useSWR<{ runs: RunSummary[]; nextCursor: string | null }>(keys.runs(ws, app), fetcher, quiet);
 export const useAgentRuns = (ws: string, app: string, active: boolean) =>
   useSWR<{ runs: AgentRunSummary[]; nextCursor: string | null }>(active ? keys.agentRuns(ws, app) : null, fetcher, quiet);

@@ -65,6 +65,16 @@ export interface App {
   runtimeParams: RuntimeParams;
   createdAt: string;
   latestRun?: RunSummary | null;
+  /** GET app only: the live preview's signed URL (on the app's own origin), or null. */
+  preview?: AppPreview | null;
+}
+
+export interface AppPreview {
+  digest: string;
+  url: string;
+  origin: string;
+  expiresAt: number;
+  updatedAt: number;
 }
 
 export interface Page<T> {

@@ -9,9 +9,9 @@ import { canEdit, isAdmin } from '../members/roles';
 import { useRole } from '../members/use-role';
 import { PublishButton } from '../publish/publish-button';
 import { navigate, paths, type AppTab } from '../routing/location';
+import { PreviewPane } from '../preview/preview-pane';
 import { RunsPanel } from '../runs/runs-panel';
 import { IntegrationsPage } from '../settings/integrations-page';
-import { PreviewPlaceholder } from './preview-placeholder';
 import { StartRun } from './start-run';
 
 const tabs: Array<{ id: AppTab; label: string }> = [
@@ -68,7 +68,7 @@ export function AppPage({ workspaceId, appId, runId, tab }: { workspaceId: strin
             <div className="p-6"><Spinner label="Loading runs" /></div>
           )}
         </section>
-        <PreviewPlaceholder />
+        <PreviewPane workspaceId={workspaceId} appId={appId} />
       </div>
     </div>
   );

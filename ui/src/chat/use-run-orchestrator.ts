@@ -41,6 +41,8 @@ export function useRunOrchestrator(chat: Chat<UIMessage>, key: RunChatKey, statu
       stopLiveSync();
       void mutate(keys.runs(workspaceId, appId));
       void mutate(keys.apps(workspaceId));
+      // A turn that built moved the app's preview to its new build.
+      void mutate(keys.app(workspaceId, appId));
     }
     return run;
   }, [chat, workspaceId, appId, runId, stopLiveSync]);

@@ -1,0 +1,109 @@
+#include "previews.hpp"
+
+#include <cstdio>
+
+#include "http.hpp"
+#include "platform/preview_access.hpp"
+#include "platform/static_site.hpp"
+#include "platform/store.hpp"
+#include "routes.hpp"
+#include "worker_client.hpp"
+
+namespace platform::web {
+namespace {
+
+// The port the browser used to reach this server (the preview lives on the same one locally).
+std::string request_port(const httplib::Request& req) {
+  std::string host = req.get_header_value("Host");
+  auto colon = host.rfind(':');
+  if (colon == std::string::npos || host.find(']', colon) != std::string::npos) return "";
+  return host.substr(colon + 1);
+}
+
+std::string preview_origin(const config& cfg, const httplib::Request& req, std::string_view app_id) {
+  if (!cfg.preview_url.empty()) {
+    std::string url = cfg.preview_url;
+    url.replace(url.find("{appId}"), 7, app_id);
+    while (!url.empty() && url.back() == '/') url.pop_back();
+    return url;
+  }
+  std::string port = request_port(req);
+  return "http://" + std::string(app_id) + "." + cfg.preview_domain + (port.empty() ? "" : ":" + port);
+}
+
+// Who may frame a preview: the configured public origins, else the builder on this server's
+// loopback names (local development).
+std::string builder_origins(const config& cfg, const httplib::Request& req) {
+  std::string out;
+  for (const auto& o : cfg.public_origins) out += (out.empty() ? "" : " ") + o;
+  if (!out.empty()) return out;
+  std::string port = request_port(req);
+  std::string suffix = port.empty() ? "" : ":" + port;
+  return "http://127.0.0.1" + suffix + " http://localhost" + suffix + " http://[::1]" + suffix;
+}
+
+void send_preview_error(httplib::Response& res, int status, std::string_view code, std::string_view message) {
+  send_error(res, status, code, message);
+  res.set_header("Cache-Control", "no-store");
+}
+
+}  // namespace
+
+result<bool> sync_preview_from_worker(store& db, const worker_client& worker, std::string_view ws, std::string_view app_id,
+                                      std::int64_t now) {
+  auto build = worker.preview_artifact(app_id);
+  if (!build) return tl::unexpected(build.error());
+  if (!*build) return false;
+  auto stored = db.previews().has_build((*build)->digest);
+  if (!stored) return tl::unexpected(stored.error());
+  if (!*stored) {
+    if (auto put = db.previews().put_build((*build)->digest, (*build)->files, now); !put) return tl::unexpected(put.error());
+  }
+  if (auto set = db.previews().set_app_preview(ws, app_id, (*build)->digest, now); !set) return tl::unexpected(set.error());
+  return true;
+}
+
+nlohmann::json preview_json(const web_app& app, const httplib::Request& req, std::string_view ws, std::string_view app_id) {
+  auto current = app.db.previews().app_preview_of(ws, app_id);
+  if (!current || !*current) return nullptr;
+  preview_grant grant{std::string(app_id), (*current)->digest, now_ms() + app.cfg.preview_token_ttl.count()};
+  return {{"digest", grant.digest},
+          {"url", preview_origin(app.cfg, req, app_id) + preview_entry_path(app.preview_key, grant)},
+          {"origin", preview_origin(app.cfg, req, app_id)},
+          {"expiresAt", grant.expires_at},
+          {"updatedAt", (*current)->updated_at}};
+}
+
+bool serve_preview_host(const web_app& app, const httplib::Request& req, httplib::Response& res) {
+  auto app_id = preview_app_of_host(req.get_header_value("Host"), app.cfg.preview_domain);
+  if (!app_id) return false;
+  if (req.method != "GET" && req.method != "HEAD") {
+    send_preview_error(res, 405, "method_not_allowed", "a preview origin serves files only");
+    return true;
+  }
+  auto path = parse_preview_path(req.path);
+  if (!path) {
+    send_preview_error(res, 404, "not_found", "no such preview file");
+    return true;
+  }
+  auto grant = verify_preview_token(app.preview_key, path->token, *app_id, now_ms());
+  if (!grant) {
+    send_preview_error(res, 403, grant.error().code, grant.error().message);
+    return true;
+  }
+  auto bytes = app.db.previews().file(grant->digest, path->file);
+  if (!bytes) {
+    send_preview_error(res, 503, bytes.error().code, "the preview store is unavailable");
+    return true;
+  }
+  if (!*bytes) {
+    send_preview_error(res, 404, "not_found", "no such file in this build");
+    return true;
+  }
+  for (const auto& h : preview_headers(builder_origins(app.cfg, req))) res.set_header(h.name, h.value);
+  res.status = 200;
+  res.set_content(std::move(**bytes), std::string(content_type_for(path->file)));
+  return true;
+}
+
+}  // namespace platform::web

@@ -1,0 +1,34 @@
+#pragma once
+// The live preview on the web server (docs/http-api.md, "Live preview"): a successful
+// done_building's build fetched from the worker and stored by digest (any replica serves it,
+// after the worker's session is gone), the signed URL the builder page frames, and the app's
+// own origin that serves it. The rules are the core's (platform/preview_access.hpp).
+#include <string_view>
+
+#include <httplib.h>
+#include <nlohmann/json.hpp>
+
+#include "platform/error.hpp"
+
+namespace platform {
+class store;
+}  // namespace platform
+
+namespace platform::web {
+
+struct web_app;
+class worker_client;
+
+// Stores the worker's current build of the app and makes it the app's preview. False when the
+// worker has no build.
+result<bool> sync_preview_from_worker(store& db, const worker_client& worker, std::string_view ws, std::string_view app_id,
+                                      std::int64_t now);
+
+// {"digest", "url", "expiresAt"} of the app's preview for the current caller, or null.
+nlohmann::json preview_json(const web_app& app, const httplib::Request& req, std::string_view ws, std::string_view app_id);
+
+// Every request to a preview origin is answered here and nowhere else (never the API): true
+// when `req` was one.
+bool serve_preview_host(const web_app& app, const httplib::Request& req, httplib::Response& res);
+
+}  // namespace platform::web
