@@ -101,10 +101,6 @@ run(async () => {
   assert.equal(patched.valid, false);
   const context = await browser.newContext({ viewport: { width: 1300, height: 1000 } });
   const page = watch(await context.newPage());
-  // Every request and its end, in order: the approval must be answered before the message goes.
-  const log = [];
-  context.on('request', (r) => log.push({ at: 'start', method: r.method(), path: new URL(r.url()).pathname, request: r }));
-  context.on('requestfinished', (r) => log.push({ at: 'end', method: r.method(), path: new URL(r.url()).pathname, request: r }));
   const composerFree = () => page.waitForSelector('[data-testid="composer"]:not([disabled])');
   const send = async (text) => {
     await composerFree();
@@ -150,20 +146,30 @@ run(async () => {
     assert.match(hash, /^v1:[0-9a-f]{64}$/);
     assert.equal((await call('GET', `${appPath}/agents`)).approvalStatus, 'none');
 
-    const from = log.length;
+    // The page's two POSTs pass through here in the order the page makes them: the approval is
+    // answered (by the server, then to the page) before the chat POST can be seen.
+    const order = [];
+    const approvalPath = `${appPath}/agents/approval`;
+    await page.route(`${local.web}${approvalPath}`, async (route) => {
+      order.push({ what: 'approval sent', body: route.request().postDataJSON() });
+      const response = await route.fetch();
+      order.push({ what: 'approval answered', status: response.status() });
+      await route.fulfill({ response });
+    });
+    await page.route(`${local.web}${routes.chat}`, async (route) => {
+      if (route.request().method() === 'POST') order.push({ what: 'chat sent' });
+      await route.continue();
+    });
     await card.getByRole('button', { name: 'Approve agents' }).click();
     await page.locator('[data-role="user"]').getByText('Agents approved. Continue building.').waitFor();
-    const approvalPath = `${appPath}/agents/approval`;
-    const seq = log.slice(from).filter((e) => e.method === 'POST' && (e.path === approvalPath || e.path === routes.chat));
-    assert.deepEqual(
-      seq.slice(0, 3).map((e) => `${e.at} ${e.path === approvalPath ? 'approval' : 'chat'}`),
-      ['start approval', 'end approval', 'start chat'],
-    );
-    assert.deepEqual(seq[0].request.postDataJSON(), { approvalHash: hash });
-    assert.equal((await seq[0].request.response()).status(), 200);
+    assert.deepEqual(order, [
+      { what: 'approval sent', body: { approvalHash: hash } },
+      { what: 'approval answered', status: 200 },
+      { what: 'chat sent' },
+    ]);
+    await page.unrouteAll();
     const view = await call('GET', `${appPath}/agents`);
     assert.equal(view.approvalStatus, 'approved');
-    assert.equal(seq.filter((e) => e.at === 'start' && e.path === routes.chat).length, 1);
   });
 
   await check('setup card → the dialog → saving a secret flips it to Configured; the value never stays in the page', async () => {
