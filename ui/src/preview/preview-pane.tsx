@@ -1,6 +1,7 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useApp } from '../api/queries';
 import { Icon } from '../components/icon';
+import { useParentBridge } from './use-parent-bridge';
 
 // The app runs on an origin of its own; allow-same-origin gives it that origin (its storage,
 // its module scripts), which is safe only because it is not the builder's. Never top
@@ -14,6 +15,9 @@ export function PreviewPane({ workspaceId, appId }: { workspaceId: string; appId
   const [reloads, setReloads] = useState(0);
   const preview = app?.preview ?? null;
   const foreign = preview ? new URL(preview.url).origin !== location.origin : false;
+  const frame = useRef<HTMLIFrameElement>(null);
+  // A frame on the builder's own origin would get no bridge: it could be anything of ours.
+  useParentBridge(frame, foreign && preview ? new URL(preview.url).origin : null, workspaceId, appId, 'draft');
   return (
     <section className="hidden min-w-0 flex-1 flex-col bg-zinc-100 lg:flex" aria-label="Preview">
       <div className="flex items-center gap-2 border-b border-zinc-200 bg-white px-4 py-2 text-xs text-zinc-500">
@@ -38,7 +42,9 @@ export function PreviewPane({ workspaceId, appId }: { workspaceId: string; appId
         <iframe
           key={`${preview.digest}:${reloads}`}
           title={`${app?.name ?? 'App'} preview`}
-          src={preview.url}
+          ref={frame}
+          // The app learns where its parent is from the fragment (never sent to a server).
+          src={`${preview.url}#parent=${encodeURIComponent(location.origin)}`}
           sandbox={foreign ? sandbox : sandboxSameOrigin}
           referrerPolicy="no-referrer"
           className="m-3 flex-1 rounded-lg border border-zinc-200 bg-white shadow-sm"

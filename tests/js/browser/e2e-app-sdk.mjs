@@ -1,0 +1,117 @@
+// A generated app using the platform SDK in the live preview (issue 12): the builder (real
+// Claude Code CLI, scripted model) writes an app with useCollection and useAgentList, and
+// done_building builds it; in the preview frame the app lists its agents and inserts a note
+// through the parent bridge — shown at once (optimistic), stored in the draft scope, and live in
+// a second viewer without a reload. Messages from any other window than the app's frame reach
+// no API.
+//
+// Usage: node browser/e2e-app-sdk.mjs --build DIR --project DIR
+import assert from 'node:assert/strict';
+import { toolTurn, use } from '../harness.mjs';
+import { apiClient, browserTest, createRun, launchBrowser, recordRequests, requireChromium, startPlatform } from './platform.mjs';
+
+requireChromium();
+const t = browserTest('platform-app-sdk-e2e-');
+const { check, run, watch } = t;
+
+const app = `import { useState } from 'react';
+import { useAgentList, useCollection } from './platform/index.ts';
+
+export default function App() {
+  const notes = useCollection<{ text: string }>('notes');
+  const { agents, loading } = useAgentList();
+  const [text, setText] = useState('');
+  return (
+    <main className="p-6">
+      <h1 className="text-xl font-semibold">Notes</h1>
+      <p data-testid="agents">{loading ? 'loading agents' : agents.length + ' agents'}</p>
+      <form onSubmit={(e) => { e.preventDefault(); void notes.insert({ text }); setText(''); }}>
+        <input aria-label="Note" value={text} onChange={(e) => setText(e.target.value)} />
+        <button type="submit">Save</button>
+      </form>
+      {notes.error ? <p role="alert">{notes.error}</p> : null}
+      <ul>{notes.docs.map((d) => <li key={d.id} data-pending={d.version === 0 ? 'yes' : 'no'}>{d.data.text}</li>)}</ul>
+    </main>
+  );
+}
+`;
+const turns = [
+  toolTurn(use('t_write', 'Bash', { command: `cat > src/App.tsx <<'EOF'\n${app}EOF`, description: 'Write the app' })),
+  toolTurn(use('t_build', 'mcp__platform__done_building', { summary: 'Notes' })),
+  { blocks: [{ type: 'text', text: 'Built the notes app.' }], stop_reason: 'end_turn' },
+];
+
+run(async () => {
+  const p = await startPlatform(t, { buildDir: t.buildDir, projectDir: t.projectDir, turns });
+  const call = apiClient(p.web);
+  const browser = await launchBrowser();
+  const context = await browser.newContext({ viewport: { width: 1400, height: 860 } });
+  const seen = recordRequests(context);
+  const page = watch(await context.newPage());
+  const made = await createRun(p.web, 'Notes');
+  const dataPath = `/api/workspaces/default/apps/${made.app.id}/data`;
+
+  await check('the builder writes an app on the SDK and the preview shows it', async () => {
+    // The whole turn, through the chat route (its UI message stream read to the end).
+    const turn = await fetch(p.web + made.chat, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'A notes app' }] }] }),
+    });
+    const body = await turn.text();
+    const persisted = await call('GET', made.chat);
+    assert.equal(persisted.status, 'completed', body.slice(-3000));
+    await page.goto(made.page);
+    const frame = page.frameLocator('[data-testid="preview-frame"]');
+    await frame.getByRole('heading', { name: 'Notes' }).waitFor({ timeout: 120000 });
+    await frame.getByTestId('agents').getByText('0 agents').waitFor();
+  });
+
+  await check('a note inserted in the app is shown at once, stored in the draft scope, and live in a second viewer', async () => {
+    const other = watch(await context.newPage());
+    await other.goto(made.page);
+    const otherFrame = other.frameLocator('[data-testid="preview-frame"]');
+    await otherFrame.getByRole('heading', { name: 'Notes' }).waitFor();
+    const frame = page.frameLocator('[data-testid="preview-frame"]');
+    await frame.getByLabel('Note').fill('first note');
+    await frame.getByRole('button', { name: 'Save' }).click();
+    await frame.getByText('first note').waitFor();
+    await frame.locator('li[data-pending="no"]').getByText('first note').waitFor();
+    assert.equal(await frame.locator('li').count(), 1, 'the optimistic note and the stored one are one item');
+    const stored = await call('GET', `${dataPath}/notes?scope=draft`);
+    assert.deepEqual(stored.documents.map((d) => d.data.text), ['first note']);
+    // The second viewer gets it through platform:data:change, without a reload.
+    await otherFrame.getByText('first note').waitFor();
+    assert.equal(await otherFrame.locator('li').count(), 1);
+    await other.close();
+  });
+
+  await check('messages from another window than the app frame reach no API', async () => {
+    const before = seen.filter((r) => r.path === dataPath).length;
+    // The builder page itself, and a frame of its own origin, posting a well-formed request.
+    await page.evaluate(() => window.postMessage({ type: 'platform:data:insert', requestId: 'x1', collection: 'notes', data: { text: 'forged' } }, '*'));
+    await page.evaluate(() => {
+      const f = document.createElement('iframe');
+      f.srcdoc = '<script>parent.postMessage({type:"platform:data:insert",requestId:"x2",collection:"notes",data:{text:"forged"}},"*")</script>';
+      document.body.appendChild(f);
+    });
+    // A window at the preview's own origin that is not the frame (a popup of the app): the
+    // origin matches, the source does not.
+    const src = await page.getByTestId('preview-frame').getAttribute('src');
+    const [popup] = await Promise.all([page.waitForEvent('popup'), page.evaluate((u) => window.open(u), src)]);
+    await popup.waitForLoadState();
+    assert.equal(new URL(popup.url()).origin, new URL(src).origin);
+    await popup.evaluate(() => window.opener.postMessage({ type: 'platform:data:insert', requestId: 'x3', collection: 'notes', data: { text: 'forged' } }, '*'));
+    await popup.close();
+    // A round trip through the real frame proves the bridge is listening meanwhile.
+    const frame = page.frameLocator('[data-testid="preview-frame"]');
+    await frame.getByLabel('Note').fill('second note');
+    await frame.getByRole('button', { name: 'Save' }).click();
+    await frame.locator('li[data-pending="no"]').getByText('second note').waitFor();
+    const stored = await call('GET', `${dataPath}/notes?scope=draft`);
+    assert.deepEqual(stored.documents.map((d) => d.data.text), ['first note', 'second note']);
+    assert.equal(seen.filter((r) => r.path === dataPath).length, before + 1, 'only the app frame\'s insert reached the API');
+  });
+
+  await browser.close();
+});

@@ -1,0 +1,121 @@
+// What the platform page does for each message of an app (docs/app-runtime.md, "postMessage
+// protocol"): every call goes to the API as the signed-in person, who the server authorizes
+// again; the app only ever gets the answer. Pure of the DOM: the hook wires it to a frame.
+import { ApiError, api } from '../api/client';
+import { keys } from '../api/queries';
+import type { AgentRunSummary, AgentsView } from '../api/types';
+
+export type Scope = 'draft' | 'published';
+export type Post = (message: Record<string, unknown>) => void;
+
+export interface BridgeContext {
+  workspaceId: string;
+  appId: string;
+  scope: Scope;
+  post: Post;
+  /** Runs this frame triggered, followed until they end. */
+  follow: (runId: string, agentId: string) => void;
+}
+
+type Msg = Record<string, unknown>;
+const str = (v: unknown) => (typeof v === 'string' ? v : '');
+const errorText = (e: unknown) => (e instanceof Error ? e.message : 'The platform could not do this.');
+
+async function data(ctx: BridgeContext, m: Msg): Promise<Msg> {
+  const base = keys.app(ctx.workspaceId, ctx.appId);
+  const collection = encodeURIComponent(str(m.collection));
+  const scope = `scope=${ctx.scope}`;
+  switch (m.type) {
+    case 'platform:data:insert':
+      return api<Msg>(`${base}/data`, { method: 'POST', body: { scope: ctx.scope, collection: m.collection, op: 'insert', data: m.data } });
+    case 'platform:data:update':
+      return api<Msg>(`${base}/data`, {
+        method: 'POST',
+        body: { scope: ctx.scope, collection: m.collection, op: 'update', docId: m.docId, data: m.data, ...(m.expectedVersion !== undefined ? { expectedVersion: m.expectedVersion } : {}) },
+      });
+    case 'platform:data:remove':
+      return api<Msg>(`${base}/data`, { method: 'POST', body: { scope: ctx.scope, collection: m.collection, op: 'remove', docId: m.docId } });
+    case 'platform:data:list': {
+      const limit = typeof m.limit === 'number' ? `&limit=${m.limit}` : '';
+      const cursor = typeof m.cursor === 'string' ? `&cursor=${encodeURIComponent(m.cursor)}` : '';
+      return api<Msg>(`${base}/data/${collection}?${scope}${limit}${cursor}`);
+    }
+    default:
+      return api<Msg>(`${base}/data/${collection}/${encodeURIComponent(str(m.docId))}?${scope}`);
+  }
+}
+
+export async function agentUpdateOf(ctx: BridgeContext, runId: string): Promise<Msg> {
+  const run = await api<AgentRunSummary>(`${keys.app(ctx.workspaceId, ctx.appId)}/agent-runs/${encodeURIComponent(runId)}`, { noStore: true });
+  return {
+    type: 'platform:agent:update',
+    agentId: run.agentId,
+    runId: run.id,
+    status: run.status,
+    ...(run.result !== null && run.result !== undefined ? { result: run.result } : {}),
+    ...(run.error ? { error: run.error } : {}),
+  };
+}
+
+async function trigger(ctx: BridgeContext, m: Msg) {
+  const agentId = str(m.agentId);
+  const base = `${keys.app(ctx.workspaceId, ctx.appId)}/agent-runs`;
+  try {
+    // Spec "App agent trigger flow": create (pending), then start without a browser stream.
+    const run = await api<AgentRunSummary>(base, { method: 'POST', body: { agentId, prompt: str(m.prompt), draft: ctx.scope === 'draft' } });
+    ctx.post({ type: 'platform:agent:update', requestId: m.requestId, agentId, runId: run.id, status: 'pending' });
+    ctx.follow(run.id, agentId);
+    await api(`${base}/${encodeURIComponent(run.id)}/stream?startOnly=1`, { method: 'POST', body: {} });
+    ctx.post({ type: 'platform:agent:update', agentId, runId: run.id, status: 'running' });
+  } catch (e) {
+    ctx.post({ type: 'platform:agent:update', requestId: m.requestId, agentId, runId: '', status: 'failed', error: errorText(e) });
+  }
+}
+
+export async function handleAppMessage(ctx: BridgeContext, m: Msg): Promise<void> {
+  const reply = (type: string, body: Msg) => ctx.post({ ...body, type, requestId: m.requestId });
+  const base = keys.app(ctx.workspaceId, ctx.appId);
+  switch (m.type) {
+    case 'platform:agent:trigger':
+      return trigger(ctx, m);
+    case 'platform:agents:list-request':
+      try {
+        const view = await api<AgentsView>(keys.agents(ctx.workspaceId, ctx.appId));
+        return reply('platform:agents:list-response', { agents: view.agents });
+      } catch (e) {
+        return reply('platform:agents:list-response', { agents: [], error: errorText(e) });
+      }
+    case 'platform:integration:execute':
+      try {
+        const result = await api<Msg>(`${base}/app-tools/${encodeURIComponent(str(m.toolName))}/execute`, {
+          method: 'POST',
+          body: { input: m.input ?? {}, draft: ctx.scope === 'draft' },
+        });
+        return reply('platform:integration:execute-response', result);
+      } catch (e) {
+        return reply('platform:integration:execute-response', { success: false, error: errorText(e), errorCode: e instanceof ApiError ? e.code : 'PLATFORM_ERROR' });
+      }
+    case 'platform:integration:report-failure':
+      try {
+        const r = await api<Msg>(`${base}/app-tools/${encodeURIComponent(str(m.toolName))}/report-failure`, {
+          method: 'POST',
+          body: { input: m.input ?? {}, result: m.result ?? {}, description: str(m.description), ...(m.attemptedTask ? { attemptedTask: str(m.attemptedTask) } : {}) },
+        });
+        return reply('platform:integration:report-failure-response', r);
+      } catch (e) {
+        return reply('platform:integration:report-failure-response', { ok: false, error: errorText(e) });
+      }
+    case 'platform:data:insert':
+    case 'platform:data:update':
+    case 'platform:data:remove':
+    case 'platform:data:list':
+    case 'platform:data:get':
+      try {
+        return reply('platform:data:response', { ok: true, ...(await data(ctx, m)) });
+      } catch (e) {
+        return reply('platform:data:response', { ok: false, error: errorText(e), code: e instanceof ApiError ? e.code : 'platform_error' });
+      }
+    default:
+      return;
+  }
+}
