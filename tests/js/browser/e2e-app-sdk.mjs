@@ -15,11 +15,12 @@ const t = browserTest('platform-app-sdk-e2e-');
 const { check, run, watch } = t;
 
 const app = `import { useState } from 'react';
-import { useAgentList, useCollection } from './platform/index.ts';
+import { useAgent, useAgentList, useCollection } from './platform/index.ts';
 
 export default function App() {
   const notes = useCollection<{ text: string }>('notes');
   const { agents, loading } = useAgentList();
+  const summarizer = useAgent('summarizer');
   const [text, setText] = useState('');
   return (
     <main className="p-6">
@@ -30,13 +31,21 @@ export default function App() {
         <button type="submit">Save</button>
       </form>
       {notes.error ? <p role="alert">{notes.error}</p> : null}
+      <button type="button" onClick={() => void summarizer.trigger('Summarize the notes')}>Summarize</button>
+      <p data-testid="agent-status">{summarizer.status}</p>
+      {summarizer.status === 'completed' ? <p data-testid="agent-result">{String(summarizer.result)}</p> : null}
       <ul>{notes.docs.map((d) => <li key={d.id} data-pending={d.version === 0 ? 'yes' : 'no'}>{d.data.text}</li>)}</ul>
     </main>
   );
 }
 `;
+const agents = JSON.stringify({
+  agents: [{ id: 'summarizer', name: 'Summarizer', description: 'Summarizes the notes.', systemPrompt: 'Summarize the notes in one line.' }],
+});
+// The agent has no tools, so the scripted model answers its request with the scenario's
+// tool-less reply (`aux`: "Title"), which becomes the run's result.
 const turns = [
-  toolTurn(use('t_write', 'Bash', { command: `cat > src/App.tsx <<'EOF'\n${app}EOF`, description: 'Write the app' })),
+  toolTurn(use('t_write', 'Bash', { command: `cat > src/App.tsx <<'EOF'\n${app}EOF\ncat > agents.json <<'EOF'\n${agents}\nEOF`, description: 'Write the app' })),
   toolTurn(use('t_build', 'mcp__platform__done_building', { summary: 'Notes' })),
   { blocks: [{ type: 'text', text: 'Built the notes app.' }], stop_reason: 'end_turn' },
 ];
@@ -64,7 +73,25 @@ run(async () => {
     await page.goto(made.page);
     const frame = page.frameLocator('[data-testid="preview-frame"]');
     await frame.getByRole('heading', { name: 'Notes' }).waitFor({ timeout: 120000 });
-    await frame.getByTestId('agents').getByText('0 agents').waitFor();
+    await frame.getByTestId('agents').getByText('1 agents').waitFor();
+  });
+
+  await check('useAgent().trigger: one run created and started (startOnly), updates to completed with the result', async () => {
+    const view = await call('GET', `/api/workspaces/default/apps/${made.app.id}/agents`);
+    await call('POST', `/api/workspaces/default/apps/${made.app.id}/agents/approval`, { approvalHash: view.draftHash });
+    const frame = page.frameLocator('[data-testid="preview-frame"]');
+    const runsPath = `/api/workspaces/default/apps/${made.app.id}/agent-runs`;
+    await frame.getByRole('button', { name: 'Summarize' }).click();
+    await frame.getByTestId('agent-status').getByText('completed').waitFor({ timeout: 120000 });
+    assert.equal(await frame.getByTestId('agent-result').innerText(), 'Title');
+    const creates = seen.filter((r) => r.method === 'POST' && r.path === runsPath);
+    const starts = seen.filter((r) => r.method === 'POST' && r.path.startsWith(`${runsPath}/`) && r.path.endsWith('/stream'));
+    assert.equal(creates.length, 1);
+    assert.deepEqual(starts.map((r) => r.search), ['?startOnly=1']);
+    const runs = await call('GET', runsPath);
+    assert.equal(runs.runs.length, 1);
+    assert.equal(runs.runs[0].status, 'completed');
+    assert.equal(runs.runs[0].draft, true);
   });
 
   await check('a note inserted in the app is shown at once, stored in the draft scope, and live in a second viewer', async () => {
