@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../common/json_fields.hpp"
+#include "builder_prompt.hpp"  // builder_system_prompt, from prompts/builder.md
 #include "events.hpp"
 #include "governed_agents.hpp"
 #include "http.hpp"
@@ -35,12 +37,6 @@ struct chat_service::turn {
 
 namespace {
 
-constexpr std::string_view builder_system_prompt =
-    "You are the platform's builder agent. You build a Vite + React + TypeScript app with Tailwind in the "
-    "workspace under src/. Present a plan with mcp__platform__present_plan before implementing; present "
-    "agents.json with mcp__platform__present_agents; call mcp__platform__done_building when the app builds. "
-    "An agent that holds custom HTTP tools must not also hold WebSearch or WebFetch.";
-
 // The worker request of a turn (docs/http-api.md, "POST /sessions/{appId}/messages").
 std::string worker_body(const turn_request& r, const std::optional<builder_run_record>& run) {
   json body = {{"runId", r.key.run_id},
@@ -53,12 +49,12 @@ std::string worker_body(const turn_request& r, const std::optional<builder_run_r
   if (run) {
     auto it = run->runtime_session_states.find(r.settings.runtime_id);
     if (it != run->runtime_session_states.end()) {
-      json state = json::parse(it->second.state_json, nullptr, false);
+      json state = servers::parse_json_within(it->second.state_json);
       if (!state.is_discarded()) body["sessionState"] = std::move(state);
       body["sessionCoversMessages"] = it->second.covered_messages;
     }
   }
-  body["messages"] = json::parse(r.messages_json, nullptr, false);
+  body["messages"] = servers::parse_json_or_null(r.messages_json);
   return body.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
@@ -78,7 +74,7 @@ bool restore_worker_workspace(store& db, const worker_client& worker, const std:
 // The worker's per-turn usage on its result line (`platform_turn_usage`, RunUsage JSON).
 std::optional<run_usage> turn_usage_of(std::string_view worker_message) {
   if (worker_message.find("\"platform_turn_usage\"") == std::string_view::npos) return std::nullopt;
-  json m = json::parse(worker_message, nullptr, false);
+  json m = servers::parse_json_within(worker_message);
   if (m.is_discarded() || !m.is_object() || m.value("type", "") != "result") return std::nullopt;
   auto it = m.find("platform_turn_usage");
   if (it == m.end() || !it->is_object()) return std::nullopt;
@@ -96,7 +92,7 @@ constexpr std::string_view stopped_reason = "Stopped by the user.";
 // workspace (compared before and after, whatever tool did it).
 std::optional<bool> workspace_changed_of(std::string_view worker_message) {
   if (worker_message.find("\"workspace_changes\"") == std::string_view::npos) return std::nullopt;
-  json m = json::parse(worker_message, nullptr, false);
+  json m = servers::parse_json_within(worker_message);
   if (m.is_discarded() || !m.is_object() || m.value("type", "") != "workspace_changes") return std::nullopt;
   auto it = m.find("changed");
   if (it == m.end() || !it->is_boolean()) return std::nullopt;

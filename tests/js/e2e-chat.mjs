@@ -159,6 +159,17 @@ async function main() {
     assert.ok(history.usage.totalCostUsd > 0);
   });
 
+  await check('the model got the builder system prompt from prompts/builder.md (versioned), SDK and rules included', async () => {
+    const prompt = fs.readFileSync(path.join(projectDir, 'servers/web/prompts/builder.md'), 'utf8');
+    const requests = fs.readFileSync(path.join(tmp, 'requests.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l))
+      .filter((r) => r.method === 'POST' && r.path.startsWith('/v1/messages') && r.body?.tools?.length > 0);
+    assert.ok(requests.length > 0);
+    const system = JSON.stringify(requests[0].body.system);
+    assert.ok(system.includes('platform-builder-prompt v1'), 'the version marker');
+    // The whole file, as the runtime passes it on (JSON-escaped inside the request).
+    assert.ok(system.includes(JSON.stringify(prompt).slice(1, -1)), 'the prompt file, whole');
+  });
+
   await check('workspace events: run.starting, run.stream_ready, run.completed, ids and status only', async () => {
     const evs = await workspaceEvents.until((e) => e.some((x) => x.includes('run.completed')));
     const mine = evs.map((x) => JSON.parse(x.slice(6))).filter((e) => e.runId === run.id);
