@@ -1,7 +1,9 @@
 #include "agents_routes.hpp"
 
+#include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "../common/json_fields.hpp"
 #include "access.hpp"
 #include "governed_agents.hpp"
 #include "http.hpp"
@@ -30,8 +32,7 @@ json agents_summary(const agents_config& c) {
 // GET's reply, also returned by PATCH and approval. `hash` is the v1 hash of the document
 // shown: in the draft scope it is what an approver approves (`approvalHash` in the body).
 json view_json(const agents_view& v) {
-  json doc = v.text ? json::parse(*v.text, nullptr, false) : json(nullptr);
-  if (doc.is_discarded()) doc = nullptr;
+  json doc = v.text ? servers::parse_json_or_null(*v.text) : json(nullptr);
   json j = {{"scope", std::string(to_string(v.scope))},
             {"agentsJson", doc},
             {"text", nullable(v.text)},
@@ -95,7 +96,9 @@ void patch_agents(web_app& app, const httplib::Request& req, httplib::Response& 
   auto x = access(app, req, res, ids, can_patch_agents, "only admins, owners and the app's creator edit agents.json");
   if (!x) return;
   json body;
-  if (!parse_json_body(req, res, app.cfg.max_body_bytes, body)) return;
+  // As deep as the file may be (docs/agents-json.md), and no deeper: the indented dump below
+  // grows with the square of the depth.
+  if (!parse_json_body(req, res, app.cfg.max_body_bytes, body, agents_json_max_depth)) return;
   std::string text = body.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
   auto head = app.db.governance().put_draft_file(x->app.workspace_id, x->app.id, agents_json_path, text, now_ms());
   if (!head) return send_store_error(res, head.error());
@@ -135,13 +138,23 @@ void approve_agents(web_app& app, const httplib::Request& req, httplib::Response
   send_view(app, res, x->app, source_scope::draft, 200);
 }
 
+// The published page shows the draft's current build from the publish on (its source was
+// published with it). A failure is logged: the publish itself stands.
+void publish_build(web_app& app, const app_record& a) {
+  if (auto shown = app.db.previews().publish_preview(a.workspace_id, a.id, now_ms()); !shown) {
+    std::fprintf(stderr, "web: published preview app=%s not promoted: %s\n", a.id.c_str(), shown.error().code.c_str());
+  }
+}
+
 void publish_app(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
   auto x = access(app, req, res, ids, admin_or_owner, "only workspace admins and owners publish");
   if (!x) return;
   auto outcome = app.db.governance().publish(x->app.workspace_id, x->app.id, x->by.who.user_id, now_ms());
   if (!outcome) return send_store_error(res, outcome.error());
   switch (*outcome) {
-    case publish_outcome::published: return send_view(app, res, x->app, source_scope::published, 200);
+    case publish_outcome::published:
+      publish_build(app, x->app);
+      return send_view(app, res, x->app, source_scope::published, 200);
     case publish_outcome::no_draft: return send_error(res, 409, "no_draft", "the app has no draft source to publish");
     case publish_outcome::unapproved:
       return send_error(res, 409, "not_approved", "agents.json must be approved by an admin or owner before publishing");
@@ -225,7 +238,9 @@ void decide_review(web_app& app, const httplib::Request& req, httplib::Response&
                                                *note, now_ms());
   if (!out) return send_store_error(res, out.error());
   switch (*out) {
-    case review_decision_outcome::decided: break;
+    case review_decision_outcome::decided:
+      if (approve) publish_build(app, x->app);
+      break;
     case review_decision_outcome::not_found: return send_error(res, 404, "not_found", "no such review for this app");
     case review_decision_outcome::not_pending: return send_error(res, 409, "not_pending", "the review was decided already");
     case review_decision_outcome::draft_changed:

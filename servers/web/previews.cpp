@@ -59,12 +59,13 @@ result<bool> sync_preview_from_worker(store& db, const worker_client& worker, st
   if (!*stored) {
     if (auto put = db.previews().put_build((*build)->digest, (*build)->files, now); !put) return tl::unexpected(put.error());
   }
-  if (auto set = db.previews().set_app_preview(ws, app_id, (*build)->digest, now); !set) return tl::unexpected(set.error());
+  if (auto set = db.previews().set_app_preview(ws, app_id, source_scope::draft, (*build)->digest, now); !set) return tl::unexpected(set.error());
   return true;
 }
 
-nlohmann::json preview_json(const web_app& app, const httplib::Request& req, std::string_view ws, std::string_view app_id) {
-  auto current = app.db.previews().app_preview_of(ws, app_id);
+nlohmann::json preview_json(const web_app& app, const httplib::Request& req, std::string_view ws, std::string_view app_id,
+                            source_scope scope) {
+  auto current = app.db.previews().app_preview_of(ws, app_id, scope);
   if (!current || !*current) return nullptr;
   preview_grant grant{std::string(app_id), (*current)->digest, now_ms() + app.cfg.preview_token_ttl.count()};
   return {{"digest", grant.digest},

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "platform/error.hpp"
+#include "platform/governance_store.hpp"
 
 namespace platform {
 class store;
@@ -24,8 +25,10 @@ class worker_client;
 result<bool> sync_preview_from_worker(store& db, const worker_client& worker, std::string_view ws, std::string_view app_id,
                                       std::int64_t now);
 
-// {"digest", "url", "expiresAt"} of the app's preview for the current caller, or null.
-nlohmann::json preview_json(const web_app& app, const httplib::Request& req, std::string_view ws, std::string_view app_id);
+// {"digest", "url", "origin", "expiresAt", "updatedAt"} of the app's build in `scope` (draft:
+// the builder's preview; published: the published page), or null.
+nlohmann::json preview_json(const web_app& app, const httplib::Request& req, std::string_view ws, std::string_view app_id,
+                            source_scope scope);
 
 // Every request to a preview origin is answered here and nowhere else (never the API): true
 // when `req` was one.

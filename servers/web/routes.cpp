@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../common/json_fields.hpp"
 #include "access.hpp"
 #include "agent_run_routes.hpp"
 #include "agents_routes.hpp"
@@ -38,7 +39,7 @@ json app_json(const app_record& a) {
           {"createdBy", a.created_by},
           {"runtimeId", a.runtime_id},
           {"runtimeModel", a.runtime_model},
-          {"runtimeParams", json::parse(a.runtime_params_json, nullptr, false)},
+          {"runtimeParams", servers::parse_json_or_null(a.runtime_params_json)},
           {"createdAt", a.created_at}};
 }
 
@@ -53,7 +54,7 @@ json run_json(const builder_run_record& r, bool with_messages) {
             {"createdAt", r.created_at},
             {"updatedAt", r.updated_at}};
   if (!r.run_reason.empty()) j["runReason"] = r.run_reason;
-  if (with_messages) j["messages"] = json::parse(r.messages_json, nullptr, false);
+  if (with_messages) j["messages"] = servers::parse_json_or_null(r.messages_json);
   return j;
 }
 
@@ -268,11 +269,14 @@ void create_app(web_app& app, const httplib::Request& req, httplib::Response& re
 }
 
 void get_app(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
-  if (!authorize(app, req, res, ids.at(0))) return;
+  auto c = authorize(app, req, res, ids.at(0));
+  if (!c) return;
   auto a = load_app(app, ids.at(0), ids.at(1), res);
   if (!a) return;
   json out = app_json(*a);
-  out["preview"] = preview_json(app, req, ids.at(0), ids.at(1));
+  // The draft preview is for those who read the draft; everyone sees the published app.
+  out["preview"] = reads_draft(*c, *a) ? preview_json(app, req, ids.at(0), ids.at(1), source_scope::draft) : json(nullptr);
+  out["publishedPreview"] = preview_json(app, req, ids.at(0), ids.at(1), source_scope::published);
   send_json(res, 200, out.dump());
 }
 

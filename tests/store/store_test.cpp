@@ -355,14 +355,23 @@ TEST_CASE("store backends") {
       CHECK(f.db->previews().file(digest, "index.html").value() == std::optional<std::string>("<!doctype html>"));
       CHECK_FALSE(f.db->previews().put_build("sha256:x", {}, 6000));
 
-      CHECK_FALSE(f.db->previews().app_preview_of(f.ws, f.app).value());
-      REQUIRE(f.db->previews().set_app_preview(f.ws, f.app, digest, 7000));
-      REQUIRE(f.db->previews().set_app_preview(f.ws, f.app, "sha256:newer", 8000));
-      auto p = f.db->previews().app_preview_of(f.ws, f.app).value();
+      const auto draft = source_scope::draft;
+      const auto published = source_scope::published;
+      CHECK_FALSE(f.db->previews().app_preview_of(f.ws, f.app, draft).value());
+      CHECK_FALSE(f.db->previews().publish_preview(f.ws, f.app, 7000).value());  // nothing built yet
+      REQUIRE(f.db->previews().set_app_preview(f.ws, f.app, draft, digest, 7000));
+      REQUIRE(f.db->previews().set_app_preview(f.ws, f.app, draft, "sha256:newer", 8000));
+      auto p = f.db->previews().app_preview_of(f.ws, f.app, draft).value();
       REQUIRE(p);
       CHECK(p->digest == "sha256:newer");
       CHECK(p->updated_at == 8000);
-      CHECK_FALSE(f.db->previews().app_preview_of(f.ws, uid("other")).value());
+      CHECK_FALSE(f.db->previews().app_preview_of(f.ws, uid("other"), draft).value());
+      // Publishing takes the draft's build; later builds change only the draft.
+      CHECK_FALSE(f.db->previews().app_preview_of(f.ws, f.app, published).value());
+      CHECK(f.db->previews().publish_preview(f.ws, f.app, 9000).value());
+      REQUIRE(f.db->previews().set_app_preview(f.ws, f.app, draft, "sha256:later", 9500));
+      CHECK(f.db->previews().app_preview_of(f.ws, f.app, published).value()->digest == "sha256:newer");
+      CHECK(f.db->previews().app_preview_of(f.ws, f.app, draft).value()->digest == "sha256:later");
     }
 
     SUBCASE("end_turn refuses a status that is not an end") {

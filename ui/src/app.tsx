@@ -7,6 +7,7 @@ import { ErrorNotice } from './components/error-notice';
 import { Spinner } from './components/spinner';
 import { navigate, paths, useRoute } from './routing/location';
 import { OnboardingPage } from './onboarding/onboarding-page';
+import { PublishedAppPage } from './preview/published-app-page';
 import { Sidebar } from './sidebar/sidebar';
 
 export function App() {
@@ -20,6 +21,7 @@ export function App() {
   if (error) return <ErrorNotice error={error} className="m-6" />;
   if (route.page === 'not-found') return <p className="m-6 text-sm">No such page. <a className="text-accent underline" href="/">Go to your apps</a></p>;
   if (route.page === 'onboarding') return <OnboardingPage />;
+  if (route.page === 'published') return <PublishedAppPage workspaceId={route.workspaceId} appId={route.appId} />;
   if (route.page === 'home') return <div className="p-6"><Spinner label="Loading" /></div>;
 
   return (

@@ -15,8 +15,8 @@ inline const std::vector<migration>& preview_migrations() {
            "total_bytes BIGINT NOT NULL, created_at BIGINT NOT NULL)",
            "CREATE TABLE preview_files (digest TEXT NOT NULL, path TEXT NOT NULL, content_base64 TEXT NOT NULL, "
            "PRIMARY KEY (digest, path))",
-           "CREATE TABLE app_previews (workspace_id TEXT NOT NULL, app_id TEXT NOT NULL, digest TEXT NOT NULL, "
-           "updated_at BIGINT NOT NULL, PRIMARY KEY (workspace_id, app_id))",
+           "CREATE TABLE app_previews (workspace_id TEXT NOT NULL, app_id TEXT NOT NULL, scope TEXT NOT NULL, "
+           "digest TEXT NOT NULL, updated_at BIGINT NOT NULL, PRIMARY KEY (workspace_id, app_id, scope))",
        }},
   };
   return all;

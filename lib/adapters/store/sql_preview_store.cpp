@@ -46,15 +46,29 @@ class sql_preview_store final : public preview_store {
     return std::optional<std::string>(std::move(*bytes));
   }
 
-  result<void> set_app_preview(std::string_view ws, std::string_view app, std::string_view digest, std::int64_t now) override {
+  result<void> set_app_preview(std::string_view ws, std::string_view app, source_scope scope, std::string_view digest,
+                               std::int64_t now) override {
     return ex_.write(
-        "INSERT INTO app_previews (workspace_id, app_id, digest, updated_at) VALUES (?, ?, ?, ?) "
-        "ON CONFLICT (workspace_id, app_id) DO UPDATE SET digest = excluded.digest, updated_at = excluded.updated_at",
-        {v(ws), v(app), v(digest), v(now)});
+        "INSERT INTO app_previews (workspace_id, app_id, scope, digest, updated_at) VALUES (?, ?, ?, ?, ?) "
+        "ON CONFLICT (workspace_id, app_id, scope) DO UPDATE SET digest = excluded.digest, updated_at = excluded.updated_at",
+        {v(ws), v(app), v(to_string(scope)), v(digest), v(now)});
   }
 
-  result<std::optional<app_preview>> app_preview_of(std::string_view ws, std::string_view app) override {
-    auto rows = ex_.query("SELECT digest, updated_at FROM app_previews WHERE workspace_id = ? AND app_id = ?", {v(ws), v(app)});
+  result<bool> publish_preview(std::string_view ws, std::string_view app, std::int64_t now) override {
+    // One statement: the published row takes whatever the draft row holds at this moment.
+    auto changed = ex_.exec_changes(
+        "INSERT INTO app_previews (workspace_id, app_id, scope, digest, updated_at) "
+        "SELECT workspace_id, app_id, 'published', digest, ? FROM app_previews "
+        "WHERE workspace_id = ? AND app_id = ? AND scope = 'draft' "
+        "ON CONFLICT (workspace_id, app_id, scope) DO UPDATE SET digest = excluded.digest, updated_at = excluded.updated_at",
+        {v(now), v(ws), v(app)});
+    if (!changed) return tl::unexpected(changed.error());
+    return *changed > 0;
+  }
+
+  result<std::optional<app_preview>> app_preview_of(std::string_view ws, std::string_view app, source_scope scope) override {
+    auto rows = ex_.query("SELECT digest, updated_at FROM app_previews WHERE workspace_id = ? AND app_id = ? AND scope = ?",
+                          {v(ws), v(app), v(to_string(scope))});
     if (!rows) return tl::unexpected(rows.error());
     if (rows->empty()) return std::optional<app_preview>();
     return std::optional<app_preview>(app_preview{to_text(rows->front()[0]), to_int(rows->front()[1])});

@@ -3,7 +3,7 @@
 // done_building builds it; in the preview frame the app lists its agents and inserts a note
 // through the parent bridge — shown at once (optimistic), stored in the draft scope, and live in
 // a second viewer without a reload. Messages from any other window than the app's frame reach
-// no API.
+// no API. Once published, the app's own page shows the published build on the published data.
 //
 // Usage: node browser/e2e-app-sdk.mjs --build DIR --project DIR
 import assert from 'node:assert/strict';
@@ -138,6 +138,24 @@ run(async () => {
     const stored = await call('GET', `${dataPath}/notes?scope=draft`);
     assert.deepEqual(stored.documents.map((d) => d.data.text), ['first note', 'second note']);
     assert.equal(seen.filter((r) => r.path === dataPath).length, before + 1, 'only the app frame\'s insert reached the API');
+  });
+
+  await check('the published app has a page of its own: the published build, published data', async () => {
+    await call('POST', `/api/workspaces/default/apps/${made.app.id}/publish`, {});
+    const live = watch(await context.newPage());
+    await live.goto(`${p.web}/w/default/apps/${made.app.id}/live`);
+    const frame = live.frameLocator('[data-testid="preview-frame"]');
+    await frame.getByRole('heading', { name: 'Notes' }).waitFor();
+    // The published scope is its own: the draft's notes are not there.
+    assert.equal(await frame.locator('li').count(), 0);
+    await frame.getByLabel('Note').fill('published note');
+    await frame.getByRole('button', { name: 'Save' }).click();
+    await frame.locator('li[data-pending="no"]').getByText('published note').waitFor();
+    const published = await call('GET', `${dataPath}/notes?scope=published`);
+    assert.deepEqual(published.documents.map((d) => d.data.text), ['published note']);
+    const draft = await call('GET', `${dataPath}/notes?scope=draft`);
+    assert.ok(!draft.documents.some((d) => d.data.text === 'published note'));
+    await live.close();
   });
 
   await browser.close();

@@ -67,6 +67,8 @@ export interface App {
   latestRun?: RunSummary | null;
   /** GET app only: the live preview's signed URL (on the app's own origin), or null. */
   preview?: AppPreview | null;
+  /** GET app only: the published page's build, or null before the first publish with a build. */
+  publishedPreview?: AppPreview | null;
 }
 
 export interface AppPreview {

@@ -6,6 +6,7 @@ export type Route =
   | { page: 'home' }
   | { page: 'workspace'; workspaceId: string }
   | { page: 'app'; workspaceId: string; appId: string; runId?: string; tab: AppTab }
+  | { page: 'published'; workspaceId: string; appId: string }
   | { page: 'onboarding' }
   | { page: 'not-found' };
 
@@ -41,6 +42,7 @@ export function parseRoute(pathname: string): Route {
   if (parts[2] !== 'apps' || !parts[3]) return { page: 'not-found' };
   const appId = seg(parts[3])!;
   if (parts.length === 4) return { page: 'app', workspaceId, appId, tab: 'chat' };
+  if (parts[4] === 'live' && parts.length === 5) return { page: 'published', workspaceId, appId };
   if (parts[4] === 'runs' && parts[5] && parts.length === 6) return { page: 'app', workspaceId, appId, runId: seg(parts[5]), tab: 'chat' };
   const tab = parts[4] as AppTab;
   if (parts.length === 5 && (tab === 'agents' || tab === 'integrations' || tab === 'runs')) return { page: 'app', workspaceId, appId, tab };

@@ -2,8 +2,9 @@
 // The live preview's builds (spec "What the service does" 9, "done_building ... triggers a live
 // preview"): the output of each successful done_building, stored by its digest so any web
 // replica serves it and it outlives the worker's session, and per app the build its draft
-// preview shows. A digest names its files forever (it is a hash over paths and contents), so a
-// build is written once and never changes; an app's preview moves to a newer digest.
+// preview shows, and the one its published page shows (promoted on publish, with the published
+// source). A digest names its files forever (it is a hash over paths and contents), so a build is
+// written once and never changes; an app's preview moves to a newer digest.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "platform/error.hpp"
+#include "platform/governance_store.hpp"
 
 namespace platform {
 
@@ -34,10 +36,14 @@ class preview_store {
   [[nodiscard]] virtual result<bool> has_build(std::string_view digest) = 0;
   // One file of a build; nullopt when the build or the path is unknown.
   virtual result<std::optional<std::string>> file(std::string_view digest, std::string_view path) = 0;
-  // The build an app's draft preview shows (the latest successful done_building).
-  virtual result<void> set_app_preview(std::string_view workspace_id, std::string_view app_id, std::string_view digest,
-                                       std::int64_t now) = 0;
-  virtual result<std::optional<app_preview>> app_preview_of(std::string_view workspace_id, std::string_view app_id) = 0;
+  // The build an app's preview shows in `scope`: draft = the latest successful done_building.
+  virtual result<void> set_app_preview(std::string_view workspace_id, std::string_view app_id, source_scope scope,
+                                       std::string_view digest, std::int64_t now) = 0;
+  virtual result<std::optional<app_preview>> app_preview_of(std::string_view workspace_id, std::string_view app_id,
+                                                            source_scope scope) = 0;
+  // Publishing: the published page shows the draft's current build from now on. False when
+  // the app has no draft build.
+  virtual result<bool> publish_preview(std::string_view workspace_id, std::string_view app_id, std::int64_t now) = 0;
 };
 
 }  // namespace platform
