@@ -15,13 +15,16 @@ const t = browserTest('platform-app-sdk-e2e-');
 const { check, run, watch } = t;
 
 const app = `import { useState } from 'react';
-import { useAgent, useAgentList, useCollection } from './platform/index.ts';
+import { useAgent, useAgentList, useCollection, useIntegrationTool } from './platform/index.ts';
 
 export default function App() {
   const notes = useCollection<{ text: string }>('notes');
   const { agents, loading } = useAgentList();
   const summarizer = useAgent('summarizer');
+  const weather = useIntegrationTool('weather');
   const [text, setText] = useState('');
+  const [writeError, setWriteError] = useState('');
+  const first = notes.docs[0];
   return (
     <main className="p-6">
       <h1 className="text-xl font-semibold">Notes</h1>
@@ -35,12 +38,24 @@ export default function App() {
       <p data-testid="agent-status">{summarizer.status}</p>
       {summarizer.status === 'completed' ? <p data-testid="agent-result">{String(summarizer.result)}</p> : null}
       <ul>{notes.docs.map((d) => <li key={d.id} data-pending={d.version === 0 ? 'yes' : 'no'}>{d.data.text}</li>)}</ul>
+      {first ? <button type="button" onClick={() => notes.update(first.id, { text: 'stale edit' }, 999).catch((e: Error) => setWriteError(e.message))}>Stale edit</button> : null}
+      {writeError ? <p data-testid="write-error">{writeError}</p> : null}
+      <button type="button" onClick={() => void weather.call({ city: 'Oslo' })}>Weather</button>
+      <button type="button" onClick={() => void weather.call({})}>Weather without a city</button>
+      {weather.result ? <p data-testid="weather">{weather.result.success ? (weather.result.mock ? 'sample ' : '') + JSON.stringify(weather.result.data) : weather.result.error + ' / ' + weather.result.resolution}</p> : null}
+      {weather.reportFailure ? <button type="button" onClick={() => void weather.reportFailure!('The city is missing')}>Ask builder to fix</button> : null}
     </main>
   );
 }
 `;
 const agents = JSON.stringify({
   agents: [{ id: 'summarizer', name: 'Summarizer', description: 'Summarizes the notes.', systemPrompt: 'Summarize the notes in one line.' }],
+  appTools: [{
+    type: 'custom', name: 'weather', description: 'The weather of a city. Input: {"city": "<name>"}.',
+    integration: { name: 'Weather', domain: 'api.example.org' },
+    endpoint: { method: 'GET', url: 'https://api.example.org/weather', queryParams: { city: '{{city}}' }, headers: { 'X-Key': '{{secrets.WEATHER_KEY}}' } },
+    mockData: [{ temp: 1 }, { temp: 1 }, { temp: 1 }],
+  }],
 });
 // The agent has no tools, so the scripted model answers its request with the scenario's
 // tool-less reply (`aux`: "Title"), which becomes the run's result.
@@ -138,6 +153,31 @@ run(async () => {
     const stored = await call('GET', `${dataPath}/notes?scope=draft`);
     assert.deepEqual(stored.documents.map((d) => d.data.text), ['first note', 'second note']);
     assert.equal(seen.filter((r) => r.path === dataPath).length, before + 1, 'only the app frame\'s insert reached the API');
+  });
+
+  await check('a write the server refuses rolls back and surfaces the error', async () => {
+    const frame = page.frameLocator('[data-testid="preview-frame"]');
+    await frame.getByRole('button', { name: 'Stale edit' }).click();
+    await frame.getByTestId('write-error').waitFor();
+    assert.match(await frame.getByTestId('write-error').innerText(), /version/i);
+    assert.equal(await frame.locator('li').first().innerText(), 'first note');
+    assert.equal(await frame.locator('li', { hasText: 'stale edit' }).count(), 0);
+  });
+
+  await check('app actions: an unconfigured tool answers sample data; a repairable failure asks the builder, whose repair run shows in the sidebar until it ends', async () => {
+    const frame = page.frameLocator('[data-testid="preview-frame"]');
+    await frame.getByRole('button', { name: 'Weather', exact: true }).click();
+    await frame.getByTestId('weather').getByText('sample {"temp":1}').waitFor();
+    assert.equal(await frame.getByRole('button', { name: 'Ask builder to fix' }).count(), 0);
+    await frame.getByRole('button', { name: 'Weather without a city' }).click();
+    await frame.getByRole('button', { name: 'Ask builder to fix' }).click();
+    // The repair run (runReason app_tool_failure) shows as the badge, then ends and clears it.
+    await page.getByTestId('repair-badge').waitFor();
+    await page.getByTestId('repair-badge').waitFor({ state: 'detached', timeout: 120000 });
+    const runs = await call('GET', `/api/workspaces/default/apps/${made.app.id}/runs`);
+    const repair = runs.runs.find((r) => r.runReason === 'app_tool_failure');
+    assert.ok(repair, 'no repair run');
+    assert.equal(repair.status, 'completed');
   });
 
   await check('the published app has a page of its own: the published build, published data', async () => {
