@@ -45,8 +45,10 @@ std::optional<std::string> read_site_file(const std::string& dir, const std::str
   return out;
 }
 
-void send_site_file(httplib::Response& res, site_file_kind kind, std::string_view type, std::string body) {
-  for (const auto& h : site_headers(kind, type)) res.set_header(std::string(h.name), std::string(h.value));
+void send_site_file(const config& cfg, httplib::Response& res, site_file_kind kind, std::string_view type, std::string body) {
+  for (const auto& h : site_headers(kind, type)) {
+    res.set_header(std::string(h.name), h.name == "Content-Security-Policy" ? builder_page_csp_for(cfg.preview_url) : std::string(h.value));
+  }
   res.status = 200;
   res.body = std::move(body);
   res.set_header("Content-Type", std::string(type));
@@ -57,9 +59,9 @@ bool serve_ui(const web_app& app, const httplib::Request& req, httplib::Response
   auto file = site_file_for(req.path);
   if (!file) return false;
   if (auto body = read_site_file(app.cfg.ui_dir, file->path)) {
-    send_site_file(res, file->kind, content_type_for(file->path), std::move(*body));
+    send_site_file(app.cfg, res, file->kind, content_type_for(file->path), std::move(*body));
   } else if (file->kind == site_file_kind::page) {
-    send_site_file(res, file->kind, content_type_for(file->path), std::string(ui_not_built_page()));
+    send_site_file(app.cfg, res, file->kind, content_type_for(file->path), std::string(ui_not_built_page()));
   } else {
     send_error(res, 404, "not_found", "no such file");
   }
@@ -71,7 +73,7 @@ bool serve_ui(const web_app& app, const httplib::Request& req, httplib::Response
 bool send_ui_page(const web_app& app, httplib::Response& res) {
   auto body = read_site_file(app.cfg.ui_dir, "index.html");
   if (!body) return false;
-  send_site_file(res, site_file_kind::page, content_type_for("index.html"), std::move(*body));
+  send_site_file(app.cfg, res, site_file_kind::page, content_type_for("index.html"), std::move(*body));
   return true;
 }
 

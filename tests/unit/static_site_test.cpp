@@ -134,3 +134,11 @@ TEST_CASE("the not-built page tells how to build it and runs no script") {
   CHECK(p.find("PLATFORM_UI_DIR") != std::string_view::npos);
   CHECK(p.find("<script") == std::string_view::npos);
 }
+
+TEST_CASE("the page may frame the configured preview origins instead of the local ones") {
+  CHECK(builder_page_csp_for("") == std::string(builder_page_csp));
+  std::string csp = builder_page_csp_for("https://{appId}.preview.example.com/");
+  CHECK(csp.find("frame-src 'self' https://*.preview.example.com;") != std::string::npos);
+  CHECK(csp.find("preview.localhost") == std::string::npos);
+  CHECK(csp.find("frame-ancestors 'none'") != std::string::npos);
+}

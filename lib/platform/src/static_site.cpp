@@ -146,4 +146,17 @@ directory holding its <code>index.html</code>.</p>
 )";
 }
 
+std::string builder_page_csp_for(std::string_view preview_url) {
+  std::string csp(builder_page_csp);
+  auto app = preview_url.find("{appId}");
+  if (app == std::string_view::npos) return csp;
+  std::string origin(preview_url);
+  origin.replace(app, 7, "*");
+  auto scheme = origin.find("://");
+  if (auto path = origin.find('/', scheme == std::string::npos ? 0 : scheme + 3); path != std::string::npos) origin.resize(path);
+  constexpr std::string_view local = "http://*.preview.localhost:*";
+  if (auto at = csp.find(local); at != std::string::npos) csp.replace(at, local.size(), origin);
+  return csp;
+}
+
 }  // namespace platform

@@ -52,6 +52,11 @@ inline constexpr std::string_view builder_page_csp =
     "style-src 'self' 'unsafe-inline'; font-src 'self' data:; frame-src 'self' http://*.preview.localhost:*; "
     "frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'";
 
+// The page's CSP when apps are previewed at `preview_url` (PLATFORM_PREVIEW_URL, with `{appId}`):
+// that origin pattern may be framed instead of the local *.preview.localhost. Empty: the
+// constant above.
+std::string builder_page_csp_for(std::string_view preview_url);
+
 // Every header of the answer besides Content-Type and Content-Length: the cache policy,
 // nosniff, and on HTML the page's security headers.
 std::vector<site_header> site_headers(site_file_kind kind, std::string_view content_type);
