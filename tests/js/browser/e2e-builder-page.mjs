@@ -2,7 +2,8 @@
 // real servers, the real Claude Code CLI and the scripted model server. Covers: creating an app
 // from the page sends its prompt exactly once; a reload in the middle of streamed text shows
 // one assistant message whose text equals the persisted one; the plan card blocks the composer,
-// also after a reload; Approve & Build sends one message and the build's cards render by the
+// also after a reload; Approve & Build sends one message (a reload mid-tool shows the turn once)
+// and the build's cards render by the
 // spec's table (Bash read wrappers as one-liners, a terminal card, done_building); Request
 // Changes sends the feedback as the next message.
 //
@@ -44,7 +45,8 @@ const turns = [
     stop_reason: 'tool_use',
   },
   toolTurn(use('t_read', 'Bash', { command: 'cat src/main.tsx', description: 'Read main' })),
-  toolTurn(use('t_shell', 'Bash', { command: 'echo built-by-e2e > notes.txt && cat notes.txt', description: 'Write a note' })),
+  // Held after the tool call streamed in, before it runs: a reload lands mid-tool.
+  toolTurn(use('t_shell', 'Bash', { command: 'echo built-by-e2e > notes.txt && cat notes.txt', description: 'Write a note' }), { type: 'pause', name: 'tool' }),
   toolTurn(use('t_done', 'mcp__platform__done_building', { summary: 'Counter' })),
   { blocks: [{ type: 'text', text: 'All done: the counter is built.' }], stop_reason: 'end_turn' },
 ];
@@ -109,6 +111,14 @@ run(async () => {
   await check('Approve & Build sends one message; the build renders by the spec table', async () => {
     const before = chatPosts(seen).length;
     await page.getByRole('button', { name: 'Approve & Build' }).click();
+    // Reload while the shell call is on screen but has not run: the resumed stream shows the
+    // turn once, with the one terminal card.
+    await page.locator('[data-card="terminal"]').waitFor({ timeout: 60000 });
+    await page.reload();
+    await page.locator('[data-card="terminal"]').waitFor();
+    assert.equal(await page.locator('[data-role="assistant"]').count(), 2);
+    assert.equal(await page.locator('[data-card="terminal"]').count(), 1);
+    await p.model.release('tool');
     await page.getByText('All done: the counter is built.').waitFor({ timeout: 120000 });
     assert.equal(chatPosts(seen).length, before + 1);
     // `cat src/main.tsx` is a read: a one-line Read card, not a terminal.
