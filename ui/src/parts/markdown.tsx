@@ -1,12 +1,16 @@
-import { memo } from 'react';
-import { Streamdown } from 'streamdown';
+import { lazy, memo, Suspense } from 'react';
 
 // Streamdown closes unterminated markdown while text streams in and sanitizes the HTML it
-// renders, so a model's output can never inject markup into the page.
+// renders, so a model's output can never inject markup into the page. It is most of the page's
+// code, so it loads on first use; meanwhile the text shows as plain text.
+const Streamdown = lazy(() => import('streamdown').then((m) => ({ default: m.Streamdown })));
+
 export const Markdown = memo(function Markdown({ text, streaming }: { text: string; streaming?: boolean }) {
   return (
     <div className="prose-chat text-sm leading-relaxed break-words">
-      <Streamdown parseIncompleteMarkdown={!!streaming}>{text}</Streamdown>
+      <Suspense fallback={<p className="whitespace-pre-wrap">{text}</p>}>
+        <Streamdown parseIncompleteMarkdown={!!streaming}>{text}</Streamdown>
+      </Suspense>
     </div>
   );
 });
