@@ -30,7 +30,7 @@ export function PublishDialog({ open, onOpenChange, app, role }: { open: boolean
   return (
     <Dialog open={open} onOpenChange={onOpenChange} title="Publish" description="Publishing copies the current draft, with its approved agents, to the app viewers use." wide>
       <div className="space-y-5" data-testid="publish-dialog">
-        {view ? <PublishReadiness workspaceId={app.workspaceId} view={view} /> : viewError ? <ErrorNotice error={viewError} /> : <Spinner label="Loading" />}
+        {view ? <PublishReadiness workspaceId={app.workspaceId} appId={app.id} view={view} /> : viewError ? <ErrorNotice error={viewError} /> : <Spinner label="Loading" />}
         {admin ? <PublishNow workspaceId={app.workspaceId} appId={app.id} /> : <RequestReviewForm workspaceId={app.workspaceId} appId={app.id} pending={pending.length > 0} />}
         <section>
           <h3 className="text-sm font-semibold">Waiting for review</h3>

@@ -4,7 +4,7 @@ import { useMemberLabel } from '../members/use-member-label';
 import { when } from '../settings/when';
 
 /** Whether a publish would go through now, read from the agents view the server keeps. */
-export function PublishReadiness({ workspaceId, view }: { workspaceId: string; view: AgentsView }) {
+export function PublishReadiness({ workspaceId, appId, view }: { workspaceId: string; appId?: string; view: AgentsView }) {
   const label = useMemberLabel(workspaceId);
   return (
     <div className="space-y-1 text-sm" data-testid="publish-readiness" data-status={view.approvalStatus}>
@@ -25,6 +25,14 @@ export function PublishReadiness({ workspaceId, view }: { workspaceId: string; v
       </p>
       <p className="text-xs text-zinc-500">
         {view.published ? `Last published by ${label(view.published.publishedBy)} on ${when(view.published.publishedAt)}.` : 'Never published: viewers cannot use the app yet.'}
+        {view.published && appId ? (
+          <>
+            {' '}
+            <a className="text-accent underline" href={`/w/${encodeURIComponent(workspaceId)}/apps/${encodeURIComponent(appId)}/live`} data-testid="published-link">
+              Open the published app
+            </a>
+          </>
+        ) : null}
       </p>
     </div>
   );
