@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <fstream>
 #include <iterator>
 #include <set>
@@ -198,6 +199,16 @@ TEST_CASE("rule 1: a missing file has its own report") {
 TEST_CASE("a document nested deeper than 100 levels is too_deep") {
   std::string deep = "{\"agents\": [], \"appTools\": " + std::string(120, '[') + std::string(120, ']') + "}";
   CHECK_ONLY(problems(deep), "", "too_deep");
+}
+
+TEST_CASE("a document nested 100,000 levels deep is too_deep at once, also when it is not valid JSON") {
+  // Issue 14: a deep PATCH took 12-20 s and crashed; the scan answers before any parse.
+  for (std::string deep : {"{\"agents\": " + std::string(100000, '[') + std::string(100000, ']') + "}",
+                           "{\"agents\": " + std::string(100000, '{')}) {
+    auto began = std::chrono::steady_clock::now();
+    CHECK_ONLY(problems(deep), "", "too_deep");
+    CHECK(std::chrono::steady_clock::now() - began < std::chrono::seconds(1));
+  }
 }
 
 // ---- agents and appTools ----

@@ -321,6 +321,9 @@ TEST_CASE("input that is not a JSON object fails before anything else happens") 
   }
   std::string deep = "{\"id\":" + std::string(200, '[') + std::string(200, ']') + "}";
   check_failure(failure(t, deep), error_category::input, "INVALID_INPUT");
+  // An agent passes its input as a JSON string: one nested 100,000 levels is refused unparsed.
+  std::string attack = "{\"id\":" + std::string(100000, '[') + std::string(100000, ']') + "}";
+  check_failure(failure(t, attack), error_category::input, "INVALID_INPUT");
 }
 
 TEST_CASE("missing input fails with every missing path, and no secret is even looked up") {

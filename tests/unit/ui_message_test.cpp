@@ -1,6 +1,8 @@
 // The assistant message assembled from a UI message stream, as the AI SDK client builds it.
 #include <doctest/doctest.h>
 
+#include <string>
+
 #include <nlohmann/json.hpp>
 
 #include "platform/bridge.hpp"
@@ -77,6 +79,10 @@ TEST_CASE("message lists: count and append") {
   CHECK(platform::count_ui_messages(R"([{"role":"user","parts":[]}])").value() == 1);
   CHECK_FALSE(platform::count_ui_messages(R"({"role":"user"})"));
   CHECK_FALSE(platform::count_ui_messages(R"([1])"));
+  // Nested past what stored JSON may be: refused, not parsed.
+  CHECK_FALSE(platform::count_ui_messages(R"([{"role":"user","metadata":)" + std::string(100000, '[') +
+                                          std::string(100000, ']') + "}]"));
+  CHECK_FALSE(platform::append_ui_message("[]", std::string(100000, '[') + std::string(100000, ']')));
   auto all = platform::append_ui_message(R"([{"role":"user"}])", R"({"role":"assistant"})");
   REQUIRE(all);
   CHECK(platform::count_ui_messages(*all).value() == 2);

@@ -5,6 +5,7 @@
 
 #include "config_reader.hpp"
 #include "platform/agents_config.hpp"
+#include "platform/json_limits.hpp"
 
 namespace platform {
 
@@ -144,15 +145,17 @@ std::optional<json> parse_document(std::string_view text, std::string_view file_
     report(out, root, code::empty_document, name + " is empty: write a JSON object such as " + std::string(example));
     return std::nullopt;
   }
+  // Before parsing: a deep document costs the scan, never a recursive dump or copy, and the
+  // syntax error message (a second, throwing parse) is only made for bounded text.
+  if (nests_deeper_than(text, max_document_depth)) {
+    report(out, root, code::too_deep,
+           name + " nests deeper than " + std::to_string(max_document_depth) + " levels: flatten it");
+    return std::nullopt;
+  }
   auto doc = json::parse(text, nullptr, false);
   if (doc.is_discarded()) {
     report(out, root, code::invalid_json,
            name + " is not valid JSON (" + parse_error_message(text) + "): fix the syntax, e.g. quote every key and remove trailing commas");
-    return std::nullopt;
-  }
-  if (deeper_than(doc, max_document_depth)) {
-    report(out, root, code::too_deep,
-           name + " nests deeper than " + std::to_string(max_document_depth) + " levels: flatten it");
     return std::nullopt;
   }
   if (!doc.is_object()) {

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "platform/app_data_store.hpp"
+#include "platform/json_limits.hpp"
 #include "platform/json_text.hpp"
 
 namespace platform {

@@ -14,6 +14,7 @@
 
 #include "platform/agents_config.hpp"
 #include "platform/error.hpp"
+#include "platform/json_limits.hpp"
 #include "platform/json_path.hpp"
 
 namespace platform::config {
@@ -81,8 +82,9 @@ std::optional<code> code_named(std::string_view name);
 
 void report(violations& out, const json_path& at, code c, std::string message);
 
-// Deepest nesting accepted anywhere in either file; walks below recurse, so this bounds them.
-inline constexpr std::size_t max_document_depth = 100;
+// Deepest nesting accepted anywhere in either file (agents.json's documented bound, which
+// integration-setup.json shares); walks below recurse, so this bounds them.
+inline constexpr std::size_t max_document_depth = agents_json_max_depth;
 // Same bound the request builder applies to endpoint bodies (tool_request.hpp).
 inline constexpr std::size_t max_body_depth = 64;
 

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "platform/json_text.hpp"
+#include "platform/json_limits.hpp"
 #include "platform/redaction.hpp"
 
 namespace platform {

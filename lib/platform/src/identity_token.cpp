@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bounded_json.hpp"
+
 namespace platform {
 namespace {
 
@@ -135,8 +137,10 @@ result<identity> verify_identity_token(std::string_view token, const identity_to
       !base64url_decode(token.substr(d2 + 1), sig)) {
     return invalid("bad encoding");
   }
-  json header = json::parse(header_text, nullptr, false);
-  json claims = json::parse(claims_text, nullptr, false);
+  // Parsed before the signature is checked, so bounded like any body a stranger sends.
+  const json_limits token_json{.max_depth = body_max_depth, .max_bytes = 16384};
+  json header = parse_json_within(header_text, token_json);
+  json claims = parse_json_within(claims_text, token_json);
   if (header.is_discarded() || claims.is_discarded()) return invalid("bad JSON");
   if (auto s = check_signature(header, token.substr(0, d2), sig, keys); !s) return tl::unexpected(s.error());
   if (auto c = check_claims(claims, keys, now); !c) return tl::unexpected(c.error());

@@ -1,4 +1,4 @@
-#include "platform/json_text.hpp"
+#include "platform/json_limits.hpp"
 #include "platform/mcp_server.hpp"
 #include "platform/ascii.hpp"
 

@@ -2,7 +2,7 @@
 // GET /opencode/models and what the web server builds its runtime-c models from.
 #include <nlohmann/json.hpp>
 
-#include "platform/json_text.hpp"
+#include "platform/json_limits.hpp"
 #include "platform/runtime_registry.hpp"
 
 namespace platform {

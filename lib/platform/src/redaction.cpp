@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bounded_json.hpp"
+
 namespace platform {
 
 namespace {
@@ -76,7 +78,7 @@ bool secret_member_name(std::string_view name) noexcept {
 }
 
 std::string redact_json(std::string_view text, const redaction_limits& limits) {
-  json v = json::parse(text, nullptr, false);
+  json v = parse_json_within(text, stored_json_limits);
   if (v.is_discarded()) v = std::string(text);
   redaction_limits l = limits;
   // Tighten until it fits: fewer members and shorter strings keep the record's shape.

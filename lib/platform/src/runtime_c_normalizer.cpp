@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "platform/json_limits.hpp"
 #include "platform/json_text.hpp"
 #include "platform/worker_message.hpp"
 #include "runtime_normalizers.hpp"

@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bounded_json.hpp"
+
 namespace platform {
 namespace {
 
@@ -628,7 +630,7 @@ void opencode_models_parser::end_entry() {
   if (listed(id)) return;
   std::optional<opencode_model> m;
   if (!block.empty() && !too_big) {
-    ojson entry = ojson::parse(block, nullptr, false);
+    ojson entry = parse_json_within<ojson>(block, stored_json_limits);
     if (!entry.is_discarded()) m = model_of_entry(id, entry);
   }
   if (m && m->toolcall) {

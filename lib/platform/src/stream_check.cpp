@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "platform/ui_stream.hpp"
+#include "bounded_json.hpp"
 
 namespace platform {
 
@@ -245,7 +246,7 @@ struct stream_checker::impl {
     std::string text;
     text.reserve(data.size());
     if (!sanitize_utf8(data, text)) add(index, "invalid_utf8", "the event data is not valid UTF-8");
-    json chunk = json::parse(text, nullptr, false);
+    json chunk = parse_json_within(text, stored_json_limits);
     if (chunk.is_discarded()) {
       add(index, "invalid_json", "the event data is not JSON: " + quote_for_message(text));
       return;

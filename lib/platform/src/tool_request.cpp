@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "platform/json_limits.hpp"
 #include "platform/json_path.hpp"
 #include "platform/placeholder.hpp"
 
@@ -22,20 +23,12 @@ constexpr auto replace_invalid = json::error_handler_t::replace;
 
 std::string dump(const json& v) { return v.dump(-1, ' ', false, replace_invalid); }
 
-// Recursion bound for dumping and walking JSON that came from outside.
-bool deeper_than(const json& v, std::size_t limit) {
-  if (!v.is_structured()) return false;
-  if (limit == 0) return true;
-  for (const auto& child : v) {
-    if (deeper_than(child, limit - 1)) return true;
-  }
-  return false;
-}
-
-// The text parsed as JSON, or the text itself as a JSON string when it is not JSON.
+// The text parsed as JSON, or the text itself as a JSON string when it is not JSON (or nests
+// deeper than a reply can be dumped safely).
 json embed(const std::string& text) {
+  if (nests_deeper_than(text, 512)) return json(text);
   auto v = json::parse(text, nullptr, false);
-  if (v.is_discarded() || deeper_than(v, 512)) return json(text);
+  if (v.is_discarded()) return json(text);
   return v;
 }
 
@@ -537,8 +530,10 @@ outcome<std::vector<template_site>> parse_sites(const std::map<std::string, std:
 outcome<std::optional<json>> parse_body(const tool_endpoint& ep, const std::string& method) {
   std::string where = endpoint_root.key("body").str();
   if (!ep.body_json) return std::optional<json>{};
-  auto body = json::parse(*ep.body_json, nullptr, false);
-  if (body.is_discarded() || deeper_than(body, max_json_depth)) {
+  // Bounded before parsing: nothing deeper is ever dumped or walked.
+  auto body = nests_deeper_than(*ep.body_json, max_json_depth) ? json(json::value_t::discarded)
+                                                                : json::parse(*ep.body_json, nullptr, false);
+  if (body.is_discarded()) {
     return spec_failure("INVALID_BODY", "endpoint.body is not valid JSON of bounded depth", where);
   }
   if (body.is_null()) return std::optional<json>{};
@@ -588,8 +583,9 @@ outcome<prepared_endpoint> prepare(const tool& t) {
 outcome<json> parse_input(std::string_view input_json) {
   auto blank = input_json.find_first_not_of(" \t\r\n") == std::string_view::npos;
   if (blank) return json::object();
-  auto input = json::parse(input_json, nullptr, false);
-  if (input.is_discarded() || !input.is_object() || deeper_than(input, max_json_depth)) {
+  auto input = nests_deeper_than(input_json, max_json_depth) ? json(json::value_t::discarded)
+                                                              : json::parse(input_json, nullptr, false);
+  if (input.is_discarded() || !input.is_object()) {
     return fail_with(error_category::input, "INVALID_INPUT",
                      "The tool input must be a JSON object (nested at most " +
                          std::to_string(max_json_depth) + " levels).",

@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "platform/json_text.hpp"
+#include "platform/json_limits.hpp"
 
 namespace platform {
 

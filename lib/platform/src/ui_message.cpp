@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bounded_json.hpp"
+
 namespace platform {
 
 using nlohmann::json;
@@ -108,7 +110,7 @@ ui_message_assembler& ui_message_assembler::operator=(ui_message_assembler&&) no
 
 void ui_message_assembler::feed(std::string_view event_data) {
   if (event_data == "[DONE]") return;
-  json c = json::parse(event_data, nullptr, false);
+  json c = parse_json_within(event_data, stored_json_limits);
   if (c.is_discarded() || !c.is_object()) return;
   impl_->feed(c);
 }
@@ -122,7 +124,7 @@ std::string ui_message_assembler::message_json() const {
 }
 
 result<std::size_t> count_ui_messages(std::string_view messages_json) {
-  json m = json::parse(messages_json, nullptr, false);
+  json m = parse_json_within(messages_json, stored_json_limits);
   if (m.is_discarded() || !m.is_array()) return fail("invalid_messages", "messages must be a JSON array of UI messages");
   for (const auto& x : m) {
     if (!x.is_object() || !x.contains("role") || !x["role"].is_string()) {
@@ -133,8 +135,8 @@ result<std::size_t> count_ui_messages(std::string_view messages_json) {
 }
 
 result<std::string> append_ui_message(std::string_view messages_json, std::string_view message_json) {
-  json all = json::parse(messages_json, nullptr, false);
-  json one = json::parse(message_json, nullptr, false);
+  json all = parse_json_within(messages_json, stored_json_limits);
+  json one = parse_json_within(message_json, stored_json_limits);
   if (all.is_discarded() || !all.is_array() || one.is_discarded()) {
     return fail("invalid_messages", "cannot append to a message list that is not a JSON array");
   }

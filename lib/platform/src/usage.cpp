@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "platform/json_path.hpp"
+#include "bounded_json.hpp"
 
 namespace platform {
 namespace {
@@ -71,7 +72,7 @@ std::optional<json> parse_if(std::string_view line, std::initializer_list<std::s
   if (std::none_of(needles.begin(), needles.end(), [&](std::string_view n) { return line.find(n) != std::string_view::npos; })) {
     return std::nullopt;
   }
-  json j = json::parse(line, nullptr, false);
+  json j = parse_json_within(line, stored_json_limits);
   if (j.is_discarded() || !j.is_object()) return std::nullopt;
   return j;
 }
@@ -479,7 +480,7 @@ std::string run_usage_to_json(const run_usage& u) {
 }
 
 result<run_usage> run_usage_from_json(std::string_view text) {
-  json j = json::parse(text, nullptr, false);
+  json j = parse_json_within(text, stored_json_limits);
   if (j.is_discarded() || !j.is_object()) return fail("usage_invalid_json", "RunUsage must be a JSON object");
   run_usage u;
   if (auto ok = read_totals(j, u); !ok) return tl::unexpected(ok.error());

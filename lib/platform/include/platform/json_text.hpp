@@ -13,8 +13,4 @@ void append_json_string(std::string& out, std::string_view s);
 // output as is: it holds no raw control characters, so it cannot break `data:` framing.
 bool is_sse_safe_token(std::string_view token) noexcept;
 
-// True when brackets nest deeper than `limit` outside strings: checked before handing text
-// to a recursive parser.
-bool nests_deeper_than(std::string_view text, int limit) noexcept;
-
 }  // namespace platform
