@@ -1,4 +1,5 @@
 // Glue: parse, authorize, call agent_runs.hpp, answer.
+#include "../common/json_fields.hpp"
 #include "agent_run_routes.hpp"
 
 #include <charconv>
@@ -125,7 +126,7 @@ void get_agent_run_messages(web_app& app, const httplib::Request& req, httplib::
   if (!run) return send_store_error(res, run.error());
   if (!*run) return send_error(res, 404, "not_found", "no such agent run for this app");
   json reply = {{"id", key.run_id}, {"status", to_string((*run)->status)},
-                {"messages", json::parse((*run)->messages_json, nullptr, false)}};
+                {"messages", servers::parse_json_or_null((*run)->messages_json)}};
   send_json(res, 200, reply.dump(-1, ' ', false, json::error_handler_t::replace));
 }
 

@@ -35,11 +35,7 @@ std::string dump(const json& j) { return j.dump(-1, ' ', false, dump_opts); }
 // the assistant message instead of adding one; the stored UI message carries it too.
 std::string message_id_of(const run_key& key) { return "agent-" + key.run_id; }
 
-json parsed_or_null(const std::optional<std::string>& text) {
-  if (!text) return nullptr;
-  json j = json::parse(*text, nullptr, false);
-  return j.is_discarded() ? json(nullptr) : j;
-}
+json parsed_or_null(const std::optional<std::string>& text) { return text ? servers::parse_json_or_null(*text) : json(); }
 
 // The totals of a RunUsage: list and status polling do not need the per-model breakdown.
 json usage_summary(const std::optional<std::string>& usage_json) {
@@ -112,7 +108,7 @@ result<std::string> worker_body(web_app& app, const agent_run_record& run, const
   if (!files) return tl::unexpected(files.error());
   auto settings = runtime_settings_of(app, key);
   if (!settings) return tl::unexpected(settings.error());
-  json config = json::parse(run.agent_config_json, nullptr, false);
+  json config = servers::parse_json_within(run.agent_config_json);
   if (!config.is_object()) return fail("store_corrupt", "the run's agent config is not JSON");
   json body = {{"runId", run.run_id},
                {"appId", run.app_id},
@@ -244,7 +240,7 @@ void serve_transcript(web_app& app, const run_key& key, httplib::Response& res) 
   auto run = app.db.agent_runs().get(key);
   if (!run) return send_store_error(res, run.error());
   if (!*run) return send_error(res, 404, "not_found", "no such agent run for this app");
-  json transcript = json::parse((*run)->transcript_json, nullptr, false);
+  json transcript = servers::parse_json_or_null((*run)->transcript_json);
   auto error = (*run)->status == agent_run_status::failed ? (*run)->error : std::nullopt;
   set_ui_stream_headers(res);
   res.status = 200;
@@ -377,12 +373,12 @@ result<json> governed_agent(web_app& app, std::string_view ws, std::string_view 
     if (!view) return tl::unexpected(view.error());
     if (!view->text) return fail("agent_not_found", "the app's draft has no agents.json");
     if (!view->config) return fail("agents_invalid", "the draft agents.json is not valid; fix it before running its agents");
-    doc = json::parse(*view->text, nullptr, false);
+    doc = servers::parse_json_within(*view->text);
   } else {
     auto policy = approved_payload(app, ws, app_id, source_scope::published);
     if (!policy) return tl::unexpected(policy.error());
     if (!*policy) return fail("agent_not_found", "the app has no published agents");
-    doc = json::parse((*policy)->payload_json, nullptr, false);
+    doc = servers::parse_json_within((*policy)->payload_json);
   }
   const json* agent = doc.is_object() ? find_agent(doc, agent_id) : nullptr;
   if (!agent) return fail("agent_not_found", "no agent with that id in the app's " +

@@ -257,7 +257,7 @@ void data_events(web_app& app, const httplib::Request& req, httplib::Response& r
 
 // Collections the run's agent declared (its agentConfig as stored when the run was created).
 bool declares_collection(const agent_run_record& run, std::string_view collection) {
-  json config = json::parse(run.agent_config_json, nullptr, false);
+  json config = servers::parse_json_within(run.agent_config_json);
   auto list = config.is_object() ? config.find("dataCollections") : config.end();
   if (!config.is_object() || list == config.end() || !list->is_array()) return false;
   return std::any_of(list->begin(), list->end(), [&](const json& n) { return n.is_string() && n == collection; });

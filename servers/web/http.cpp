@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../common/json_body.hpp"
 #include "platform/ui_stream.hpp"
 
 namespace platform::web {
@@ -24,21 +25,9 @@ void send_json(httplib::Response& res, int status, const std::string& body) {
   res.set_content(body, "application/json");
 }
 
-bool parse_json_body(const httplib::Request& req, httplib::Response& res, std::size_t max_bytes, json& out) {
-  if (req.body.size() > max_bytes) {
-    send_error(res, 413, "body_too_large", "the request body is larger than " + std::to_string(max_bytes) + " bytes");
-    return false;
-  }
-  out = json::parse(req.body, nullptr, false);
-  if (out.is_discarded()) {
-    send_error(res, 400, "invalid_json", "the request body is not valid JSON");
-    return false;
-  }
-  if (!out.is_object()) {
-    send_error(res, 400, "invalid_body", "the request body must be a JSON object");
-    return false;
-  }
-  return true;
+bool parse_json_body(const httplib::Request& req, httplib::Response& res, std::size_t max_bytes, json& out,
+                     std::size_t max_depth) {
+  return servers::read_json_body(req, res, {.max_depth = max_depth, .max_bytes = max_bytes}, out);
 }
 
 void send_store_error(httplib::Response& res, const error& e) {

@@ -13,6 +13,7 @@
 
 #include "platform/cache_store.hpp"
 #include "platform/error.hpp"
+#include "platform/json_limits.hpp"
 
 namespace platform::web {
 
@@ -20,8 +21,10 @@ namespace platform::web {
 void send_error(httplib::Response& res, int status, std::string_view code, std::string_view message);
 void send_json(httplib::Response& res, int status, const std::string& body);
 
-// The body as a JSON object, or a 400/413/415 already written to `res` (returns false).
-bool parse_json_body(const httplib::Request& req, httplib::Response& res, std::size_t max_bytes, nlohmann::json& out);
+// The body as a JSON object, or a 400/413 already written to `res` (returns false): at most
+// `max_bytes` and `max_depth` levels deep (platform/json_limits.hpp), checked before parsing.
+bool parse_json_body(const httplib::Request& req, httplib::Response& res, std::size_t max_bytes, nlohmann::json& out,
+                     std::size_t max_depth = body_max_depth);
 
 // 503 for store/cache failures, with the code; messages of adapters carry no secrets.
 void send_store_error(httplib::Response& res, const error& e);

@@ -70,7 +70,7 @@ json secret_meta(const json& declared, const std::set<std::string>& configured) 
 json integration_meta(const integration_requirement* req, const grant_summary* grant) {
   std::set<std::string> configured;
   if (grant) configured.insert(grant->secret_names.begin(), grant->secret_names.end());
-  json setup = req ? json::parse(req->setup_json, nullptr, false) : json::object();
+  json setup = req ? servers::parse_json_within(req->setup_json) : json::object();
   if (!setup.is_object()) setup = json::object();
   json e = {{"name", req ? req->name : grant->domain},
             {"domain", req ? req->domain : grant->domain},

@@ -1,5 +1,6 @@
 // Token endpoint calls. The executor is this module's own (built once from the web config):
 // the tool runner's is private to it, and token calls need the same guards, not the same object.
+#include "../common/json_fields.hpp"
 #include "oauth_token.hpp"
 
 #include <cctype>
@@ -72,7 +73,7 @@ result<json> post_token_form(web_app& app, const std::string& token_url, const s
                    body, "application/x-www-form-urlencoded"};
   auto sent = (*executor)->send(req, target->host);
   if (!sent) return fail("oauth_token_failed", "token endpoint unreachable: " + sent.error().error.value_or("failed"));
-  json reply = json::parse(sent->response.body, nullptr, false);
+  json reply = servers::parse_json_within(sent->response.body);
   if (sent->response.status < 200 || sent->response.status > 299) {
     std::string code = reply.is_object() && reply.contains("error") && reply["error"].is_string()
                            ? reply["error"].get<std::string>().substr(0, 64)

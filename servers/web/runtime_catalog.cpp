@@ -20,7 +20,7 @@ bool knows(const runtime_registry& r, std::string_view runtime_id, std::string_v
 
 std::map<std::string, std::string> persisted_params(const app_record& app) {
   std::map<std::string, std::string> params;
-  auto p = nlohmann::json::parse(app.runtime_params_json, nullptr, false);
+  auto p = servers::parse_json_within(app.runtime_params_json);
   if (!p.is_object()) return params;
   for (const auto& [k, v] : p.items()) params[k] = v.is_string() ? v.get<std::string>() : v.dump();
   return params;

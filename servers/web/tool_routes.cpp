@@ -189,7 +189,7 @@ void tool_audit(const context& ctx, const httplib::Request& req, httplib::Respon
     out.push_back({{"id", e.id}, {"kind", e.kind}, {"actor", e.actor}, {"toolName", e.tool_name},
                    {"fingerprint", e.fingerprint}, {"outcome", e.outcome},
                    {"builderRunId", e.builder_run_id.empty() ? json(nullptr) : json(e.builder_run_id)},
-                   {"metadata", json::parse(e.metadata_json, nullptr, false)}, {"createdAt", e.created_at}});
+                   {"metadata", servers::parse_json_or_null(e.metadata_json)}, {"createdAt", e.created_at}});
   }
   send_json(res, 200, dump(json{{"events", out}}));
 }
@@ -220,7 +220,7 @@ void internal_tool_execute(const context& ctx, const httplib::Request& req, http
 // The worker's JSON-string texts (already redacted there) as plain values for the report.
 json unquoted(const json& v) {
   if (!v.is_string()) return v;
-  json inner = json::parse(v.get<std::string>(), nullptr, false);
+  json inner = servers::parse_json_within(v.get<std::string>(), json_limits{});  // a model wrote it
   return inner.is_discarded() ? v : inner;
 }
 

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../common/json_fields.hpp"
 #include "platform/base64.hpp"
 
 #include "platform/ui_stream.hpp"
@@ -136,7 +137,7 @@ result<std::optional<std::string>> worker_client::session_state(std::string_view
   if (!res) return fail("worker_unreachable", "the worker is unreachable: " + httplib::to_string(res.error()));
   if (res->status == 404) return std::optional<std::string>();
   if (res->status != 200) return fail("worker_http_" + std::to_string(res->status), "session state request failed");
-  auto j = nlohmann::json::parse(res->body, nullptr, false);
+  auto j = servers::parse_json_within(res->body);
   if (j.is_discarded() || !j.is_object()) return fail("worker_bad_reply", "the worker's session state is not JSON");
   auto it = j.find("sessionState");
   if (it == j.end() || it->is_null()) return std::optional<std::string>();
@@ -147,7 +148,7 @@ namespace {
 
 // The worker's own error code when its body carries one (design notes' error body).
 error worker_error(const httplib::Result& res, std::string_view what) {
-  auto j = nlohmann::json::parse(res->body, nullptr, false);
+  auto j = servers::parse_json_within(res->body);
   std::string code = "worker_http_" + std::to_string(res->status);
   if (j.is_object() && j.contains("error") && j["error"].is_object() && j["error"].value("code", "") != "") {
     code = j["error"]["code"].get<std::string>();
@@ -166,7 +167,7 @@ result<std::optional<std::map<std::string, std::string>>> worker_client::source_
   if (!res) return fail("worker_unreachable", "the worker is unreachable: " + httplib::to_string(res.error()));
   if (res->status == 404) return std::optional<files>();
   if (res->status != 200) return tl::unexpected(worker_error(res, "the source snapshot"));
-  auto j = nlohmann::json::parse(res->body, nullptr, false);
+  auto j = servers::parse_json_within(res->body);
   if (j.is_discarded() || !j.is_object() || !j.contains("files") || !j["files"].is_object()) {
     return fail("worker_bad_reply", "the worker's source snapshot is not JSON");
   }
@@ -207,7 +208,7 @@ result<std::optional<worker_client::preview_build>> worker_client::preview_artif
   if (!res) return fail("worker_unreachable", "the worker is unreachable: " + httplib::to_string(res.error()));
   if (res->status == 404) return std::optional<preview_build>();
   if (res->status != 200) return tl::unexpected(worker_error(res, "the preview build"));
-  auto j = nlohmann::json::parse(res->body, nullptr, false);
+  auto j = servers::parse_json_within(res->body);
   if (!j.is_object() || !j.contains("files") || !j["files"].is_array() || j.value("digest", "").rfind("sha256:", 0) != 0) {
     return fail("worker_bad_reply", "the worker's preview build is not the expected JSON");
   }
@@ -230,7 +231,7 @@ result<void> worker_client::put_provider_key(std::string_view name, std::string_
   if (!res) return fail("worker_unreachable", "the worker is unreachable: " + httplib::to_string(res.error()));
   if (res->status == 200) return {};
   // The worker's refusal of the input says what to fix (it never quotes the key).
-  auto j = nlohmann::json::parse(res->body, nullptr, false);
+  auto j = servers::parse_json_within(res->body);
   if (res->status == 400 && j.is_object() && j.contains("error") && j["error"].is_object()) {
     return fail(j["error"].value("code", "invalid_key"), j["error"].value("message", "the worker refused the key"));
   }
@@ -247,7 +248,7 @@ result<std::optional<std::string>> worker_client::agent_run_status(std::string_v
   if (!res) return fail("worker_unreachable", "the worker is unreachable: " + httplib::to_string(res.error()));
   if (res->status == 404) return std::optional<std::string>();
   if (res->status != 200) return fail("worker_http_" + std::to_string(res->status), "the agent run status request failed");
-  auto j = nlohmann::json::parse(res->body, nullptr, false);
+  auto j = servers::parse_json_within(res->body);
   if (!j.is_object() || !j.contains("status") || !j["status"].is_string()) {
     return fail("worker_bad_reply", "the worker's agent run status is not JSON");
   }

@@ -263,7 +263,7 @@ void run_in_background(const config& cfg, broker& brk, std::shared_ptr<agent_run
     while (turn->next(line)) {
       run->append(line);
       if (line.find("\"stream_event\"") != std::string::npos) continue;  // deltas: not transcript
-      json m = json::parse(line, nullptr, false);
+      json m = servers::parse_json_within(line);
       if (!m.is_object()) continue;
       std::string type = m.value("type", "");
       if (type == "result") take_result(m, o);
@@ -300,8 +300,8 @@ void run_in_background(const config& cfg, broker& brk, std::shared_ptr<agent_run
 void start_agent_run(const config& cfg, worker_registry& registry, broker& brk, agent_run_table& table,
                      std::atomic<std::uint64_t>& started, const std::string& key, const httplib::Request& req,
                      httplib::Response& res) {
-  json body = json::parse(req.body, nullptr, false);
-  if (body.is_discarded() || !body.is_object()) return send_error(res, 400, "invalid_json", "the body must be a JSON object");
+  json body;
+  if (!parse_json_body(req, res, body)) return;
   auto spec = parse_run(cfg, key, body);
   if (!spec) return send_error(res, 400, spec.error().code, spec.error().message);
   auto snapshot = registry.for_body(body);

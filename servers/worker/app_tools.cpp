@@ -49,7 +49,7 @@ std::string custom_tool_schema(const json& tool) {
 // The agent passes its input as a JSON string (spec "Placeholder kinds"); a model that passes
 // the fields as an object, or nothing, is met halfway.
 std::string tool_input_text(const std::string& arguments_json) {
-  json args = json::parse(arguments_json, nullptr, false);
+  json args = servers::parse_json_within(arguments_json);
   if (!args.is_object() || args.empty()) return "{}";
   if (auto it = args.find("input"); it != args.end() && args.size() == 1) {
     return it->is_string() ? it->get<std::string>() : dump(*it);
@@ -60,7 +60,7 @@ std::string tool_input_text(const std::string& arguments_json) {
 // The record kept for report_tool_call_failed: what failed and where, never secrets (the
 // endpoint is the template, whose secrets are placeholders) nor unbounded responses.
 std::string failure_record(const json& tool, const std::string& input, int status, const json& result) {
-  json input_value = json::parse(input, nullptr, false);
+  json input_value = servers::parse_json_within(input, json_limits{});  // a model wrote it
   json rec = {{"toolName", tool.value("name", "")},
               {"input", input_value.is_discarded() ? json(input) : input_value},
               {"executeStatus", status}};
@@ -87,7 +87,7 @@ tool_handler custom_tool(const config& cfg, json tool, std::string agent_id) {
                  {"agentId", agent_id}, {"toolName", tool.value("name", "")}, {"input", input}};
     auto reply = post_internal(cfg, ctx.web_origin, "/api/internal/tool-execute", dump(body), tool_execute_timeout_s);
     if (!reply) return error_text("The platform could not run this tool: the web server did not answer.");
-    json result = json::parse(reply->body, nullptr, false);
+    json result = servers::parse_json_within(reply->body);
     bool success = result.is_object() && result.value("success", false);
     bool mock = result.is_object() && result.value("mock", false);
     if (!success && !mock) ctx.record_failure(failure_record(tool, input, reply->status, result));
@@ -98,12 +98,12 @@ tool_handler custom_tool(const config& cfg, json tool, std::string agent_id) {
 
 tool_handler report_failure(const config& cfg, std::string agent_id) {
   return [&cfg, agent_id](turn_context& ctx, const mcp_tool_call& call) -> tool_outcome {
-    json args = json::parse(call.arguments_json, nullptr, false);
+    json args = servers::parse_json_within(call.arguments_json);
     std::string tool_name = args.is_object() ? args.value("toolName", "") : "";
     if (tool_name.empty()) return error_text("toolName is required: the custom tool whose failure blocks the task.");
     json records = json::array();
     for (const auto& r : ctx.failures()) {
-      json rec = json::parse(r, nullptr, false);
+      json rec = servers::parse_json_within(r);
       if (rec.is_object() && rec.value("toolName", "") == tool_name) records.push_back(std::move(rec));
     }
     if (records.empty()) {
@@ -122,7 +122,7 @@ tool_handler report_failure(const config& cfg, std::string agent_id) {
 
 tool_handler data_tool(const config& cfg, std::string action, std::vector<std::string> collections, std::string agent_id) {
   return [&cfg, action, collections, agent_id](turn_context& ctx, const mcp_tool_call& call) -> tool_outcome {
-    json args = json::parse(call.arguments_json, nullptr, false);
+    json args = servers::parse_json_within(call.arguments_json);
     std::string collection = args.is_object() ? args.value("collection", "") : "";
     if (std::find(collections.begin(), collections.end(), collection) == collections.end()) {
       std::string allowed;
@@ -162,7 +162,7 @@ constexpr std::string_view update_schema = R"({"type":"object","properties":{
 
 std::vector<tool_binding> app_agent_tools(const config& cfg, const std::string& agent_config_json) {
   std::vector<tool_binding> out;
-  json agent = json::parse(agent_config_json, nullptr, false);
+  json agent = servers::parse_json_within(agent_config_json);
   if (!agent.is_object()) return out;
   std::string agent_id = agent.value("id", "");
   if (auto tools = agent.find("tools"); tools != agent.end() && tools->is_array()) {

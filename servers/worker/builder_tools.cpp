@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../common/json_fields.hpp"
 #include "platform/agents_config.hpp"
 #include "platform/approval_hash.hpp"
 #include "platform/integration_setup.hpp"
@@ -58,7 +59,7 @@ tool_handler guarded(tool_outcome (*body)(const config&, turn_context&, const mc
 // The arguments object, with every member named in `allowed`. The broker does not check
 // arguments against the schema, so this is where a wrong call gets its clear message.
 result<json> arguments(const mcp_tool_call& call, std::initializer_list<std::string_view> allowed) {
-  json args = json::parse(call.arguments_json, nullptr, false);
+  json args = servers::parse_json_within(call.arguments_json);
   if (args.is_discarded() || !args.is_object()) return fail("invalid_arguments", "The arguments must be a JSON object.");
   for (auto it = args.begin(); it != args.end(); ++it) {
     if (std::find(allowed.begin(), allowed.end(), it.key()) != allowed.end()) continue;
@@ -279,7 +280,7 @@ ojson run_ids(const turn_context& ctx) {
 
 // The web's own error message (design notes' error body), bounded, when it sent one.
 std::string web_error_message(const internal_reply& r) {
-  json body = json::parse(r.body, nullptr, false);
+  json body = servers::parse_json_within(r.body);
   std::string m;
   if (body.is_object() && body.contains("error") && body["error"].is_object()) {
     m = body["error"].value("message", "");
@@ -301,7 +302,7 @@ result<json> call_web(const config& cfg, const turn_context& ctx, const std::str
     return fail("web_error", "The platform's web server refused to " + what + " (HTTP " +
                                  std::to_string(reply->status) + ")" + web_error_message(*reply) + ".");
   }
-  json parsed = json::parse(reply->body, nullptr, false);
+  json parsed = servers::parse_json_within(reply->body);
   if (parsed.is_discarded()) parsed = json::object();
   return parsed;
 }

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../common/json_fields.hpp"
 #include "platform/child_process.hpp"
 
 namespace platform::worker {
@@ -161,7 +162,7 @@ result<json> bundled_catalog(const config& cfg) {
   }
   std::error_code ec;
   fs::remove_all(tmp, ec);
-  json catalog = json::parse(text, nullptr, false);
+  json catalog = servers::parse_json_within(text);
   if (code != 0 || !catalog.is_object() || !catalog.contains("models") || !catalog["models"].is_array() ||
       catalog["models"].empty()) {
     return fail("runtime_not_available", "codex did not print its model catalog");

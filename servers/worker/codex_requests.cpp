@@ -36,7 +36,7 @@ std::string reply(const json& id, json result) {
 }  // namespace
 
 codex_answer answer_codex_request(std::string_view request, const std::optional<broker_access>& broker) {
-  json m = json::parse(request, nullptr, false);
+  json m = servers::parse_json_within(request);
   const json& id = member(m, "id");
   std::string method = string_field(m, "method");
   const json& params = member(m, "params");

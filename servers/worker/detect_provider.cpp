@@ -137,7 +137,7 @@ void forget_detected_provider() {
 }
 
 void handle_put_provider_key(const config& cfg, const std::string& name, const std::string& body, httplib::Response& res) {
-  json b = json::parse(body, nullptr, false);
+  json b = servers::parse_json_within(body, json_limits{});  // a person typed it
   if (!b.is_object() || !b.contains("value") || !b["value"].is_string()) {
     return send_error(res, 400, "invalid_body", "the body is {\"value\": \"<the key>\"}");
   }

@@ -119,8 +119,8 @@ void post_messages(const config& cfg, session_table& sessions, worker_registry& 
                    const httplib::Request& req, httplib::Response& res) {
   if (!authorized(cfg, req, res)) return;
   std::string app_id = req.matches[1];
-  json body = json::parse(req.body, nullptr, false);
-  if (body.is_discarded() || !body.is_object()) return send_error(res, 400, "invalid_json", "the body must be a JSON object");
+  json body;
+  if (!parse_json_body(req, res, body)) return;
   auto snapshot = registry.for_body(body);
   if (!snapshot) return send_error(res, 503, snapshot.error().code, snapshot.error().message);
   auto t = parse_turn(body, app_id, res, **snapshot);
@@ -221,7 +221,7 @@ int main(int, char** argv) {
   server.new_task_queue = [] { return new httplib::ThreadPool(256); };
   server.set_read_timeout(30, 0);
   server.set_write_timeout(30, 0);
-  server.set_payload_max_length(64u << 20);
+  server.set_payload_max_length(body_limits.max_bytes);
   const std::string app = "/sessions/([A-Za-z0-9_-]{1,200})";
   server.Post(app + "/messages", [&](const httplib::Request& req, httplib::Response& res) {
     post_messages(*cfg, sessions, registry, brk, req, res);

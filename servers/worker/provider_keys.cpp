@@ -12,6 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../common/json_fields.hpp"
+
 namespace platform::worker {
 namespace {
 
@@ -58,7 +60,7 @@ provider_keys::provider_keys(std::vector<std::string> environment, std::string f
   if (!in) return;
   std::stringstream text;
   text << in.rdbuf();
-  auto stored = nlohmann::json::parse(text.str(), nullptr, false);
+  auto stored = servers::parse_json_within(text.str());
   if (!stored.is_object()) {
     std::fprintf(stderr, "platform-worker: ignoring %s: not a JSON object\n", file_.c_str());
     return;

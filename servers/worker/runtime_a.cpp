@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../common/json_fields.hpp"
 #include "app_workspace.hpp"
 #include "platform/runtime_registry.hpp"
 #include "provider_keys.hpp"
@@ -166,7 +167,7 @@ bool runtime_a_turn::next(std::string& line) {
     bool maybe_control = line.find("\"control_") != std::string::npos;
     bool maybe_init = session_id_.empty() && line.find("\"init\"") != std::string::npos;
     if (!maybe_result && !maybe_control && !maybe_init) return true;
-    json m = json::parse(line, nullptr, false);
+    json m = servers::parse_json_within(line);
     std::string type = m.is_object() ? m.value("type", "") : "";
     if (type == "control_request") {
       answer_control_request(m);

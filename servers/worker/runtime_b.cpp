@@ -233,7 +233,7 @@ class codex_turn final : public runtime_turn {
 result<std::unique_ptr<runtime_turn>> codex_turn::start(const config& cfg, const turn_request& req) {
   auto t = std::make_unique<codex_turn>(cfg, req);
   if (auto ok = t->prepare(req); !ok) return tl::unexpected(ok.error());
-  json protocol = json::parse(req.protocol_params_json, nullptr, false);
+  json protocol = servers::parse_json_within(req.protocol_params_json);
   if (!protocol.is_object()) protocol = json::object();
   bool reused = false;
   if (t->warm_) {
@@ -390,7 +390,7 @@ result<json> codex_turn::call(const char* method, json params, std::string& raw)
   std::int64_t id = send(method, std::move(params));
   if (id < 0) return fail("runtime_not_available", "codex app-server closed its input");
   while (proc_->proc->read_line(raw)) {
-    json m = json::parse(raw, nullptr, false);
+    json m = servers::parse_json_within(raw);
     if (!m.is_object()) continue;
     if (m.contains("method") && m.contains("id")) {
       answer(raw, m);
@@ -427,7 +427,7 @@ void codex_turn::emit(const std::string& produced, const std::optional<run_usage
     pos = nl + 1;
     if (line.empty()) continue;
     if (line.find("\"result\"") != std::string::npos) {
-      json m = json::parse(line, nullptr, false);
+      json m = servers::parse_json_within(line);
       if (m.is_object() && string_field(m, "type") == "result") {
         result_seen_ = true;
         phase_ = phase::ended;
@@ -445,7 +445,7 @@ void codex_turn::emit(const std::string& produced, const std::optional<run_usage
 void codex_turn::take_line(const std::string& raw) {
   ++native_lines_;
   native_bytes_ += raw.size();
-  json m = json::parse(raw, nullptr, false);
+  json m = servers::parse_json_within(raw);
   if (!m.is_object()) return;
   bool has_method = m.contains("method");
   if (has_method && m.contains("id")) return answer(raw, m);

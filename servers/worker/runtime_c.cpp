@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../common/json_fields.hpp"
 #include "platform/worker_message.hpp"
 
 namespace platform::worker {
@@ -101,7 +102,7 @@ result<json> run_config(const config& cfg, const turn_request& req, const openco
 // then starts a fresh session).
 bool import_session(const config& cfg, const opencode_tree& tree, const std::string& cwd, const provider_session& s) {
   if (!safe_session_id(s.session_id) || s.data.empty() || s.data.size() > max_session_bytes) return false;
-  json exported = json::parse(s.data, nullptr, false);
+  json exported = servers::parse_json_within(s.data);
   if (!exported.is_object() || !exported.contains("info") || !exported["info"].is_object() ||
       exported["info"].value("id", "") != s.session_id) {
     return false;
@@ -212,7 +213,7 @@ bool runtime_c_turn::next(std::string& line) {
 void runtime_c_turn::native_line(const std::string& native) {
   auto first = native.find_first_not_of(" \t\r");
   if (first == std::string::npos) return;
-  json j = json::parse(native, nullptr, false);
+  json j = servers::parse_json_within(native);
   if (!j.is_object()) {
     // A CLI without JSON mode prints its usage or text here: the run cannot be read.
     foreign_ = true;
@@ -262,7 +263,7 @@ void runtime_c_turn::end_of_output() {
     std::string l = out.substr(pos, nl - pos);
     pos = nl + 1;
     if (l.empty()) continue;
-    json m = json::parse(l, nullptr, false);
+    json m = servers::parse_json_within(l);
     if (m.is_object() && m.value("type", "") == "result") {
       result = std::move(l);
     } else {
@@ -291,7 +292,7 @@ std::optional<provider_session> runtime_c_turn::session() const {
   provider_session s{"runtime-c", session_id_, "", opencode_session_format};
   auto r = run_opencode(cfg_, *tree_, {"export", session_id_}, session_io_timeout, cwd_);
   if (r && r->exit_code == 0 && !r->timed_out && r->out.size() <= max_session_bytes) {
-    json exported = json::parse(r->out, nullptr, false);
+    json exported = servers::parse_json_within(r->out);
     if (exported.is_object() && exported.contains("info") && exported["info"].is_object() &&
         exported["info"].value("id", "") == session_id_) {
       s.data = exported.dump(-1, ' ', false, json::error_handler_t::replace);

@@ -191,8 +191,8 @@ result<void> write_file(const fs::path& target, const std::string& content) {
 }
 
 void put_file(const config& cfg, const std::string& app_id, const httplib::Request& req, httplib::Response& res) {
-  json body = json::parse(req.body, nullptr, false);
-  if (body.is_discarded() || !body.is_object()) return send_error(res, 400, "invalid_json", "the body must be a JSON object");
+  json body;
+  if (!parse_json_body(req, res, body)) return;
   auto content = body.find("content");
   std::string path = string_field(body, "path");
   std::string dir = app_workspace_dir(cfg, app_id);

@@ -1,6 +1,6 @@
 #pragma once
-// Small pieces every worker route shares: the design notes' error body and reading optional
-// string fields of a request body (servers/common/json_fields.hpp).
+// Small pieces every worker route shares: the design notes' error body, the bounds of a
+// request body and reading optional string fields of one (servers/common/json_fields.hpp).
 #include <httplib.h>
 
 #include <string>
@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../common/json_body.hpp"
 #include "../common/json_fields.hpp"
 
 namespace platform::worker {
@@ -18,5 +19,15 @@ inline void send_error(httplib::Response& res, int status, std::string_view code
 }
 
 using servers::string_field;
+
+// What the web server sends: a turn's persisted messages (assistant messages hold runtime
+// output, so the bound is that of stored JSON, not of a person's body), an agent's config, a
+// file's content.
+inline constexpr json_limits body_limits{.max_depth = stored_json_limits.max_depth, .max_bytes = 64u << 20};
+
+// The body as a JSON object within body_limits, or false with the 4xx written.
+inline bool parse_json_body(const httplib::Request& req, httplib::Response& res, nlohmann::json& out) {
+  return servers::read_json_body(req, res, body_limits, out);
+}
 
 }  // namespace platform::worker
