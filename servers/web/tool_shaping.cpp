@@ -6,8 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "platform/http_action_result.hpp"
 #include "platform/redaction.hpp"
+#include "platform/secret_scrub.hpp"
 
 namespace platform::web {
 

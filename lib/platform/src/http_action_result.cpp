@@ -204,24 +204,4 @@ std::vector<std::string> credential_values(const std::vector<std::pair<std::stri
   return out;
 }
 
-std::string scrub_secrets(std::string text, const std::vector<std::string>& secret_values) {
-  std::vector<std::string> needles;
-  for (const auto& v : secret_values) {
-    if (v.size() < 4) continue;  // shorter values would mangle ordinary text
-    needles.push_back(v);
-    std::string escaped = dump(json(v));  // the form a JSON body would carry it in
-    escaped = escaped.substr(1, escaped.size() - 2);
-    if (escaped != v) needles.push_back(std::move(escaped));
-  }
-  // Longer first, so a value that contains another is replaced whole.
-  std::sort(needles.begin(), needles.end(), [](const auto& a, const auto& b) { return a.size() > b.size(); });
-  constexpr std::string_view marker = "[REDACTED]";
-  for (const auto& n : needles) {
-    for (std::size_t at = text.find(n); at != std::string::npos; at = text.find(n, at + marker.size())) {
-      text.replace(at, n.size(), marker);
-    }
-  }
-  return text;
-}
-
 }  // namespace platform

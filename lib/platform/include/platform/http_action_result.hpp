@@ -11,6 +11,7 @@
 
 #include "platform/http_response_parser.hpp"
 #include "platform/integration_tool_result.hpp"
+#include "platform/secret_scrub.hpp"  // scrub_secrets, applied to every reply
 
 namespace platform {
 
@@ -52,8 +53,5 @@ integration_tool_result http_action_result(const http_response& response, std::s
 // (Authorization, Cookie, and names like X-Api-Key or token), and the credential after an
 // auth scheme word ("Bearer abc" gives "abc" too).
 std::vector<std::string> credential_values(const std::vector<std::pair<std::string, std::string>>& headers);
-
-// `text` with every occurrence of each value (of 4 bytes or more) replaced by "[REDACTED]".
-std::string scrub_secrets(std::string text, const std::vector<std::string>& secret_values);
 
 }  // namespace platform
