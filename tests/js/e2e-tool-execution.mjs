@@ -5,7 +5,8 @@
 // Every execution rule: secret injection, missing placeholder → no call, input to a tool
 // without input placeholders → failure, unconfigured → mock, OAuth without an account → mock,
 // staleness and re-approval, internal tool-execute acting as the run's user, failure reports
-// creating repair runs with audit events, the loop guard, canaries never leaving the server.
+// creating repair runs with audit events, the loop guard, canaries never leaving the server,
+// also when the provider echoes the key encoded (JSON escapes, twice escaped, percent, base64).
 //
 // Usage: node e2e-tool-execution.mjs --build DIR --project DIR
 import assert from 'node:assert/strict';
@@ -34,6 +35,22 @@ const INTERNAL = crypto.randomBytes(32).toString('hex');
 const canaries = [CANARY_KEY, CANARY_CLIENT_SECRET, CANARY_ACCESS, CANARY_REFRESH];
 
 // ---- the local provider ------------------------------------------------------------------------
+// The forms a careless provider echoes a key back in, none of them the key's raw bytes: every
+// character as \uXXXX (lower and upper hex), mixed escaped and plain, a JSON text holding the
+// escaped key put into a JSON string (escaped twice), percent-encoded, in a Basic header's
+// base64 and base64url. The platform parses JSON replies before passing them on, so the first
+// three would reach the app and the agent in clear if only raw bytes were scrubbed.
+const hex4 = (c, upper) => c.charCodeAt(0).toString(16).padStart(4, '0')[upper ? 'toUpperCase' : 'toLowerCase']();
+const jsonEscaped = (s, upper = false) => [...s].map((c) => `\\u${hex4(c, upper)}`).join('');
+const encodedEchoes = (key) => {
+  const half = Math.floor(key.length / 2);
+  return `{"escaped":"${jsonEscaped(key)}","upper":"${jsonEscaped(key, true)}",` +
+    `"mixed":"${key.slice(0, half)}${jsonEscaped(key.slice(half, half + 3))}${key.slice(half + 3)}",` +
+    `"twice":${JSON.stringify(`{"key":"${jsonEscaped(key)}"}`)},` +
+    `"url":"https://acme.example/cb?key=${[...key].map((c) => `%${hex4(c).slice(2)}`).join('')}",` +
+    `"basic":"Basic ${Buffer.from(`api-user:${key}`).toString('base64')}",` +
+    `"blob":"${Buffer.from(`xy${key}tail`).toString('base64url')}"}`;
+};
 const seen = [];  // every request: {path, headers}
 const count = (p) => seen.filter((r) => r.path === p).length;
 function startProvider() {
@@ -51,6 +68,11 @@ function startProvider() {
         if (req.headers['x-api-key'] !== CANARY_KEY) return send(401, { error: 'bad key' });
         // Echoes the key, as careless providers do: the server must scrub it.
         return send(200, { deals: [{ id: 'd1', stage: url.searchParams.get('stage') }], echo: `key ${CANARY_KEY}` });
+      }
+      if (url.pathname === '/static/echo-encoded') {
+        if (req.headers['x-api-key'] !== CANARY_KEY) return send(401, { error: 'bad key' });
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return res.end(encodedEchoes(CANARY_KEY));
       }
       if (url.pathname === '/public/status') return send(200, { status: 'green' });
       if (url.pathname === '/oauth/token') {
@@ -85,6 +107,8 @@ function agentsDoc(base) {
     endpoint: { method: 'GET', url: `${base}/oauth/me` },
     mockData: [{ me: 'mock-1' }, { me: 'mock-2' }, { me: 'mock-3' }],
   });
+  const encodedEcho = (name) => ({ ...staticDeals(name), description: 'Echoes the key, encoded.',
+    endpoint: { method: 'GET', url: `${base}/static/echo-encoded`, headers: { 'X-Api-Key': '{{secrets.ACME_KEY}}' } } });
   return {
     appTools: [
       staticDeals('static_deals'),
@@ -95,9 +119,10 @@ function agentsDoc(base) {
         endpoint: { method: 'GET', url: `${base}/static/deals`, headers: { 'X-Api-Key': '{{secrets.OTHER_KEY}}' },
           queryParams: { stage: '{{stage}}' } } },
       oauthMe('oauth_me'),
+      encodedEcho('echo_encoded'),
     ],
     agents: [{ id: 'helper', name: 'Helper', description: 'Finds deals.', systemPrompt: 'You find deals.',
-      tools: [staticDeals('agent_deals'), oauthMe('agent_me')] }],
+      tools: [staticDeals('agent_deals'), oauthMe('agent_me'), encodedEcho('agent_echo_encoded')] }],
   };
 }
 
@@ -183,6 +208,28 @@ async function main() {
     assert.ok(!JSON.stringify(r).includes(CANARY_KEY));
   });
 
+  // What an app or agent could recover from the reply: each encoded echo decoded again.
+  const assertNoEncodedKey = (r) => {
+    const text = JSON.stringify(r);
+    assert.ok(!text.includes(CANARY_KEY), text);
+    const d = r.data;
+    for (const f of ['escaped', 'upper', 'mixed']) assert.equal(d[f], '[REDACTED]', `${f}: ${d[f]}`);
+    assert.equal(JSON.parse(d.twice).key, '[REDACTED]', d.twice);
+    assert.ok(!decodeURIComponent(d.url).includes(CANARY_KEY), d.url);
+    assert.ok(!d.url.toLowerCase().includes([...CANARY_KEY.slice(0, 6)].map((c) => `%${hex4(c).slice(2)}`).join('')), d.url);
+    assert.ok(!d.basic.includes(Buffer.from(CANARY_KEY).toString('base64').slice(0, 12)), d.basic);
+    assert.ok(d.basic.includes('[REDACTED]') && d.blob.includes('[REDACTED]'), JSON.stringify(d));
+    assert.ok(!Buffer.from(d.basic.slice(6), 'base64').toString('latin1').includes(CANARY_KEY.slice(0, 8)), d.basic);
+  };
+
+  await check('a provider echoing the key encoded: app-tools execute answers without it in any form', async () => {
+    const r = ok(await exec('collab', 'echo_encoded', { draft: true }));
+    assert.equal(r.success, true, JSON.stringify(r));
+    assert.equal(r.mock, false);
+    assert.equal(seen.at(-1).path, '/static/echo-encoded');
+    assertNoEncodedKey(r);
+  });
+
   await check('missing input placeholder: explicit failure, the provider is not called', async () => {
     const before = seen.length;
     const r = ok(await exec('collab', 'static_deals', { draft: true, input: {} }));
@@ -252,6 +299,13 @@ async function main() {
     const notMine = await toolExecute({ toolName: 'static_deals' });
     assert.equal(notMine.status, 403);
     assert.equal(notMine.json.error.code, 'tool_not_approved');
+  });
+
+  await check('a provider echoing the key encoded: internal tool-execute answers the agent without it in any form', async () => {
+    const r = ok(await toolExecute({ toolName: 'agent_echo_encoded', input: '{}' }));
+    assert.equal(r.success, true, JSON.stringify(r));
+    assert.equal(r.mock, false);
+    assertNoEncodedKey(r);
   });
 
   let oauthConnected = false;
