@@ -39,7 +39,8 @@ std::string builder_origins(const config& cfg, const httplib::Request& req) {
   if (!out.empty()) return out;
   std::string port = request_port(req);
   std::string suffix = port.empty() ? "" : ":" + port;
-  return "http://127.0.0.1" + suffix + " http://localhost" + suffix + " http://[::1]" + suffix;
+  // Chromium takes no IPv6 literal in frame-ancestors; a builder on [::1] is not framing here.
+  return "http://127.0.0.1" + suffix + " http://localhost" + suffix;
 }
 
 void send_preview_error(httplib::Response& res, int status, std::string_view code, std::string_view message) {

@@ -72,6 +72,11 @@ run(async () => {
   const context = await browser.newContext({ viewport: { width: 1400, height: 860 } });
   const seen = recordRequests(context);
   const page = watch(await context.newPage());
+  // Every read of the app signs a new preview URL; the frame must not reload for one.
+  const previewLoads = [];
+  page.on('framenavigated', (f) => {
+    if (f.url().includes('.preview.localhost')) previewLoads.push(f.url());
+  });
   const made = await createRun(p.web, 'Notes');
   const dataPath = `/api/workspaces/default/apps/${made.app.id}/data`;
 
@@ -92,6 +97,7 @@ run(async () => {
   });
 
   await check('useAgent().trigger: one run created and started (startOnly), updates to completed with the result', async () => {
+    assert.equal(previewLoads.length, 1, 'the preview frame loaded more than once for one build');
     const view = await call('GET', `/api/workspaces/default/apps/${made.app.id}/agents`);
     await call('POST', `/api/workspaces/default/apps/${made.app.id}/agents/approval`, { approvalHash: view.draftHash });
     const frame = page.frameLocator('[data-testid="preview-frame"]');
@@ -107,6 +113,22 @@ run(async () => {
     assert.equal(runs.runs.length, 1);
     assert.equal(runs.runs[0].status, 'completed');
     assert.equal(runs.runs[0].draft, true);
+  });
+
+  await check('with the workspace events blocked, the slow summary poll still delivers the agent\'s end', async () => {
+    const blocked = await browser.newContext({ viewport: { width: 1400, height: 860 } });
+    await blocked.route('**/api/workspaces/*/events', (route) => route.abort());
+    const lone = watch(await blocked.newPage());
+    const reads = [];
+    lone.on('request', (r) => {
+      if (/\/agent-runs\/[^/]+$/.test(new URL(r.url()).pathname)) reads.push(r.url());
+    });
+    await lone.goto(made.page);
+    const frame = lone.frameLocator('[data-testid="preview-frame"]');
+    await frame.getByRole('button', { name: 'Summarize' }).click();
+    await frame.getByTestId('agent-status').getByText('completed').waitFor({ timeout: 60000 });
+    assert.ok(reads.length >= 1, 'the end came without a summary read');
+    await blocked.close();
   });
 
   await check('a note inserted in the app is shown at once, stored in the draft scope, and live in a second viewer', async () => {

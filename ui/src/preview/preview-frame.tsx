@@ -1,4 +1,4 @@
-import { useRef } from 'react';
+import { useRef, useState } from 'react';
 import type { AppPreview } from '../api/types';
 import type { Scope } from './bridge-handlers';
 import { useParentBridge } from './use-parent-bridge';
@@ -9,28 +9,29 @@ import { useParentBridge } from './use-parent-bridge';
 const sandbox = 'allow-scripts allow-same-origin allow-forms allow-modals allow-popups allow-downloads';
 const sandboxSameOrigin = 'allow-scripts allow-forms allow-modals allow-popups allow-downloads';
 
-/** One app build in a sandboxed frame with its parent bridge (`scope`: whose data and agents). */
-export function PreviewFrame({ preview, scope, workspaceId, appId, title, reloads = 0, className }: {
+/** One app build in a sandboxed frame with its parent bridge (`scope`: whose data and agents).
+ *  Mount it keyed by the build (and a reload count): every read of the app signs a fresh URL, and
+ *  a new URL for the same build must not reload the app under the person using it. */
+export function PreviewFrame({ preview, scope, workspaceId, appId, title, className }: {
   preview: AppPreview;
   scope: Scope;
   workspaceId: string;
   appId: string;
   title: string;
-  reloads?: number;
   className?: string;
 }) {
-  const origin = new URL(preview.url).origin;
+  const [url] = useState(preview.url);
+  const origin = new URL(url).origin;
   const foreign = origin !== location.origin;
   const frame = useRef<HTMLIFrameElement>(null);
   // A frame on the page's own origin gets no bridge: it could be anything of ours.
   useParentBridge(frame, foreign ? origin : null, workspaceId, appId, scope);
   return (
     <iframe
-      key={`${preview.digest}:${reloads}`}
       ref={frame}
       title={title}
       // The app learns where its parent is from the fragment (never sent to a server).
-      src={`${preview.url}#parent=${encodeURIComponent(location.origin)}`}
+      src={`${url}#parent=${encodeURIComponent(location.origin)}`}
       sandbox={foreign ? sandbox : sandboxSameOrigin}
       referrerPolicy="no-referrer"
       className={className}

@@ -32,12 +32,12 @@ export function PreviewPane({ workspaceId, appId }: { workspaceId: string; appId
       </div>
       {preview ? (
         <PreviewFrame
+          key={`${preview.digest}:${reloads}`}
           preview={preview}
           scope="draft"
           workspaceId={workspaceId}
           appId={appId}
           title={`${app?.name ?? 'App'} preview`}
-          reloads={reloads}
           className="m-3 flex-1 rounded-lg border border-zinc-200 bg-white shadow-sm"
         />
       ) : (

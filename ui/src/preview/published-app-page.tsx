@@ -34,7 +34,7 @@ export function PublishedAppPage({ workspaceId, appId }: { workspaceId: string; 
         ) : null}
       </header>
       {published ? (
-        <PreviewFrame preview={published} scope="published" workspaceId={workspaceId} appId={appId} title={app.name} className="flex-1 bg-white" />
+        <PreviewFrame key={published.digest} preview={published} scope="published" workspaceId={workspaceId} appId={appId} title={app.name} className="flex-1 bg-white" />
       ) : !view && !viewError ? (
         <div className="p-6"><Spinner label="Loading" /></div>
       ) : (
