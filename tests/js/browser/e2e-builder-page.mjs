@@ -9,28 +9,12 @@
 //
 // Usage: node browser/e2e-builder-page.mjs --build DIR --project DIR
 import assert from 'node:assert/strict';
-import path from 'node:path';
-import { harness, use, toolTurn } from '../harness.mjs';
-import { launchBrowser, recordRequests, requireChromium, screenshot, startPlatform } from './platform.mjs';
+import { use, toolTurn } from '../harness.mjs';
+import { browserTest, launchBrowser, recordRequests, requireChromium, screenshot, startPlatform } from './platform.mjs';
 
 requireChromium();
-const args = process.argv.slice(2);
-const opt = (name) => args[args.indexOf(name) + 1];
-const buildDir = path.resolve(opt('--build'));
-const projectDir = path.resolve(opt('--project'));
-const h = harness('platform-builder-page-e2e-');
-const { tmp, run } = h;
-let page;
-// A failed check leaves a screenshot of the page beside the logs.
-const check = (name, fn) =>
-  h.check(name, async () => {
-    try {
-      await fn();
-    } catch (e) {
-      if (page) await screenshot(page, tmp, `FAIL-${name.slice(0, 40).replace(/\W+/g, '-')}`).catch(() => {});
-      throw e;
-    }
-  });
+const t = browserTest('platform-builder-page-e2e-');
+const { tmp, check, run, watch, buildDir, projectDir } = t;
 
 const plan = { title: 'Counter app', summary: 'A button that counts.', steps: ['Write the counter', 'Build it'] };
 const turns = [
@@ -55,11 +39,11 @@ const chatPosts = (seen) => seen.filter((r) => r.method === 'POST' && /\/runs\/[
 const assistantText = (msg) => msg.parts.filter((p) => p.type === 'text').map((p) => p.text).join('');
 
 run(async () => {
-  const p = await startPlatform(h, { buildDir, projectDir, turns });
+  const p = await startPlatform(t, { buildDir, projectDir, turns });
   const browser = await launchBrowser();
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
   const seen = recordRequests(context);
-  page = await context.newPage();
+  const page = watch(await context.newPage());
   const api = (route) => page.evaluate((r) => fetch(r, { cache: 'no-store' }).then((x) => x.json()), route);
   let runPath;
 

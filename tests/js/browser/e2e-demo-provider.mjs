@@ -11,26 +11,21 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { harness } from '../harness.mjs';
-import { launchBrowser, requireChromium, screenshot, startPlatform } from './platform.mjs';
+import { browserTest, launchBrowser, requireChromium, screenshot, startPlatform } from './platform.mjs';
 
 requireChromium();
-const args = process.argv.slice(2);
-const opt = (name) => args[args.indexOf(name) + 1];
-const buildDir = path.resolve(opt('--build'));
-const projectDir = path.resolve(opt('--project'));
-const h = harness('platform-demo-provider-e2e-');
-const { tmp, check, run } = h;
+const t = browserTest('platform-demo-provider-e2e-');
+const { tmp, check, run, watch, buildDir, projectDir } = t;
 
 run(async () => {
-  const p = await startPlatform(h, {
+  const p = await startPlatform(t, {
     buildDir,
     projectDir,
     scenarioFile: path.join(projectDir, 'examples/demo-provider/scenario.json'),
     webEnv: { PLATFORM_DEMO_PROVIDER: '1' },
   });
   const browser = await launchBrowser();
-  const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
+  const page = watch(await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage());
   let appId;
 
   await check('the page says the replies are scripted', async () => {

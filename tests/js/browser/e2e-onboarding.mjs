@@ -12,16 +12,12 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { harness, use } from '../harness.mjs';
-import { launchBrowser, requireChromium, screenshot, startPlatform } from './platform.mjs';
+import { use } from '../harness.mjs';
+import { browserTest, launchBrowser, requireChromium, screenshot, startPlatform } from './platform.mjs';
 
 requireChromium();
-const args = process.argv.slice(2);
-const opt = (name) => args[args.indexOf(name) + 1];
-const buildDir = path.resolve(opt('--build'));
-const projectDir = path.resolve(opt('--project'));
-const h = harness('platform-onboarding-e2e-');
-const { tmp, check, run } = h;
+const t = browserTest('platform-onboarding-e2e-');
+const { tmp, check, run, watch, buildDir, projectDir } = t;
 
 const key = 'sk-ant-onboarding-e2e-7f3a9c0d1e2b';
 const decoys = { OPENAI_API_KEY: 'sk-decoy-openai-5d1c', GEMINI_API_KEY: 'decoy-gemini-88ab' };
@@ -54,9 +50,9 @@ function runtimeAEnvironments(dataDir) {
 }
 
 run(async () => {
-  const p = await startPlatform(h, { buildDir, projectDir, turns, workerEnv: { ANTHROPIC_API_KEY: '', ...decoys } });
+  const p = await startPlatform(t, { buildDir, projectDir, turns, workerEnv: { ANTHROPIC_API_KEY: '', ...decoys } });
   const browser = await launchBrowser();
-  const page = await (await browser.newContext({ viewport: { width: 1280, height: 860 } })).newPage();
+  const page = watch(await (await browser.newContext({ viewport: { width: 1280, height: 860 } })).newPage());
   const answers = [];
   page.on('response', async (r) => {
     if (r.url().includes('/api/')) answers.push(await r.text().catch(() => ''));

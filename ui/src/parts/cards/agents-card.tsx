@@ -7,6 +7,7 @@ import { canApproveAgents, useChatActions } from '../../chat/chat-actions';
 import { Badge } from '../../components/badge';
 import { Button } from '../../components/button';
 import { ErrorNotice } from '../../components/error-notice';
+import { ProblemItems } from '../../agents/problems-list';
 import { asRecord, unwrapToolOutput } from '../tool-output';
 import { RequestChanges } from './request-changes';
 
@@ -66,14 +67,7 @@ export function AgentsCard({ part }: { part: DynamicToolUIPart }) {
         {needsChanges ? <Badge tone="amber">Needs changes</Badge> : waiting ? <Badge tone="amber">Needs approval</Badge> : <Badge>Answered</Badge>}
       </header>
       {needsChanges ? (
-        <ul className="space-y-1 px-4 py-3 text-sm" data-testid="agents-problems">
-          {problems.map((p, i) => (
-            <li key={i} className="flex gap-2">
-              <code className="shrink-0 font-mono text-xs text-amber-800">{p.path || '(file)'}</code>
-              <span className="text-zinc-700">{p.message}</span>
-            </li>
-          ))}
-        </ul>
+        <ProblemItems problems={problems} className="space-y-1 px-4 py-3 text-sm" testId="agents-problems" />
       ) : (
         <div className="space-y-3 px-4 py-3 text-sm">
           {agents.map((a) => (
