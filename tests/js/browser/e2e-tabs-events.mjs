@@ -139,9 +139,14 @@ run(async () => {
 
     // A turn sent from the other browser context: tab B learns of it only through its events.
     await tabC.waitForSelector('[data-testid="composer"]:not([disabled])');
+    // The first turn's run.completed is relayed already: wait for one more.
+    const completedBefore = await tabB.evaluate((runId) => window.__relayed.filter((e) => e.type === 'run.completed' && e.runId === runId).length, created.id);
     await tabC.getByTestId('composer').fill('One more turn');
     await tabC.getByTestId('send').click();
-    await tabB.waitForFunction((runId) => window.__relayed.some((e) => e.type === 'run.completed' && e.runId === runId), created.id);
+    await tabB.waitForFunction(
+      ([runId, before]) => window.__relayed.filter((e) => e.type === 'run.completed' && e.runId === runId).length > before,
+      [created.id, completedBefore],
+    );
     await tabB.locator('[data-role="assistant"]').getByText('Second turn, finished.').waitFor();
     const run2 = await persisted();
     assert.equal(run2.status, 'completed');
