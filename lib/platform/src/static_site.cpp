@@ -150,8 +150,8 @@ std::string builder_page_csp_for(std::string_view preview_url) {
   std::string csp(builder_page_csp);
   auto app = preview_url.find("{appId}");
   if (app == std::string_view::npos) return csp;
-  std::string origin(preview_url);
-  origin.replace(app, 7, "*");
+  // Concatenated rather than replace()d: GCC 12 warns (-Wrestrict) on that replace.
+  std::string origin = std::string(preview_url.substr(0, app)) + "*" + std::string(preview_url.substr(app + 7));
   auto scheme = origin.find("://");
   if (auto path = origin.find('/', scheme == std::string::npos ? 0 : scheme + 3); path != std::string::npos) origin.resize(path);
   constexpr std::string_view local = "http://*.preview.localhost:*";
