@@ -5,6 +5,7 @@
 
 #include <charconv>
 
+#include "platform/ascii.hpp"
 #include "platform/ids.hpp"
 
 namespace platform {
@@ -77,14 +78,8 @@ std::optional<std::string> preview_app_of_host(std::string_view host, std::strin
     host = host.substr(0, colon);
   }
   if (preview_domain.empty() || host.size() <= preview_domain.size() + 1) return std::nullopt;
-  std::string_view suffix = host.substr(host.size() - preview_domain.size());
   // Host names are case-insensitive; app ids are not, so only the domain part is folded.
-  for (std::size_t i = 0; i < suffix.size(); ++i) {
-    char a = suffix[i], b = preview_domain[i];
-    if (a >= 'A' && a <= 'Z') a = static_cast<char>(a - 'A' + 'a');
-    if (a != b) return std::nullopt;
-  }
-  if (host[host.size() - preview_domain.size() - 1] != '.') return std::nullopt;
+  if (!iends_with(host, preview_domain) || host[host.size() - preview_domain.size() - 1] != '.') return std::nullopt;
   std::string_view app = host.substr(0, host.size() - preview_domain.size() - 1);
   if (!is_valid_id(app)) return std::nullopt;
   return std::string(app);
