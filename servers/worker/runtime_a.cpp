@@ -3,8 +3,10 @@
 #include <stdlib.h>
 
 #include <chrono>
+#include <condition_variable>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <sstream>
 #include <thread>
 
@@ -200,6 +202,7 @@ void runtime_a_turn::answer_control_request(const json& m) {
     const json& input = request.contains("input") ? request["input"] : json::object();
     bool card = input.contains("tool_response") && input["tool_response"].dump().find("awaiting_approval") != std::string::npos;
     json answer = card ? json{{"continue", false}, {"stopReason", "approval_stop"}} : json::object();
+    hook_stopped_ = hook_stopped_ || card;
     response = {{"subtype", "success"}, {"request_id", m.value("request_id", "")}, {"response", answer}};
   } else {
     response = {{"subtype", "error"}, {"request_id", m.value("request_id", "")}, {"error", "not supported by this host"}};
@@ -219,9 +222,39 @@ int runtime_a_turn::exit_code() { return stopped_ ? 0 : proc_->wait(); }
 
 void runtime_a_turn::stop() {
   stopped_ = true;
-  // The CLI appends a message to its session file just after printing it: a kill right after
-  // the approval card's tool result could lose that line (or a first turn's whole file), and
-  // the next turn could not resume the session. Wait for the line, bounded.
+  if (hook_stopped_) {
+    // The hook told the CLI to end the turn: it writes the card's tool result to its session
+    // file, prints its result and exits once stdin closes. Letting it finish is what keeps the
+    // session resumable (a kill, however late, can lose that line on a loaded machine); the
+    // watchdog only bounds a CLI that never ends.
+    std::mutex m;
+    std::condition_variable cv;
+    bool ended = false;
+    std::thread watchdog([&] {
+      std::unique_lock lock(m);
+      if (!cv.wait_for(lock, std::chrono::seconds(60), [&] { return ended; })) proc_->kill_group();
+    });
+    std::string line;
+    while (proc_->read_line(line)) {
+      if (line.find("\"control_request\"") != std::string::npos) {
+        json r = servers::parse_json_within(line);
+        if (r.is_object() && r.value("type", "") == "control_request") answer_control_request(r);
+      } else if (line.find("\"result\"") != std::string::npos) {
+        proc_->close_stdin();
+      }
+    }
+    proc_->wait();
+    {
+      std::lock_guard lock(m);
+      ended = true;
+    }
+    cv.notify_one();
+    watchdog.join();
+    return;
+  }
+  // No hook answer (a card this host did not stop on): the CLI appends a message to its
+  // session file just after printing it, so a kill right after the card's tool result could
+  // lose that line (or a first turn's whole file). Wait for the line, bounded.
   if (!last_tool_result_id_.empty() && safe_session_id(session_id_)) {
     fs::path file = fs::path(home_) / ".claude/projects" / project_key(cwd_) / (session_id_ + ".jsonl");
     for (int i = 0; i < 150 && read_file(file).find(last_tool_result_id_) == std::string::npos; ++i) {

@@ -38,6 +38,7 @@ class runtime_a_turn final : public runtime_turn {
   std::string last_tool_result_id_;  // of the last tool result printed (approval stops wait for it)
   bool result_seen_ = false;
   bool stopped_ = false;
+  bool hook_stopped_ = false;  // the approval hook told the CLI to end the turn
 };
 
 }  // namespace platform::worker
