@@ -2,13 +2,16 @@
 // Claude Code CLI, scripted model) writes an app with useCollection and useAgentList, and
 // done_building builds it; in the preview frame the app lists its agents and inserts a note
 // through the parent bridge — shown at once (optimistic), stored in the draft scope, and live in
-// a second viewer without a reload. Messages from any other window than the app's frame reach
-// no API. Once published, the app's own page shows the published build on the published data.
+// a second viewer without a reload, and in the writer before its request is answered, never
+// twice. Messages from any other window than the app's frame (the builder page itself, a frame of
+// its origin, a popup at the app's origin, pages at another app's preview origin and at another
+// site) reach no API and get no reply. Once published, the app's own page shows the published
+// build on the published data, and a viewer (external mode) gets the published agents there.
 //
 // Usage: node browser/e2e-app-sdk.mjs --build DIR --project DIR
 import assert from 'node:assert/strict';
-import { toolTurn, use } from '../harness.mjs';
-import { apiClient, browserTest, createRun, launchBrowser, recordRequests, requireChromium, startPlatform } from './platform.mjs';
+import { identityProvider, toolTurn, use } from '../harness.mjs';
+import { apiClient, browserTest, createRun, launchBrowser, recordRequests, requireChromium, signedInContext, startPlatform } from './platform.mjs';
 
 requireChromium();
 const t = browserTest('platform-app-sdk-e2e-');
@@ -66,10 +69,15 @@ const turns = [
 ];
 
 run(async () => {
-  const p = await startPlatform(t, { buildDir: t.buildDir, projectDir: t.projectDir, turns });
-  const call = apiClient(p.web);
+  const idp = identityProvider();
+  const p = await startPlatform(t, { buildDir: t.buildDir, projectDir: t.projectDir, turns, webEnv: idp.env });
+  const ownerAuth = { authorization: `Bearer ${idp.token('owner')}` };
+  const call = apiClient(p.web, ownerAuth);
+  const ws = (await call('POST', '/api/workspaces', { name: 'Notes team' })).id;
+  await call('POST', `/api/workspaces/${ws}/members`, { userId: 'vera', role: 'viewer' });
   const browser = await launchBrowser();
-  const context = await browser.newContext({ viewport: { width: 1400, height: 860 } });
+  const viewport = { viewport: { width: 1400, height: 860 } };
+  const { context } = await signedInContext(browser, p.web, idp.token('owner'), viewport);
   const seen = recordRequests(context);
   const page = watch(await context.newPage());
   // Every read of the app signs a new preview URL; the frame must not reload for one.
@@ -77,14 +85,15 @@ run(async () => {
   page.on('framenavigated', (f) => {
     if (f.url().includes('.preview.localhost')) previewLoads.push(f.url());
   });
-  const made = await createRun(p.web, 'Notes');
-  const dataPath = `/api/workspaces/default/apps/${made.app.id}/data`;
+  const made = await createRun(p.web, 'Notes', { ws, call });
+  const appPath = `/api/workspaces/${ws}/apps/${made.app.id}`;
+  const dataPath = `${appPath}/data`;
 
   await check('the builder writes an app on the SDK and the preview shows it', async () => {
     // The whole turn, through the chat route (its UI message stream read to the end).
     const turn = await fetch(p.web + made.chat, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...ownerAuth },
       body: JSON.stringify({ messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'A notes app' }] }] }),
     });
     const body = await turn.text();
@@ -98,10 +107,10 @@ run(async () => {
 
   await check('useAgent().trigger: one run created and started (startOnly), updates to completed with the result', async () => {
     assert.equal(previewLoads.length, 1, 'the preview frame loaded more than once for one build');
-    const view = await call('GET', `/api/workspaces/default/apps/${made.app.id}/agents`);
-    await call('POST', `/api/workspaces/default/apps/${made.app.id}/agents/approval`, { approvalHash: view.draftHash });
+    const view = await call('GET', `${appPath}/agents`);
+    await call('POST', `${appPath}/agents/approval`, { approvalHash: view.draftHash });
     const frame = page.frameLocator('[data-testid="preview-frame"]');
-    const runsPath = `/api/workspaces/default/apps/${made.app.id}/agent-runs`;
+    const runsPath = `${appPath}/agent-runs`;
     await frame.getByRole('button', { name: 'Summarize' }).click();
     await frame.getByTestId('agent-status').getByText('completed').waitFor({ timeout: 120000 });
     assert.equal(await frame.getByTestId('agent-result').innerText(), 'Title');
@@ -116,7 +125,7 @@ run(async () => {
   });
 
   await check('with the workspace events blocked, the slow summary poll still delivers the agent\'s end', async () => {
-    const blocked = await browser.newContext({ viewport: { width: 1400, height: 860 } });
+    const { context: blocked } = await signedInContext(browser, p.web, idp.token('owner'), viewport);
     await blocked.route('**/api/workspaces/*/events', (route) => route.abort());
     const lone = watch(await blocked.newPage());
     const reads = [];
@@ -131,19 +140,52 @@ run(async () => {
     await blocked.close();
   });
 
-  await check('a note inserted in the app is shown at once, stored in the draft scope, and live in a second viewer', async () => {
+  await check('a note inserted in the app shows at once, before its request is answered, never twice; stored in the draft scope; live in a second viewer', async () => {
     const other = watch(await context.newPage());
     await other.goto(made.page);
     const otherFrame = other.frameLocator('[data-testid="preview-frame"]');
     await otherFrame.getByRole('heading', { name: 'Notes' }).waitFor();
     const frame = page.frameLocator('[data-testid="preview-frame"]');
+    await frame.getByRole('heading', { name: 'Notes' }).waitFor();
+    // In the app: the data changes it receives, and the most copies of the note ever on screen.
+    const app = page.frames().find((f) => f.url().includes('.preview.localhost'));
+    await app.evaluate(() => {
+      const w = window;
+      w.__changes = 0;
+      w.__most = 0;
+      addEventListener('message', (e) => {
+        if (e.data?.type === 'platform:data:change') w.__changes++;
+      });
+      new MutationObserver(() => {
+        const n = [...document.querySelectorAll('li')].filter((li) => li.textContent === 'first note').length;
+        w.__most = Math.max(w.__most, n);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+    // The insert's answer is held until the app has received the insert's own change event,
+    // the order in which an echo would show the note twice.
+    let release;
+    const held = new Promise((r) => (release = r));
+    let stored;
+    const storedOnServer = new Promise((r) => (stored = r));
+    await page.route(`${p.web}${dataPath}`, async (route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      const response = await route.fetch();
+      stored();
+      await held;
+      await route.fulfill({ response });
+    });
     await frame.getByLabel('Note').fill('first note');
     await frame.getByRole('button', { name: 'Save' }).click();
-    await frame.getByText('first note').waitFor();
+    await storedOnServer;
+    await frame.locator('li[data-pending="yes"]').getByText('first note').waitFor();
+    await app.waitForFunction(() => window.__changes > 0);
+    release();
     await frame.locator('li[data-pending="no"]').getByText('first note').waitFor();
+    await page.unroute(`${p.web}${dataPath}`);
     assert.equal(await frame.locator('li').count(), 1, 'the optimistic note and the stored one are one item');
-    const stored = await call('GET', `${dataPath}/notes?scope=draft`);
-    assert.deepEqual(stored.documents.map((d) => d.data.text), ['first note']);
+    assert.equal(await app.evaluate(() => window.__most), 1, 'the note was on screen twice at some point');
+    const docs = await call('GET', `${dataPath}/notes?scope=draft`);
+    assert.deepEqual(docs.documents.map((d) => d.data.text), ['first note']);
     // The second viewer gets it through platform:data:change, without a reload.
     await otherFrame.getByText('first note').waitFor();
     assert.equal(await otherFrame.locator('li').count(), 1);
@@ -152,6 +194,7 @@ run(async () => {
 
   await check('messages from another window than the app frame reach no API', async () => {
     const before = seen.filter((r) => r.path === dataPath).length;
+    const runsBefore = seen.filter((r) => r.path.endsWith('/agent-runs') && r.method === 'POST').length;
     // The builder page itself, and a frame of its own origin, posting a well-formed request.
     await page.evaluate(() => window.postMessage({ type: 'platform:data:insert', requestId: 'x1', collection: 'notes', data: { text: 'forged' } }, '*'));
     await page.evaluate(() => {
@@ -167,6 +210,24 @@ run(async () => {
     assert.equal(new URL(popup.url()).origin, new URL(src).origin);
     await popup.evaluate(() => window.opener.postMessage({ type: 'platform:data:insert', requestId: 'x3', collection: 'notes', data: { text: 'forged' } }, '*'));
     await popup.close();
+    // Pages of other origins holding a reference to the builder window: another app's preview
+    // and another site. Each posts a well-formed request and records any answer it gets.
+    const otherApp = await call('POST', `/api/workspaces/${ws}/apps`, { name: 'Other' });
+    const port = new URL(p.web).port;
+    const hostile = [`http://${otherApp.id}.preview.localhost:${port}/p/hostile`, `http://evil.localhost:${port}/hostile`];
+    const hostilePage = `<!doctype html><title>hostile</title><script>
+      window.__answers = 0;
+      addEventListener('message', () => window.__answers++);
+      opener.postMessage({ type: 'platform:data:insert', requestId: 'x4', collection: 'notes', data: { text: 'forged' } }, '*');
+      opener.postMessage({ type: 'platform:agent:trigger', requestId: 'x5', agentId: 'summarizer', prompt: 'forged' }, '*');
+    </script>`;
+    await context.route((u) => u.pathname.endsWith('/hostile'), (route) => route.fulfill({ contentType: 'text/html', body: hostilePage }));
+    const popups = [];
+    for (const url of hostile) {
+      const [w] = await Promise.all([page.waitForEvent('popup'), page.evaluate((u) => window.open(u), url)]);
+      await w.waitForFunction(() => window.__answers !== undefined);
+      popups.push(w);
+    }
     // A round trip through the real frame proves the bridge is listening meanwhile.
     const frame = page.frameLocator('[data-testid="preview-frame"]');
     await frame.getByLabel('Note').fill('second note');
@@ -175,6 +236,12 @@ run(async () => {
     const stored = await call('GET', `${dataPath}/notes?scope=draft`);
     assert.deepEqual(stored.documents.map((d) => d.data.text), ['first note', 'second note']);
     assert.equal(seen.filter((r) => r.path === dataPath).length, before + 1, 'only the app frame\'s insert reached the API');
+    assert.equal(seen.filter((r) => r.path.endsWith('/agent-runs') && r.method === 'POST').length, runsBefore, 'no agent run was created');
+    for (const w of popups) {
+      assert.equal(await w.evaluate(() => window.__answers), 0, `${w.url()} got an answer`);
+      await w.close();
+    }
+    await context.unroute((u) => u.pathname.endsWith('/hostile'));
   });
 
   await check('a write the server refuses rolls back and surfaces the error', async () => {
@@ -196,16 +263,16 @@ run(async () => {
     // The repair run (runReason app_tool_failure) shows as the badge, then ends and clears it.
     await page.getByTestId('repair-badge').waitFor();
     await page.getByTestId('repair-badge').waitFor({ state: 'detached', timeout: 120000 });
-    const runs = await call('GET', `/api/workspaces/default/apps/${made.app.id}/runs`);
+    const runs = await call('GET', `${appPath}/runs`);
     const repair = runs.runs.find((r) => r.runReason === 'app_tool_failure');
     assert.ok(repair, 'no repair run');
     assert.equal(repair.status, 'completed');
   });
 
   await check('the published app has a page of its own: the published build, published data', async () => {
-    await call('POST', `/api/workspaces/default/apps/${made.app.id}/publish`, {});
+    await call('POST', `${appPath}/publish`, {});
     const live = watch(await context.newPage());
-    await live.goto(`${p.web}/w/default/apps/${made.app.id}/live`);
+    await live.goto(`${p.web}/w/${ws}/apps/${made.app.id}/live`);
     const frame = live.frameLocator('[data-testid="preview-frame"]');
     await frame.getByRole('heading', { name: 'Notes' }).waitFor();
     // The published scope is its own: the draft's notes are not there.
@@ -218,6 +285,36 @@ run(async () => {
     const draft = await call('GET', `${dataPath}/notes?scope=draft`);
     assert.ok(!draft.documents.some((d) => d.data.text === 'published note'));
     await live.close();
+  });
+
+  await check('a viewer on the published page: the published agents (not the newer draft), the published data, an agent run of the published app', async () => {
+    // The draft moves on after publishing: a second agent, not published.
+    const doc = JSON.parse(agents);
+    doc.agents.push({ id: 'titler', name: 'Titler', description: 'Titles the notes.', systemPrompt: 'Title the notes.' });
+    await call('PATCH', `${appPath}/agents`, doc);
+    await page.reload();
+    await page.frameLocator('[data-testid="preview-frame"]').getByTestId('agents').getByText('2 agents').waitFor();
+    const { context: viewerContext, page: viewer } = await signedInContext(browser, p.web, idp.token('vera'), viewport);
+    watch(viewer);
+    const viewerSeen = recordRequests(viewerContext);
+    await viewer.goto(`${p.web}/w/${ws}/apps/${made.app.id}/live`);
+    const frame = viewer.frameLocator('[data-testid="preview-frame"]');
+    await frame.getByRole('heading', { name: 'Notes' }).waitFor();
+    await frame.getByTestId('agents').getByText('1 agents').waitFor();
+    await frame.getByText('published note').waitFor();
+    await frame.getByLabel('Note').fill('a viewer note');
+    await frame.getByRole('button', { name: 'Save' }).click();
+    await frame.locator('li[data-pending="no"]').getByText('a viewer note').waitFor();
+    const published = await call('GET', `${dataPath}/notes?scope=published`);
+    assert.deepEqual(published.documents.map((d) => d.data.text), ['published note', 'a viewer note']);
+    assert.ok(viewerSeen.every((r) => !r.search.includes('scope=draft')), 'the viewer\'s page asked for draft data');
+    await frame.getByRole('button', { name: 'Summarize' }).click();
+    await frame.getByTestId('agent-status').getByText('completed').waitFor({ timeout: 120000 });
+    const runs = await call('GET', `${appPath}/agent-runs`);
+    const mine = runs.runs.filter((r) => r.draft === false);
+    assert.equal(mine.length, 1, JSON.stringify(runs.runs));
+    assert.equal(mine[0].status, 'completed');
+    await viewerContext.close();
   });
 
   await browser.close();

@@ -16,7 +16,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { identityProvider } from '../harness.mjs';
-import { apiClient, browserTest, launchBrowser, requireChromium, screenshot, startPlatform } from './platform.mjs';
+import { apiClient, browserTest, launchBrowser, requireChromium, screenshot, signedInContext, startPlatform } from './platform.mjs';
 
 requireChromium();
 const t = browserTest('platform-members-publish-e2e-');
@@ -43,18 +43,7 @@ run(async () => {
   const livePath = `/w/${ws}/apps/${app.id}/live`;
 
   const browser = await launchBrowser();
-  // A browser context signed in the way a deployment's front door would: the identity token
-  // once (POST /api/session), then the HttpOnly session cookie on every request.
-  const signedInPage = async (who) => {
-    const page = watch(await (await browser.newContext({ viewport: { width: 1300, height: 900 } })).newPage());
-    await page.goto(`${p.web}/`);
-    const signedIn = await page.evaluate(async (token) => {
-      const r = await fetch('/api/session', { method: 'POST', headers: { authorization: `Bearer ${token}` } });
-      return { status: r.status, cookieVisible: document.cookie.includes('platform_session') };
-    }, idp.token(who));
-    assert.deepEqual(signedIn, { status: 200, cookieVisible: false });
-    return page;
-  };
+  const signedInPage = async (who) => watch((await signedInContext(browser, p.web, idp.token(who))).page);
   // Clicks `button` and answers the response of the request it makes (`method` `route`).
   const clickFor = async (page, button, method, route) =>
     (await Promise.all([page.waitForResponse((r) => r.url() === `${p.web}${route}` && r.request().method() === method), button.click()]))[0];

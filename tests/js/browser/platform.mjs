@@ -166,6 +166,21 @@ export function apiClient(base, headers = {}) {
   };
 }
 
+/** A browser context signed in the way a deployment's front door would (external mode): the
+ *  identity token once (POST /api/session), then the HttpOnly session cookie on every request.
+ *  Resolves with { context, page } (the page is at `web`). */
+export async function signedInContext(browser, web, token, options = { viewport: { width: 1300, height: 900 } }) {
+  const context = await browser.newContext(options);
+  const page = await context.newPage();
+  await page.goto(`${web}/`);
+  const signedIn = await page.evaluate(async (t) => {
+    const r = await fetch('/api/session', { method: 'POST', headers: { authorization: `Bearer ${t}` } });
+    return { status: r.status, cookieVisible: document.cookie.includes('platform_session') };
+  }, token);
+  if (signedIn.status !== 200 || signedIn.cookieVisible) throw new Error(`sign-in failed: ${JSON.stringify(signedIn)}`);
+  return { context, page };
+}
+
 /** The run page's address and API path of a builder run. */
 export const runRoutes = (web, ws, appId, runId) => ({
   page: `${web}/w/${ws}/apps/${appId}/runs/${runId}`,

@@ -3,6 +3,8 @@
 // the server does it) and remove at once; the server's document replaces the guess; a failure
 // rolls it back and rejects. Changes from elsewhere arrive as platform:data:change and are
 // applied once (a change not newer than the version held is ignored, which drops one's own echo).
+// An insert's change can arrive before the insert's own answer; it waits until this writer's
+// inserts are answered, so the writer never sees its note twice (the guess and the echo).
 import { useCallback, useMemo, useSyncExternalStore } from 'react';
 import { insidePlatform, listen, request } from './bridge.ts';
 import type { DataChange, Doc } from './protocol.ts';
@@ -43,6 +45,7 @@ class CollectionStore {
   private snapshot: Snapshot<Data> = { docs: [], loading: true, error: null };
   private loaded = false;
   private temp = 0;
+  private deferred: DataChange[] = [];
 
   constructor(readonly name: string) {}
 
@@ -99,6 +102,7 @@ class CollectionStore {
     } finally {
       this.pending = this.pending.filter((p) => p !== op);
       this.commit();
+      if (!this.pending.some((p) => p.kind === 'insert')) for (const c of this.deferred.splice(0)) void this.apply(c);
     }
   }
 
@@ -134,6 +138,10 @@ class CollectionStore {
   async apply(change: DataChange) {
     const known = this.server.find((d) => d.id === change.docId);
     if (known && change.version <= known.version) return;
+    if (!known && change.op === 'insert' && this.pending.some((p) => p.kind === 'insert')) {
+      this.deferred.push(change);
+      return;
+    }
     if (change.op === 'remove') {
       this.server = this.server.filter((d) => d.id !== change.docId);
       this.commit();
