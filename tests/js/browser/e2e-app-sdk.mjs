@@ -10,12 +10,13 @@
 //
 // Usage: node browser/e2e-app-sdk.mjs --build DIR --project DIR
 import assert from 'node:assert/strict';
+import http from 'node:http';
 import { identityProvider, toolTurn, use } from '../harness.mjs';
-import { apiClient, browserTest, createRun, launchBrowser, recordRequests, requireChromium, signedInContext, startPlatform } from './platform.mjs';
+import { apiClient, browserTest, createRun, launchBrowser, recordRequests, requireChromium, screenshot, signedInContext, startPlatform } from './platform.mjs';
 
 requireChromium();
 const t = browserTest('platform-app-sdk-e2e-');
-const { check, run, watch } = t;
+const { check, run, watch, tmp } = t;
 
 const app = `import { useState } from 'react';
 import { useAgent, useAgentList, useCollection, useIntegrationTool } from './platform/index.ts';
@@ -25,6 +26,8 @@ export default function App() {
   const { agents, loading } = useAgentList();
   const summarizer = useAgent('summarizer');
   const weather = useIntegrationTool('weather');
+  const stocks = useIntegrationTool('stocks');
+  const [setupError, setSetupError] = useState('');
   const [text, setText] = useState('');
   const [writeError, setWriteError] = useState('');
   const first = notes.docs[0];
@@ -47,10 +50,23 @@ export default function App() {
       <button type="button" onClick={() => void weather.call({})}>Weather without a city</button>
       {weather.result ? <p data-testid="weather">{weather.result.success ? (weather.result.mock ? 'sample ' : '') + JSON.stringify(weather.result.data) : weather.result.error + ' / ' + weather.result.resolution}</p> : null}
       {weather.reportFailure ? <button type="button" onClick={() => void weather.reportFailure!('The city is missing')}>Ask builder to fix</button> : null}
+      <button type="button" onClick={() => void stocks.call({})}>Stocks</button>
+      {stocks.result && !stocks.result.success ? <p data-testid="stocks-error">{stocks.result.error} / {stocks.result.resolution}</p> : null}
+      {stocks.reportFailure ? <button type="button">Ask builder to fix stocks</button> : null}
+      {stocks.openSetup ? <button type="button" onClick={() => void stocks.openSetup!().catch((e: Error) => setSetupError(e.message))}>Set up Stocks</button> : null}
+      {setupError ? <p data-testid="setup-error">{setupError}</p> : null}
     </main>
   );
 }
 `;
+// The stocks provider refuses every key: a credentials failure, which only the integration's
+// setup can fix (never a builder repair).
+const stocksProvider = http.createServer((req, res) => {
+  res.writeHead(401, { 'content-type': 'application/json' });
+  res.end('{"error":"bad key"}');
+});
+await new Promise((r) => stocksProvider.listen(0, '127.0.0.1', r));
+const stocksPort = stocksProvider.address().port;
 const agents = JSON.stringify({
   agents: [{ id: 'summarizer', name: 'Summarizer', description: 'Summarizes the notes.', systemPrompt: 'Summarize the notes in one line.' }],
   appTools: [{
@@ -58,6 +74,11 @@ const agents = JSON.stringify({
     integration: { name: 'Weather', domain: 'api.example.org' },
     endpoint: { method: 'GET', url: 'https://api.example.org/weather', queryParams: { city: '{{city}}' }, headers: { 'X-Key': '{{secrets.WEATHER_KEY}}' } },
     mockData: [{ temp: 1 }, { temp: 1 }, { temp: 1 }],
+  }, {
+    type: 'custom', name: 'stocks', description: 'Stock quotes.',
+    integration: { name: 'Stocks', domain: '127.0.0.1', keySlug: 'stocks' },
+    endpoint: { method: 'GET', url: `http://127.0.0.1:${stocksPort}/quotes`, headers: { 'X-Key': '{{secrets.STOCKS_KEY}}' } },
+    mockData: [{ q: 1 }, { q: 2 }, { q: 3 }],
   }],
 });
 // The agent has no tools, so the scripted model answers its request with the scenario's
@@ -70,7 +91,9 @@ const turns = [
 
 run(async () => {
   const idp = identityProvider();
-  const p = await startPlatform(t, { buildDir: t.buildDir, projectDir: t.projectDir, turns, webEnv: idp.env });
+  const p = await startPlatform(t, {
+    buildDir: t.buildDir, projectDir: t.projectDir, turns, webEnv: { ...idp.env, PLATFORM_HTTP_ACTION_ALLOW: `127.0.0.1:${stocksPort}` },
+  });
   const ownerAuth = { authorization: `Bearer ${idp.token('owner')}` };
   const call = apiClient(p.web, ownerAuth);
   const ws = (await call('POST', '/api/workspaces', { name: 'Notes team' })).id;
@@ -269,6 +292,21 @@ run(async () => {
     assert.equal(repair.status, 'completed');
   });
 
+  await check('a credentials failure offers no repair but the integration setup, which the preview opens on the builder page', async () => {
+    await call('PUT', `${appPath}/integrations/secrets`, { domain: '127.0.0.1', keySlug: 'stocks', name: 'STOCKS_KEY', value: 'a-wrong-key' });
+    const frame = page.frameLocator('[data-testid="preview-frame"]');
+    await frame.getByRole('button', { name: 'Stocks' }).click();
+    await frame.getByTestId('stocks-error').waitFor();
+    assert.match(await frame.getByTestId('stocks-error').innerText(), /\S+ \/ \S+/, 'the error and its resolution');
+    assert.equal(await frame.getByRole('button', { name: 'Ask builder to fix stocks' }).count(), 0);
+    await screenshot(page, tmp, 'app-credentials-failure');
+    await frame.getByRole('button', { name: 'Set up Stocks' }).click();
+    await page.waitForURL(`${p.web}/w/${ws}/apps/${made.app.id}/integrations`);
+    await page.getByText('Stocks').first().waitFor();
+    await page.goto(made.page);
+    await frame.getByRole('heading', { name: 'Notes' }).waitFor();
+  });
+
   await check('the published app has a page of its own: the published build, published data', async () => {
     await call('POST', `${appPath}/publish`, {});
     const live = watch(await context.newPage());
@@ -308,6 +346,11 @@ run(async () => {
     const published = await call('GET', `${dataPath}/notes?scope=published`);
     assert.deepEqual(published.documents.map((d) => d.data.text), ['published note', 'a viewer note']);
     assert.ok(viewerSeen.every((r) => !r.search.includes('scope=draft')), 'the viewer\'s page asked for draft data');
+    // The integration settings are not the viewer's: the page says so instead of opening them.
+    await frame.getByRole('button', { name: 'Stocks' }).click();
+    await frame.getByRole('button', { name: 'Set up Stocks' }).click();
+    await frame.getByTestId('setup-error').getByText('ask an editor of this app', { exact: false }).waitFor();
+    assert.match(viewer.url(), /\/live$/);
     await frame.getByRole('button', { name: 'Summarize' }).click();
     await frame.getByTestId('agent-status').getByText('completed').waitFor({ timeout: 120000 });
     const runs = await call('GET', `${appPath}/agent-runs`);
@@ -318,4 +361,5 @@ run(async () => {
   });
 
   await browser.close();
+  stocksProvider.close();
 });

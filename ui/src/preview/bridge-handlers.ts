@@ -15,6 +15,9 @@ export interface BridgeContext {
   post: Post;
   /** Runs this frame triggered, followed until they end. */
   follow: (runId: string, agentId: string) => void;
+  /** Takes the person to the app's integration setup; null where that page is not theirs
+   *  (the published page: its viewers do not edit the app). */
+  openIntegrations: (() => void) | null;
 }
 
 type Msg = Record<string, unknown>;
@@ -105,6 +108,12 @@ export async function handleAppMessage(ctx: BridgeContext, m: Msg): Promise<void
       } catch (e) {
         return reply('platform:integration:report-failure-response', { ok: false, error: errorText(e) });
       }
+    case 'platform:integration:open-setup':
+      if (!ctx.openIntegrations) {
+        return reply('platform:integration:open-setup-response', { ok: false, error: "Integrations are set up on the app's builder page: ask an editor of this app." });
+      }
+      ctx.openIntegrations();
+      return reply('platform:integration:open-setup-response', { ok: true });
     case 'platform:data:insert':
     case 'platform:data:update':
     case 'platform:data:remove':

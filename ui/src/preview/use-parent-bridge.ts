@@ -6,6 +6,7 @@ import { useEffect, useRef, type RefObject } from 'react';
 import { keys } from '../api/queries';
 import { readSse, reconnectDelay } from '../api/sse';
 import { useWorkspaceEvents } from '../events/use-workspace-events';
+import { navigate, paths } from '../routing/location';
 import { agentUpdateOf, handleAppMessage, type BridgeContext, type Scope } from './bridge-handlers';
 
 const maxMessageBytes = 256 * 1024;
@@ -33,6 +34,7 @@ export function useParentBridge(frame: RefObject<HTMLIFrameElement | null>, orig
         scope,
         post: (m) => frame.current?.contentWindow?.postMessage(m, origin),
         follow: (runId, agentId) => followed.current.set(runId, agentId),
+        openIntegrations: scope === 'draft' ? () => navigate(paths.appTab(workspaceId, appId, 'integrations')) : null,
       }
     : null;
 

@@ -1,7 +1,8 @@
 // App actions (custom HTTP tools the platform runs for the app; no AI). Every answer is an
-// Integration tool result: render `error` plus `resolution` on failure; credential and
-// permission failures point to integration setup; `canRequestBuilderRepair` offers "Ask builder
-// to fix" (reportIntegrationToolFailure).
+// Integration tool result: render `error` plus `resolution` on failure; configuration,
+// credential and permission failures point to integration setup (openIntegrationSetup), which
+// the builder can never fix; `canRequestBuilderRepair` offers "Ask builder to fix"
+// (reportIntegrationToolFailure).
 import { useCallback, useState } from 'react';
 import { request } from './bridge.ts';
 import type { IntegrationToolResult, ReportFailureResponse } from './protocol.ts';
@@ -28,6 +29,17 @@ export async function reportIntegrationToolFailure(
   return rest as unknown as ReportFailureResponse;
 }
 
+/** The failures only the integration's owner can fix, in the integration settings. */
+export const needsIntegrationSetup = (r: IntegrationToolResult | null) =>
+  !!r && !r.success && (r.errorCategory === 'configuration' || r.errorCategory === 'credentials' || r.errorCategory === 'permission');
+
+/** Takes the person to the app's integration settings (the builder page). Rejects with the reason
+ *  where that is not possible: on the published page, viewers do not edit the app. */
+export async function openIntegrationSetup(toolName: string): Promise<void> {
+  const m = await request('platform:integration:open-setup', { toolName });
+  if (m.ok !== true) throw new Error(typeof m.error === 'string' ? m.error : 'The integration settings cannot be opened here.');
+}
+
 export interface UseIntegrationTool {
   call: (input?: unknown) => Promise<IntegrationToolResult>;
   result: IntegrationToolResult | null;
@@ -35,6 +47,8 @@ export interface UseIntegrationTool {
   error: string | null;
   /** Set only when the last failure can be repaired by the builder. */
   reportFailure: ((description: string) => Promise<ReportFailureResponse>) | null;
+  /** Set only when the last failure needs the integration's setup (a secret, a permission). */
+  openSetup: (() => Promise<void>) | null;
 }
 
 export function useIntegrationTool(toolName: string): UseIntegrationTool {
@@ -61,5 +75,6 @@ export function useIntegrationTool(toolName: string): UseIntegrationTool {
   const { result, input } = state;
   const reportFailure =
     result && !result.success && result.canRequestBuilderRepair ? (description: string) => reportIntegrationToolFailure(toolName, input, result, description) : null;
-  return { call, result, loading: state.loading, error: state.error, reportFailure };
+  const openSetup = needsIntegrationSetup(result) ? () => openIntegrationSetup(toolName) : null;
+  return { call, result, loading: state.loading, error: state.error, reportFailure, openSetup };
 }

@@ -60,6 +60,7 @@ export interface AppRequests {
   'platform:agent:trigger': { agentId: string; prompt: string };
   'platform:agents:list-request': Record<string, never>;
   'platform:integration:execute': { toolName: string; input: unknown };
+  'platform:integration:open-setup': { toolName: string };
   'platform:integration:report-failure': { toolName: string; input: unknown; result: IntegrationToolResult; description: string; attemptedTask?: string };
   'platform:data:insert': { collection: string; data: Record<string, unknown> };
   'platform:data:update': { collection: string; docId: string; data: Record<string, unknown>; expectedVersion?: number };
