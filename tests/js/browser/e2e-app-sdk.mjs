@@ -230,6 +230,8 @@ run(async () => {
     const src = await page.getByTestId('preview-frame').getAttribute('src');
     const [popup] = await Promise.all([page.waitForEvent('popup'), page.evaluate((u) => window.open(u), src)]);
     await popup.waitForLoadState();
+    // Opened outside the platform (no parent page), the app says so instead of failing quietly.
+    await popup.getByRole('alert').getByText('This app runs inside the platform', { exact: false }).waitFor();
     assert.equal(new URL(popup.url()).origin, new URL(src).origin);
     await popup.evaluate(() => window.opener.postMessage({ type: 'platform:data:insert', requestId: 'x3', collection: 'notes', data: { text: 'forged' } }, '*'));
     await popup.close();
