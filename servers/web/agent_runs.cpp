@@ -9,6 +9,7 @@
 #include "events.hpp"
 #include "governed_agents.hpp"
 #include "http.hpp"
+#include "platform/user_stop.hpp"
 #include "platform/agent_run_recovery.hpp"
 #include "platform/bridge.hpp"
 #include "platform/ui_message.hpp"
@@ -588,10 +589,9 @@ void agent_run_recovery::check_once() {
 }
 
 result<agent_stop_outcome> stop_agent_run(web_app& app, const run_key& key, agent_run_status status) {
-  constexpr std::string_view stopped = "Stopped by the user.";
   if (is_finished(status)) return agent_stop_outcome::not_running;
   if (status == agent_run_status::pending) {
-    (void)fail_start(app, key, std::string(stopped));
+    (void)fail_start(app, key, std::string(platform::user_stop_reason));
     return agent_stop_outcome::stopped;
   }
   auto worker_status = app.worker.stop_agent_run(key.app_id, key.run_id);

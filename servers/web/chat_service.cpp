@@ -9,6 +9,7 @@
 #include "events.hpp"
 #include "governed_agents.hpp"
 #include "http.hpp"
+#include "platform/user_stop.hpp"
 #include "platform/bridge.hpp"
 #include "platform/builder_run.hpp"
 #include "platform/ui_message.hpp"
@@ -85,8 +86,6 @@ std::optional<run_usage> turn_usage_of(std::string_view worker_message) {
 
 // Where a stop request for a run is published; the replica running its turn listens.
 std::string stop_channel(const run_key& k) { return "stop:" + k.workspace_id + ":" + k.app_id + ":" + k.run_id; }
-
-constexpr std::string_view stopped_reason = "Stopped by the user.";
 
 // The worker's `workspace_changes` line after a turn: whether the turn wrote files in the
 // workspace (compared before and after, whatever tool did it).
@@ -219,7 +218,7 @@ void chat_service::run(const std::shared_ptr<turn>& t) {
   bool stopped = t->stop_requested.load() && !b.outcome().result_seen;
   // A stream that broke after the turn's result lost nothing the viewer needs.
   bool worker_failed = !streamed && !b.outcome().result_seen;
-  if (stopped) b.abort(stopped_reason, out);
+  if (stopped) b.abort(platform::user_stop_reason, out);
   else if (worker_failed && !t->claim_lost) b.fail(streamed.error().message, out);
   b.finish(out);
   // [DONE] waits until the turn is persisted: a client that reads the history when its stream

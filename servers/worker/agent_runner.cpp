@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "platform/user_stop.hpp"
 #include "platform/ui_stream.hpp"
 #include "platform/usage.hpp"
 #include "app_tools.hpp"
@@ -278,7 +279,7 @@ void run_in_background(const config& cfg, broker& brk, std::shared_ptr<agent_run
     }
     if (run->stop_requested() && !turn->result_seen()) {
       o.state = agent_run_state::failed;
-      o.error = "Stopped by the user.";
+      o.error = std::string(platform::user_stop_reason);
       run->append(json({{"type", "error"}, {"error", o.error}}).dump());
     } else if (!turn->result_seen()) {
       o.state = agent_run_state::failed;
