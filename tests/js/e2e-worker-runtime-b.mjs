@@ -1,9 +1,11 @@
 // runtime-b on platform-worker end to end: the real `codex app-server` (pinned 0.169.0) driven
 // over stdio JSON-RPC, answering from the scripted model server (OpenAI Responses API) on
-// 127.0.0.1. Builder turns stream worker messages with usage; the session state is the
-// thread's rollout and continues the thread on a fresh worker; an unknown thread falls back to
-// a fresh one silently; a shell command really runs in the app workspace without the secrets
-// in its environment; an app-agent run gets no shell or file tools; a warm app-server serves
+// 127.0.0.1. A builder turn through platform-web on an app set to runtime-b reaches the model
+// with the builder prompt (servers/web/prompts/builder.md) whole. Builder turns stream worker
+// messages with usage; the session state is the thread's rollout and continues the thread on a
+// fresh worker; an unknown thread falls back to a fresh one silently; a shell command really
+// runs in the app workspace without the secrets in its environment; an app-agent run gets no
+// shell or file tools; a warm app-server serves
 // the next turn of an app in development (one process), not with warm mode off; a builder turn
 // writes a Vite + React app with apply_patch and calls done_building through the broker (ok with
 // a preview, then ok:false with tsc's message after a type error); an app-agent run calls a
@@ -518,7 +520,41 @@ async function planCheck() {
   });
 }
 
+// A builder turn through platform-web on an app whose settings name runtime-b: the web sends the
+// builder prompt (servers/web/prompts/builder.md, embedded in platform-web) and codex hands it to
+// the model as developer instructions, whole.
+async function webCheck() {
+  const model = await modelServer('model-web', { turns: [{ blocks: [{ type: 'text', text: 'Hello through the platform.' }] }] });
+  const worker = await startWorker('worker-web', model.url);
+  const web = (await start('platform-web', path.join(buildDir, 'servers/web/platform-web'), [], {
+    PLATFORM_WEB_PORT: '0', PLATFORM_DATA_DIR: path.join(tmp, 'web-data'), PLATFORM_WORKER_URL: worker, INTERNAL_API_TOKEN: token,
+  }, /listening on (http:\S+)/)).match[1];
+  const call = async (method, p, body) => {
+    const r = await fetch(web + p, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body && JSON.stringify(body) });
+    assert.ok(r.ok, `${method} ${p}: ${r.status} ${await r.clone().text()}`);
+    return r;
+  };
+  await check('a builder turn on runtime-b through platform-web: the model gets the builder prompt from prompts/builder.md', async () => {
+    const b = (await (await call('GET', '/api/runtimes')).json()).runtimes.find((x) => x.id === 'runtime-b');
+    const app = await (await call('POST', '/api/workspaces/default/apps', { name: 'B app', runtimeId: 'runtime-b', runtimeModel: b.defaultModel })).json();
+    assert.equal(app.runtimeId, 'runtime-b');
+    const runId = (await (await call('POST', `/api/workspaces/default/apps/${app.id}/runs`, {})).json()).id;
+    const chatPath = `/api/workspaces/default/apps/${app.id}/runs/${runId}/chat`;
+    // No settings in the POST: the app's runtime-b settings are used.
+    const chat = await call('POST', chatPath, { messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Say hi' }] }] });
+    const chunks = (await new SseReader(chat, { payload: true }).toEnd()).filter((e) => e !== '[DONE]').map((e) => JSON.parse(e));
+    assert.equal(chunks.filter((x) => x.type === 'text-delta').map((x) => x.delta).join(''), 'Hello through the platform.');
+    assert.equal((await (await call('GET', chatPath)).json()).status, 'completed');
+    const requests = model.requests();
+    assert.equal(requests.length, 1, 'one model request, from codex');
+    const prompt = fs.readFileSync(path.join(projectDir, 'servers/web/prompts/builder.md'), 'utf8');
+    const developer = texts(requests[0], 'developer');
+    assert.ok(developer.includes('platform-builder-prompt v1') && developer.includes(prompt), developer.slice(0, 200));
+  });
+}
+
 async function main() {
+  await webCheck();
   await builderChecks();
   await shellCheck();
   await doneBuildingCheck();

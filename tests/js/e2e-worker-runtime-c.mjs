@@ -506,7 +506,7 @@ async function main() {
     assert.equal((await fetch(`${worker.url}/opencode/models`)).status, 401, 'the internal token is required');
   });
 
-  await check('platform-web offers the models the worker discovered, and runs runtime-c with them', async () => {
+  await check('platform-web offers the models the worker discovered, and runs runtime-c with them and the builder prompt', async () => {
     const web = (await start('platform-web', path.join(buildDir, 'servers/web/platform-web'), [], {
       PLATFORM_WEB_PORT: '0', PLATFORM_DATA_DIR: path.join(tmp, 'web-data'), PLATFORM_WORKER_URL: worker.url,
       INTERNAL_API_TOKEN: internalToken,
@@ -544,6 +544,11 @@ async function main() {
     const said = chunks.filter((x) => x.type === 'text-delta').map((x) => x.delta).join('');
     assert.equal(said, 'Hello through the platform.');
     assert.equal(requestsOf(servers.web.log).length, before + 1, 'one model request, to the app model\'s provider');
+    // The builder prompt the web sends (servers/web/prompts/builder.md, embedded in platform-web), whole.
+    const prompt = fs.readFileSync(path.join(projectDir, 'servers/web/prompts/builder.md'), 'utf8');
+    const sent = requestsOf(servers.web.log).at(-1).body.messages[0];
+    assert.equal(sent.role, 'system');
+    assert.ok(sent.content.includes('platform-builder-prompt v1') && sent.content.includes(prompt), sent.content.slice(0, 200));
     const history = JSON.parse((await call('GET', `/api/workspaces/default/apps/${app.id}/runs/${runId}/chat`)).text);
     assert.equal(history.status, 'completed');
   });
