@@ -1,5 +1,7 @@
 // platformctl bridge translate: a runtime transcript to the SSE body the browser would get.
 #include <cstdio>
+#include <string>
+#include <vector>
 
 #include "cli.hpp"
 #include "platform/bridge.hpp"
@@ -18,15 +20,37 @@ int run_bridge(int argc, char** argv) {
   if (!runtime) return usage_error("bridge translate: --runtime runtime-a|runtime-b|runtime-c is required");
   auto normalizer = platform::make_runtime_normalizer(*runtime);
   if (!normalizer) return usage_error("bridge translate: unknown runtime '" + *runtime + "'");
-  auto input = read_input(a->positional.size() > 1 ? a->positional[1] : "-");
-  if (!input) return exit_usage;
+  // Streams: the input goes through in 1 MiB pieces, so memory stays flat whatever its size
+  // (the bridge keeps only an unfinished line and the open parts).
+  std::string path = a->positional.size() > 1 ? a->positional[1] : "-";
+  std::FILE* in = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
+  if (!in) {
+    std::fprintf(stderr, "platformctl: cannot read %s\n", path.c_str());
+    return exit_usage;
+  }
   platform::bridge_options options;
   if (auto id = a->get("message-id")) options.message_id = *id;
   platform::bridge b(options);
+  std::vector<char> piece(1u << 20);
   std::string messages, out;
-  (*normalizer)->feed(*input, messages);
+  auto flush = [&] {
+    b.feed(messages, out);
+    messages.clear();
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    out.clear();
+  };
+  for (std::size_t n; (n = std::fread(piece.data(), 1, piece.size(), in)) > 0;) {
+    (*normalizer)->feed(std::string_view(piece.data(), n), messages);
+    flush();
+  }
+  bool read_failed = std::ferror(in) != 0;
+  if (in != stdin) std::fclose(in);
+  if (read_failed) {
+    std::fprintf(stderr, "platformctl: cannot read %s\n", path.c_str());
+    return exit_usage;
+  }
   (*normalizer)->finish(messages);
-  b.feed(messages, out);
+  flush();
   b.finish(out);
   std::fwrite(out.data(), 1, out.size(), stdout);
   return exit_ok;
