@@ -15,6 +15,8 @@ bash scripts/setup-ui.sh
 # The test harnesses' npm tree (AI SDK, MCP SDK), installed once here rather than by whichever
 # test starts first.
 node scripts/npm-pinned-install.mjs tests/js
+# What the app packages e2e test adds to an app with the worker's npm offline, in the npm cache.
+bash scripts/setup-test-npm-cache.sh
 # PostgreSQL and Redis for the store, cache and multi-replica tests, stopped on exit.
 eval "$(bash scripts/services.sh start)"
 trap 'bash scripts/services.sh stop "$PLATFORM_TEST_SERVICES_DIR"' EXIT

@@ -1,6 +1,10 @@
 #include "app_workspace.hpp"
 
 #include <filesystem>
+#include <mutex>
+#include <set>
+
+#include "app_packages.hpp"
 
 namespace platform::worker {
 
@@ -35,21 +39,25 @@ result<void> copy_template(const fs::path& from, const fs::path& to) {
   return {};
 }
 
-result<void> link_node_modules(const fs::path& tmpl, const fs::path& ws) {
-  std::error_code ec;
-  fs::path link = ws / "node_modules";
-  if (fs::exists(fs::symlink_status(link, ec))) return {};
-  fs::path target = fs::canonical(tmpl / "node_modules", ec);
-  if (ec) {
-    return fail("template_unavailable", "the app template's node_modules is not installed: run "
-                                        "scripts/setup-template.sh");
-  }
-  fs::create_directory_symlink(target, link, ec);
-  if (ec) return fail("workspace_unavailable", "cannot link node_modules into the workspace: " + ec.message());
-  return {};
+// One writer of a workspace's build output and packages at a time.
+std::mutex busy_mu;
+std::set<std::string>& busy_dirs() {
+  static std::set<std::string> dirs;
+  return dirs;
 }
 
 }  // namespace
+
+workspace_guard::workspace_guard(std::string dir) : dir_(std::move(dir)) {
+  std::lock_guard lock(busy_mu);
+  owned_ = busy_dirs().insert(dir_).second;
+}
+
+workspace_guard::~workspace_guard() {
+  if (!owned_) return;
+  std::lock_guard lock(busy_mu);
+  busy_dirs().erase(dir_);
+}
 
 std::string app_workspace_dir(const config& cfg, const std::string& app_id) {
   return (std::filesystem::absolute(cfg.workspaces_dir) / app_id).string();
@@ -69,7 +77,7 @@ result<bool> ensure_app_workspace(const config& cfg, const std::string& workspac
     if (auto r = copy_template(tmpl, ws); !r) return tl::unexpected(r.error());
     copied = true;
   }
-  if (auto r = link_node_modules(tmpl, ws); !r) return tl::unexpected(r.error());
+  if (auto r = ensure_node_modules(cfg, ws.string()); !r) return tl::unexpected(as_error(r.error()));
   return copied;
 }
 

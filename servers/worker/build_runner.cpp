@@ -30,19 +30,19 @@ bool executable(const fs::path& p) {
   return fs::is_regular_file(p, ec) && ::access(p.c_str(), X_OK) == 0;
 }
 
-// A throwaway HOME (and TMPDIR) per done_building: tools may write caches there, and nothing
-// of the worker's own home is visible to them.
-struct temp_home {
-  std::string path;
-  temp_home() {
-    std::string tmpl = (fs::temp_directory_path() / "platform-build-XXXXXX").string();
-    if (mkdtemp(tmpl.data())) path = tmpl;
-  }
-  ~temp_home() {
-    std::error_code ec;
-    if (!path.empty()) fs::remove_all(path, ec);
-  }
-};
+}  // namespace
+
+temp_home::temp_home() {
+  std::string tmpl = (fs::temp_directory_path() / "platform-build-XXXXXX").string();
+  if (mkdtemp(tmpl.data())) path = tmpl;
+}
+
+temp_home::~temp_home() {
+  std::error_code ec;
+  if (!path.empty()) fs::remove_all(path, ec);
+}
+
+namespace {
 
 std::vector<std::string> build_env(const std::string& node, const std::string& home) {
   std::string node_dir = fs::path(node).parent_path().string();
@@ -87,8 +87,10 @@ class watchdog {
   std::thread thread_;
 };
 
-check_result run_check(const std::vector<std::string>& argv, const std::string& cwd, const std::vector<std::string>& env,
-                       std::chrono::seconds limit, std::size_t tail_bytes) {
+}  // namespace
+
+check_result run_bounded(const std::vector<std::string>& argv, const std::string& cwd, const std::vector<std::string>& env,
+                         std::chrono::seconds limit, std::size_t tail_bytes) {
   check_result r;
   auto started = clock_type::now();
   // One stream for both: compilers and bundlers split errors between stdout and stderr, and
@@ -118,6 +120,8 @@ check_result run_check(const std::vector<std::string>& argv, const std::string& 
   r.duration_ms = std::chrono::duration_cast<std::chrono::milliseconds>(clock_type::now() - started).count();
   return r;
 }
+
+namespace {
 
 // A solution-style tsconfig (project references) checks nothing under `-p .`.
 std::vector<std::string> typecheck_args(const fs::path& workspace) {
@@ -163,8 +167,8 @@ result<build_checks> run_build_checks(const std::string& workspace_dir, const bu
   // The runner config loader reads vite.config.ts in memory; the default bundles it into
   // node_modules/.vite-temp, which is the platform's shared template tree.
   std::vector<std::string> vite = {node, vite_script, "build", "--configLoader", "runner"};
-  auto typecheck = std::async(std::launch::async, run_check, tsc, workspace_dir, env, limits.typecheck, limits.output_tail_bytes);
-  check_result build = run_check(vite, workspace_dir, env, limits.build, limits.output_tail_bytes);
+  auto typecheck = std::async(std::launch::async, run_bounded, tsc, workspace_dir, env, limits.typecheck, limits.output_tail_bytes);
+  check_result build = run_bounded(vite, workspace_dir, env, limits.build, limits.output_tail_bytes);
   return build_checks{typecheck.get(), std::move(build)};
 }
 

@@ -42,4 +42,20 @@ result<build_checks> run_build_checks(const std::string& workspace_dir, const bu
 // The node executable: the worker's PATH first, then the usual places; empty when none.
 std::string find_node();
 
+// A throwaway HOME (and TMPDIR) for one tool run: tools may write caches there, and nothing of
+// the worker's own home is visible to them. Removed with everything in it on destruction;
+// `path` is empty when it could not be made.
+struct temp_home {
+  std::string path;
+  temp_home();
+  ~temp_home();
+  temp_home(const temp_home&) = delete;
+  temp_home& operator=(const temp_home&) = delete;
+};
+
+// Runs `argv` in `cwd` with exactly `env`, stdout and stderr as one stream of which the last
+// `tail_bytes` are kept; the process group is killed when `limit` passes (timed_out).
+check_result run_bounded(const std::vector<std::string>& argv, const std::string& cwd, const std::vector<std::string>& env,
+                         std::chrono::seconds limit, std::size_t tail_bytes);
+
 }  // namespace platform::worker

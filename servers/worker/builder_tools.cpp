@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <mutex>
-#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -13,6 +11,7 @@
 #include "platform/approval_hash.hpp"
 #include "platform/integration_setup.hpp"
 #include "platform/placeholder.hpp"
+#include "app_packages.hpp"
 #include "app_workspace.hpp"
 #include "build_runner.hpp"
 #include "builder_checks.hpp"
@@ -416,28 +415,6 @@ tool_outcome present_integration_setup(const config& cfg, turn_context& ctx, con
 
 // ---- done_building ----
 
-// One build per workspace at a time: two would write the same dist/.
-class workspace_locks {
- public:
-  bool try_lock(const std::string& dir) {
-    std::lock_guard lock(mu_);
-    return busy_.insert(dir).second;
-  }
-  void unlock(const std::string& dir) {
-    std::lock_guard lock(mu_);
-    busy_.erase(dir);
-  }
-
- private:
-  std::mutex mu_;
-  std::set<std::string> busy_;
-};
-
-workspace_locks& build_locks() {
-  static workspace_locks locks;
-  return locks;
-}
-
 ojson check_json(const check_result& r, bool with_output) {
   ojson o = {{"ok", r.ok}, {"exitCode", r.exit_code}, {"durationMs", r.duration_ms}};
   if (r.timed_out) o["timedOut"] = true;
@@ -463,8 +440,17 @@ ojson build_failure(const std::string& message) {
                                                          "error in the app: report it to the user."}};
 }
 
+// The app's own packages could not be installed from its package.json and lock.
+bool packages_problem(const error& e) { return e.code == "app_packages_invalid" || e.code == "npm_failed"; }
+
 ojson checked_build(const config& cfg, const turn_context& ctx, const std::optional<std::string>& summary) {
-  if (auto ws = ensure_app_workspace(cfg, ctx.workspace_dir); !ws) return build_failure(ws.error().message);
+  if (auto ws = ensure_app_workspace(cfg, ctx.workspace_dir); !ws) {
+    if (!packages_problem(ws.error())) return build_failure(ws.error().message);
+    return {{"ok", false}, {"packages", {{"ok", false}, {"code", ws.error().code}, {"error", ws.error().message}}},
+            {"message", "The app's packages could not be installed from package.json and package-lock.json, so it "
+                        "was not built. Add packages only with add_packages (exact versions), never by editing those "
+                        "files: put them back as add_packages left them, then call done_building again."}};
+  }
   auto checks = run_build_checks(ctx.workspace_dir);
   if (!checks) return build_failure(checks.error().message);
   bool passed = checks->typecheck.ok && checks->build.ok;
@@ -493,14 +479,26 @@ tool_outcome done_building(const config& cfg, turn_context& ctx, const mcp_tool_
   if (!args) return error_result(args.error().message);
   auto summary = string_arg(*args, "summary", 8000, false);
   if (!summary) return error_result(summary.error().message);
-  if (!build_locks().try_lock(ctx.workspace_dir)) {
-    return error_result("A build of this workspace is already running: wait for its result instead of starting another.");
+  workspace_guard guard(ctx.workspace_dir);
+  if (!guard) {
+    return error_result("A build or a package install of this workspace is already running: wait for its result "
+                        "instead of starting another.");
   }
-  struct unlock_at_exit {
-    const std::string& dir;
-    ~unlock_at_exit() { build_locks().unlock(dir); }
-  } unlock{ctx.workspace_dir};
   return payload_result(checked_build(cfg, ctx, *summary));
+}
+
+// ---- add_packages ----
+
+tool_outcome add_packages_tool(const config& cfg, turn_context& ctx, const mcp_tool_call& call) {
+  auto args = arguments(call, {"packages"});
+  if (!args) return error_result(args.error().message);
+  workspace_guard guard(ctx.workspace_dir);
+  if (!guard) {
+    return error_result("A build or a package install of this workspace is already running: wait for its result, "
+                        "then call add_packages again.");
+  }
+  auto outcome = add_packages(cfg, ctx.workspace_dir, args->value("packages", json()));
+  return {outcome.payload.dump(-1, ' ', false, ojson::error_handler_t::replace), outcome.is_error};
 }
 
 // ---- definitions ----
@@ -561,6 +559,20 @@ std::vector<tool_binding> builder_tools(const config& cfg) {
       "implementing afterwards. If the file has problems the result has status \"needs_changes\": fix them and call "
       "again.",
       no_arguments_schema, local_write, present_integration_setup));
+  tools.push_back(binding(
+      cfg, "add_packages",
+      "Add npm packages to the app: installs them from the npm registry and pins them in package.json and "
+      "package-lock.json (the app's source keeps them). Give each as name@x.y.z with one exact version (scoped names "
+      "like @scope/name@1.2.3 too); ranges, tags such as latest, URLs, git and file specs are refused, and so are "
+      "the platform's own packages (react, react-dom, vite, typescript, tailwindcss, their types and plugins), which "
+      "the app already has. Install scripts never run, so packages that need a native build step do not work. Prefer "
+      "packages that ship their own TypeScript types; otherwise add the matching @types/ package too. On failure "
+      "nothing changes and the result says why. Never run npm install yourself.",
+      R"({"type":"object","properties":{"packages":{"type":"array","minItems":1,"maxItems":10,)"
+      R"("items":{"type":"string","minLength":3,"maxLength":300},)"
+      R"("description":"Packages as name@exact-version, e.g. [\"clsx@2.1.1\", \"@types/lodash@4.17.20\"]."}},)"
+      R"("required":["packages"],"additionalProperties":false})",
+      local_write, add_packages_tool));
   tools.push_back(binding(
       cfg, "done_building",
       "Call when the implementation is complete. Type-checks (tsc) and builds (vite build) the workspace in "

@@ -100,10 +100,14 @@ platform::result<std::unique_ptr<broker_lease>> builder_grant(const config& cfg,
   ctx->runtime_id = t.runtime_id;
   ctx->workspace_dir = app_workspace_dir(cfg, t.app_id);
   ctx->web_origin = web_origin(cfg);
-  // A new app starts from the template. Not fatal: the builder can still talk, and
-  // done_building reports what is missing.
-  if (auto ws = ensure_app_workspace(cfg, ctx->workspace_dir); !ws) {
-    std::fprintf(stderr, "worker: app workspace app=%s: %s\n", t.app_id.c_str(), ws.error().message.c_str());
+  // A new app starts from the template; a restored one with packages of its own gets them
+  // installed. Not fatal: the builder can still talk, and done_building reports what is
+  // missing. A build or install already running on the workspace sees to it itself.
+  if (workspace_guard guard(ctx->workspace_dir); guard) {
+    if (auto ws = ensure_app_workspace(cfg, ctx->workspace_dir); !ws) {
+      std::string why = ws.error().message.substr(0, ws.error().message.find('\n'));
+      std::fprintf(stderr, "worker: app workspace app=%s: %s\n", t.app_id.c_str(), why.c_str());
+    }
   }
   return brk.open(std::move(ctx), builder_tools(cfg));
 }

@@ -1,5 +1,7 @@
 #include "worker_config.hpp"
 
+#include <filesystem>
+
 #include "../common/env.hpp"
 #include "../common/find_upwards.hpp"
 #include "provider_keys.hpp"
@@ -69,6 +71,12 @@ result<config> config_from_env(const std::string& exe_path) {
   c.session_ttl = std::chrono::milliseconds(*ttl);
   c.web_url = env("PLATFORM_WEB_URL");
   while (!c.web_url.empty() && c.web_url.back() == '/') c.web_url.pop_back();
+  std::string npm_cache = env("PLATFORM_NPM_CACHE", env("npm_config_cache", env("NPM_CONFIG_CACHE")));
+  if (npm_cache.empty() && !env("HOME").empty()) npm_cache = env("HOME") + "/.npm";
+  if (npm_cache.empty()) npm_cache = env("PLATFORM_DATA_DIR", "./data") + "/npm-cache";
+  c.npm_cache = std::filesystem::absolute(npm_cache).string();
+  c.npm_offline = env("PLATFORM_NPM_OFFLINE") == "1";
+  c.npm_registry = env("npm_config_registry", env("NPM_CONFIG_REGISTRY"));
   return c;
 }
 

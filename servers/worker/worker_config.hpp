@@ -53,6 +53,13 @@ struct config {
   // PLATFORM_WEB_URL: the only origin completion callbacks go to (the internal token rides
   // on them). Unset: loopback origins only, for local development.
   std::string web_url;
+  // How add_packages and restores run npm (docs/operations.md "App packages"): the shared npm
+  // cache (PLATFORM_NPM_CACHE, else npm_config_cache, else $HOME/.npm at start: the cache the
+  // setup scripts filled), --offline when PLATFORM_NPM_OFFLINE=1 (else --prefer-offline), and
+  // the registry (npm_config_registry, passed on only when set).
+  std::string npm_cache;
+  bool npm_offline = false;
+  std::string npm_registry;
 };
 
 result<config> config_from_env(const std::string& exe_path);

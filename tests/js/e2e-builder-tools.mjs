@@ -14,7 +14,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { harness, SseReader, use, toolTurn, endTurn } from './harness.mjs';
+import { harness, SseReader, use, toolTurn, endTurn, toolResult } from './harness.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name) => args[args.indexOf(name) + 1];
@@ -80,18 +80,6 @@ async function turn(worker, appId, prompt) {
   return events.slice(0, -1).map((e) => JSON.parse(e));
 }
 
-// The tool_result of `id`: its text and whether it was an error.
-function toolResult(messages, id) {
-  for (const m of messages) {
-    if (m.type !== 'user' || !Array.isArray(m.message?.content)) continue;
-    const block = m.message.content.find((b) => b.type === 'tool_result' && b.tool_use_id === id);
-    if (!block) continue;
-    const text = typeof block.content === 'string' ? block.content
-      : block.content.filter((c) => c.type === 'text').map((c) => c.text).join('');
-    return { text, isError: block.is_error === true };
-  }
-  throw new Error(`no tool_result for ${id} in ${messages.map((m) => m.type).join(',')}`);
-}
 const payloadOf = (messages, id) => {
   const r = toolResult(messages, id);
   assert.equal(r.isError, false, r.text);
@@ -171,7 +159,7 @@ async function main() {
     ]);
     const msgs = await turn(pair.worker, 'app-plan', 'Build a counter app');
     const init = msgs.find((m) => m.type === 'system' && m.subtype === 'init');
-    for (const name of ['present_plan', 'present_agents', 'list_app_integration_keys', 'present_integration_setup', 'done_building']) {
+    for (const name of ['present_plan', 'present_agents', 'list_app_integration_keys', 'present_integration_setup', 'add_packages', 'done_building']) {
       assert.ok(init.tools.includes(`mcp__platform__${name}`), `${name} offered: ${init.tools}`);
     }
     const bad = toolResult(msgs, 'toolu_plan_bad');
@@ -184,7 +172,7 @@ async function main() {
     assert.ok(!texts(msgs).includes('AFTER THE STOP'));
     // Every offered tool has a strict object schema.
     const offered = pair.toolRequests()[0].body.tools.filter((t) => t.name.startsWith('mcp__platform__'));
-    assert.equal(offered.length, 5);
+    assert.equal(offered.length, 6);
     for (const t of offered) {
       assert.equal(t.input_schema.type, 'object', t.name);
       assert.equal(t.input_schema.additionalProperties, false, t.name);

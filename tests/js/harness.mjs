@@ -123,3 +123,17 @@ export function identityProvider() {
 export const use = (id, name, input) => ({ type: 'tool_use', id, name, input });
 export const toolTurn = (...blocks) => ({ blocks, stop_reason: 'tool_use' });
 export const endTurn = (text) => ({ blocks: [{ type: 'text', text }], stop_reason: 'end_turn' });
+
+// The tool_result of tool call `id` in a builder turn's worker messages (Claude Code's stream
+// JSON): its text and whether it was an error.
+export function toolResult(messages, id) {
+  for (const m of messages) {
+    if (m.type !== 'user' || !Array.isArray(m.message?.content)) continue;
+    const block = m.message.content.find((b) => b.type === 'tool_result' && b.tool_use_id === id);
+    if (!block) continue;
+    const text = typeof block.content === 'string' ? block.content
+      : block.content.filter((c) => c.type === 'text').map((c) => c.text).join('');
+    return { text, isError: block.is_error === true };
+  }
+  throw new Error(`no tool_result for ${id} in ${messages.map((m) => m.type).join(',')}`);
+}
