@@ -5,11 +5,14 @@
 // read-only shell wrappers (cat, sed -n, ls, find, rg --files, grep) as Read, List and Grep
 // one-liners and a writing command as a terminal card with its real output; Claude Code's Write
 // and Edit as file-change cards with +/− line counts; WebFetch as a web card with a source chip;
-// an unknown tool as an inline card; the text as markdown with a code block. The custom app-tool
-// card is covered by e2e-agent-drawer.mjs (app tools run only in app-agent runs).
+// add_packages as a failed card listing each refused spec, then as the one-liner "Added
+// clsx@2.1.1" (npm offline from the cache scripts/setup-test-npm-cache.sh fills); an unknown
+// tool as an inline card; the text as markdown with a code block. The custom app-tool card is
+// covered by e2e-agent-drawer.mjs (app tools run only in app-agent runs).
 //
 // Usage: node browser/e2e-cards.mjs --build DIR --project DIR
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { toolTurn, use } from '../harness.mjs';
@@ -43,6 +46,8 @@ const turns = [
   ),
   toolTurn(use('t_edit', 'Edit', { file_path: 'notes.md', old_string: 'two', new_string: '2\nzwei' })),
   toolTurn(use('t_fetch', 'WebFetch', { url: 'https://docs.example.com/guide', prompt: 'What does it say?' })),
+  toolTurn(use('t_pkg_bad', 'mcp__platform__add_packages', { packages: ['clsx@^2.1.1', 'react@19.0.0'] })),
+  toolTurn(use('t_pkg', 'mcp__platform__add_packages', { packages: ['clsx@2.1.1'] })),
   toolTurn(use('t_other', 'mcp__platform__list_app_integration_keys', {})),
   { blocks: [{ type: 'text', text: 'All cards shown:\n\n```ts\nconst cards = 6;\n```\n' }], stop_reason: 'end_turn' },
 ];
@@ -55,7 +60,11 @@ async function expand(card) {
 }
 
 run(async () => {
-  const p = await startPlatform(t, { buildDir: t.buildDir, projectDir: t.projectDir, turns });
+  // add_packages installs clsx offline, from the npm cache the setup filled.
+  execFileSync('bash', [path.join(t.projectDir, 'scripts/setup-test-npm-cache.sh')], { stdio: ['ignore', 2, 2] });
+  const npmCache = execFileSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8', cwd: tmp }).trim();
+  const workerEnv = { PLATFORM_NPM_CACHE: npmCache, PLATFORM_NPM_OFFLINE: '1' };
+  const p = await startPlatform(t, { buildDir: t.buildDir, projectDir: t.projectDir, turns, workerEnv });
   const routes = await createRun(p.web, 'Cards');
   const workspace = path.join(p.dataDir, 'worker/workspaces', routes.app.id);
   const browser = await launchBrowser();
@@ -105,6 +114,22 @@ run(async () => {
     await expand(edit);
     const diff = await edit.locator('pre').innerText();
     assert.deepEqual(diff.split('\n').filter(Boolean), ['-two', '+2', '+zwei']);
+  });
+
+  await check('add_packages: refused specs in a failed card with their codes, then "Added clsx@2.1.1" on one line', async () => {
+    const cards = page.locator('[data-card="packages"]');
+    assert.equal(await cards.count(), 2);
+    const failed = cards.nth(0);
+    assert.equal(await page.locator('[data-status="failed"] [data-card="packages"]').count(), 1);
+    assert.match(await failed.innerText(), /Packages not added/);
+    const problems = await failed.getByTestId('package-problems').locator('li').allInnerTexts();
+    assert.equal(problems.length, 2);
+    assert.match(problems[0], /^not_exact_version\s*"clsx@\^2\.1\.1" is not an exact version/);
+    assert.match(problems[1], /^platform_package\s*"react" is one of the platform's own packages/);
+    const added = cards.nth(1);
+    assert.equal(await added.getAttribute('data-status'), 'ok');
+    assert.equal((await added.innerText()).replace(/\s+/g, ' ').trim(), 'Added clsx@2.1.1');
+    assert.equal(JSON.parse(fs.readFileSync(path.join(workspace, 'package.json'), 'utf8')).dependencies.clsx, '2.1.1');
   });
 
   await check('WebFetch is a web card with a source chip; another tool an inline card; text is markdown', async () => {

@@ -6,6 +6,7 @@ import { DoneBuildingCard } from './cards/done-building-card';
 import { FileChangeCard } from './cards/file-change-card';
 import { InlineCard } from './cards/inline-card';
 import { OnelineCard } from './cards/oneline-card';
+import { PackagesCard } from './cards/packages-card';
 import { PlanCard } from './cards/plan-card';
 import { SetupCard } from './cards/setup-card';
 import { TerminalCard } from './cards/terminal-card';
@@ -26,6 +27,8 @@ export function ToolPart({ part }: { part: DynamicToolUIPart }) {
       return <SetupCard part={part} />;
     case 'mcp__platform__done_building':
       return <DoneBuildingCard part={part} />;
+    case 'mcp__platform__add_packages':
+      return <PackagesCard part={part} />;
     case 'Bash': {
       const read = classifyBash(inputField(part.input, 'command', 'cmd') ?? '');
       return read ? <OnelineCard part={part} kind={read.kind} target={read.target} /> : <TerminalCard part={part} />;
