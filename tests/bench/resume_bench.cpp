@@ -5,9 +5,15 @@
 //            it: time from sending the GET to the last byte of the backlog, over HTTP.
 //   viewers: 2,000 concurrent viewer streams held open on one platform-web process; its RSS
 //            growth per viewer, and one event reaching all of them.
+//   --sse-peer: the same viewer measurement, by the same client, against another SSE server
+//            (tests/bench/peers/sse-server.mjs, a node:http server): GET /events on PORT, RSS of
+//            process PID; the event is published on the Redis channel platform:ch:CHANNEL,
+//            which that server subscribes to (ours gets it from Redis too: an append).
 //
-// Needs PLATFORM_TEST_PG_URL and PLATFORM_TEST_REDIS_URL (scripts/services.sh start).
+// Needs PLATFORM_TEST_PG_URL and PLATFORM_TEST_REDIS_URL (scripts/services.sh start); the peer
+// mode only the latter.
 // Usage: bench_resume WEB_BINARY [viewers=2000] [rounds=20]
+//        bench_resume --sse-peer PORT PID CHANNEL [viewers=2000]
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -22,6 +28,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -154,61 +161,16 @@ double resume_once(int port, const std::string& path, int chunks) {
   return std::chrono::duration<double, std::milli>(t1 - t0).count();
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  if (argc < 2) {
-    std::fprintf(stderr, "usage: bench_resume WEB_BINARY [viewers] [rounds]\n");
-    return 2;
-  }
-  const char* pg = std::getenv("PLATFORM_TEST_PG_URL");
-  const char* redis = std::getenv("PLATFORM_TEST_REDIS_URL");
-  if (!pg || !redis) {
-    std::printf("resume bench: skipped (PLATFORM_TEST_PG_URL / PLATFORM_TEST_REDIS_URL not set)\n");
-    return 0;
-  }
-  // 2,000 viewers need more descriptors than the usual soft limit, here and in platform-web.
-  rlimit lim{};
-  getrlimit(RLIMIT_NOFILE, &lim);
-  lim.rlim_cur = lim.rlim_max;
-  setrlimit(RLIMIT_NOFILE, &lim);
-  int viewers = argc > 2 ? std::atoi(argv[2]) : 2000;
-  int rounds = argc > 3 ? std::atoi(argv[3]) : 20;
-  auto db = open_postgres_store(pg, 2).value();
-  redis_cache_options co;
-  co.url = redis;
-  co.limits.max_chunks = 65536;
-  co.limits.max_bytes = 64u << 20;
-  auto cache = make_redis_cache_store(co).value();
-  std::string suffix = std::to_string(getpid()) + "-" + std::to_string(clock_type::now().time_since_epoch().count());
-  std::string ws = "bench-ws-" + suffix, app = "bench-app-" + suffix;
-  if (!db->put_workspace(ws, "bench", 1) || !db->create_app({app, ws, "bench", "u", "", "", "{}", 1})) return 2;
-  // The viewer's replica authenticates as the local owner; make it a member of the workspace.
-  if (!db->put_user({"local-owner", "", ""}) || !db->set_membership(ws, "local-owner", workspace_role::owner)) return 2;
-
-  constexpr int backlog = 10000;
-  run_key key{ws, app, "bench-run-" + suffix};
-  seed_run(*db, *cache, key, backlog);
-  web_process web = start_web(argv[1], pg, redis);
-  std::string path = "/api/workspaces/" + ws + "/apps/" + app + "/runs/" + key.run_id + "/chat/stream";
-
-  std::vector<double> ms;
-  resume_once(web.port, path, backlog);  // warm the replica's pools
-  for (int i = 0; i < rounds; ++i) ms.push_back(resume_once(web.port, path, backlog));
-  std::sort(ms.begin(), ms.end());
-  std::printf("resume: %d-chunk backlog of a dead producer, another replica, first to last byte over HTTP: "
-              "median %.2f ms, p95 %.2f ms, min %.2f ms (%d rounds)\n",
-              backlog, ms[ms.size() / 2], ms[std::min(ms.size() - 1, ms.size() * 95 / 100)], ms.front(), rounds);
-
-  // Viewers: a small backlog, then `viewers` streams held open at once.
-  run_key vkey{ws, app, "bench-viewers-" + suffix};
-  std::string vstream = seed_run(*db, *cache, vkey, 1);
-  std::string vpath = "/api/workspaces/" + ws + "/apps/" + app + "/runs/" + vkey.run_id + "/chat/stream";
-  long rss_before = rss_kib(web.pid);
+// `viewers` streams GET `path` on 127.0.0.1:`port` at once; each must show its backlog event
+// ("chunk 0 of the backlog") before the server's RSS (process `pid`) is read; then `broadcast`
+// makes the server send one event, and the time until every viewer has it is printed.
+bool hold_viewers(const char* label, const char* server, int port, pid_t pid, const std::string& path, int viewers,
+                  const std::function<void()>& broadcast) {
+  long rss_before = rss_kib(pid);
   std::vector<int> fds;
   for (int i = 0; i < viewers; ++i) {
-    int fd = connect_to(web.port);
-    if (fd < 0 || !send_get(fd, vpath)) break;
+    int fd = connect_to(port);
+    if (fd < 0 || !send_get(fd, path)) break;
     fds.push_back(fd);
   }
   // Every viewer gets its headers and the backlog event before the count is taken.
@@ -245,18 +207,93 @@ int main(int argc, char** argv) {
     return ready;
   };
   std::size_t attached = wait_all("chunk 0 of the backlog");
-  long rss_held = rss_kib(web.pid);
+  long rss_held = rss_kib(pid);
   auto t0 = clock_type::now();
-  (void)cache->append(vstream, "data: {\"type\":\"text-delta\",\"id\":\"m:1\",\"delta\":\"broadcast\"}\n\n");
+  broadcast();
   std::size_t reached = wait_all("broadcast");
   double fanout_ms = std::chrono::duration<double, std::milli>(clock_type::now() - t0).count();
-  std::printf("viewers: %zu of %d streams held by one platform-web; RSS %ld KiB -> %ld KiB = %.1f KiB per viewer; "
+  std::printf("%s: %zu of %d streams held by one %s; RSS %ld KiB -> %ld KiB = %.1f KiB per viewer; "
               "one event reached %zu viewers in %.1f ms\n",
-              attached, viewers, rss_before, rss_held,
+              label, attached, viewers, server, rss_before, rss_held,
               attached ? static_cast<double>(rss_held - rss_before) / static_cast<double>(attached) : 0.0, reached,
               fanout_ms);
   for (int fd : fds) close(fd);
+  return attached == static_cast<std::size_t>(viewers) && reached == attached;
+}
+
+}  // namespace
+
+// bench_resume --sse-peer PORT PID CHANNEL [viewers]
+int peer_viewers(int argc, char** argv, const char* redis) {
+  if (argc < 5) {
+    std::fprintf(stderr, "usage: bench_resume --sse-peer PORT PID CHANNEL [viewers]\n");
+    return 2;
+  }
+  redis_cache_options co;
+  co.url = redis;
+  auto cache = make_redis_cache_store(co).value();
+  std::string channel = argv[4];
+  bool ok = hold_viewers("peer viewers", "node:http SSE server", std::atoi(argv[2]), std::atoi(argv[3]), "/events",
+                         argc > 5 ? std::atoi(argv[5]) : 2000, [&] {
+    (void)cache->publish(channel, "data: {\"type\":\"text-delta\",\"id\":\"m:1\",\"delta\":\"broadcast\"}\n\n");
+  });
+  return ok ? 0 : 1;
+}
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: bench_resume WEB_BINARY [viewers] [rounds]\n       bench_resume --sse-peer PORT PID CHANNEL [viewers]\n");
+    return 2;
+  }
+  const char* pg = std::getenv("PLATFORM_TEST_PG_URL");
+  const char* redis = std::getenv("PLATFORM_TEST_REDIS_URL");
+  bool peer = std::string_view(argv[1]) == "--sse-peer";
+  if (!redis || (!pg && !peer)) {
+    std::printf("resume bench: skipped (PLATFORM_TEST_PG_URL / PLATFORM_TEST_REDIS_URL not set)\n");
+    return 0;
+  }
+  // 2,000 viewers need more descriptors than the usual soft limit, here and in platform-web.
+  rlimit lim{};
+  getrlimit(RLIMIT_NOFILE, &lim);
+  lim.rlim_cur = lim.rlim_max;
+  setrlimit(RLIMIT_NOFILE, &lim);
+  if (peer) return peer_viewers(argc, argv, redis);
+  int viewers = argc > 2 ? std::atoi(argv[2]) : 2000;
+  int rounds = argc > 3 ? std::atoi(argv[3]) : 20;
+  auto db = open_postgres_store(pg, 2).value();
+  redis_cache_options co;
+  co.url = redis;
+  co.limits.max_chunks = 65536;
+  co.limits.max_bytes = 64u << 20;
+  auto cache = make_redis_cache_store(co).value();
+  std::string suffix = std::to_string(getpid()) + "-" + std::to_string(clock_type::now().time_since_epoch().count());
+  std::string ws = "bench-ws-" + suffix, app = "bench-app-" + suffix;
+  if (!db->put_workspace(ws, "bench", 1) || !db->create_app({app, ws, "bench", "u", "", "", "{}", 1})) return 2;
+  // The viewer's replica authenticates as the local owner; make it a member of the workspace.
+  if (!db->put_user({"local-owner", "", ""}) || !db->set_membership(ws, "local-owner", workspace_role::owner)) return 2;
+
+  constexpr int backlog = 10000;
+  run_key key{ws, app, "bench-run-" + suffix};
+  seed_run(*db, *cache, key, backlog);
+  web_process web = start_web(argv[1], pg, redis);
+  std::string path = "/api/workspaces/" + ws + "/apps/" + app + "/runs/" + key.run_id + "/chat/stream";
+
+  std::vector<double> ms;
+  resume_once(web.port, path, backlog);  // warm the replica's pools
+  for (int i = 0; i < rounds; ++i) ms.push_back(resume_once(web.port, path, backlog));
+  std::sort(ms.begin(), ms.end());
+  std::printf("resume: %d-chunk backlog of a dead producer, another replica, first to last byte over HTTP: "
+              "median %.2f ms, p95 %.2f ms, min %.2f ms (%d rounds)\n",
+              backlog, ms[ms.size() / 2], ms[std::min(ms.size() - 1, ms.size() * 95 / 100)], ms.front(), rounds);
+
+  // Viewers: a small backlog, then `viewers` streams held open at once.
+  run_key vkey{ws, app, "bench-viewers-" + suffix};
+  std::string vstream = seed_run(*db, *cache, vkey, 1);
+  std::string vpath = "/api/workspaces/" + ws + "/apps/" + app + "/runs/" + vkey.run_id + "/chat/stream";
+  bool ok = hold_viewers("viewers", "platform-web", web.port, web.pid, vpath, viewers, [&] {
+    (void)cache->append(vstream, "data: {\"type\":\"text-delta\",\"id\":\"m:1\",\"delta\":\"broadcast\"}\n\n");
+  });
   kill(web.pid, SIGTERM);
   waitpid(web.pid, nullptr, 0);
-  return attached == static_cast<std::size_t>(viewers) && reached == attached ? 0 : 1;
+  return ok ? 0 : 1;
 }
