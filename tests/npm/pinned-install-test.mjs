@@ -14,7 +14,8 @@ import path from 'node:path';
 
 const project = path.resolve(process.argv[2] ?? '.');
 const trees = process.argv.length > 3 ? process.argv.slice(3)
-  : ['runtimes', 'runtimes/opencode-nojson', 'templates/app-workspace', 'ui', 'tests/js', 'tests/js/samples/app-packages'];
+  : ['runtimes', 'runtimes/opencode-nojson', 'templates/app-workspace', 'ui', 'tests/js', 'tests/js/samples/app-packages',
+    'tests/bench/peers'];
 const helper = path.join(project, 'scripts', 'npm-pinned-install.mjs');
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'pinned-install-test-'));
 process.on('exit', () => fs.rmSync(scratch, { recursive: true, force: true }));
