@@ -12,6 +12,7 @@
 #include "platform/user_stop.hpp"
 #include "platform/bridge.hpp"
 #include "platform/builder_run.hpp"
+#include "platform/replay_head.hpp"
 #include "platform/ui_message.hpp"
 #include "platform/ui_stream.hpp"
 #include "platform/usage.hpp"
@@ -177,7 +178,13 @@ void chat_service::run(const std::shared_ptr<turn>& t) {
   bool wrote_files = true;
   std::string out;
 
-  // Splits the bridge's SSE output into events: one replay entry each.
+  replay_limits limits;
+  limits.max_bytes = cfg_.replay_max_bytes;
+  limits.max_chunks = cfg_.replay_max_events;
+  replay_head_schedule heads(limits);
+  // Splits the bridge's SSE output into events: one replay entry each. Every half window the
+  // message so far becomes the stream's replay head, for viewers that come after the buffer
+  // dropped the turn's start (a head too large to keep is refused; viewers then get 204).
   auto emit = [&] {
     std::size_t pos = 0;
     while (pos < out.size()) {
@@ -187,6 +194,9 @@ void chat_service::run(const std::shared_ptr<turn>& t) {
       if (!t->claim_lost && !cache_.append(t->stream_id, event)) t->claim_lost = true;
       std::string_view data = event.substr(6, event.size() - 8);  // "data: " ... "\n\n"
       assembled.feed(data);
+      if (heads.appended(event.size()) && !t->claim_lost) {
+        (void)cache_.put_head(t->stream_id, replay_head{heads.events(), assembled.replay_events()});
+      }
       pos = end + 2;
     }
     out.clear();

@@ -29,9 +29,17 @@ void on_signal(int) {
 }
 
 std::unique_ptr<platform::cache_store> open_cache(const platform::web::config& cfg) {
-  if (cfg.redis_url.empty()) return platform::make_memory_cache_store();
+  platform::replay_limits limits;
+  limits.max_bytes = cfg.replay_max_bytes;
+  limits.max_chunks = cfg.replay_max_events;
+  if (cfg.redis_url.empty()) {
+    platform::memory_cache_options m;
+    m.replay.limits = limits;
+    return platform::make_memory_cache_store(m);
+  }
   platform::redis_cache_options o;
   o.url = cfg.redis_url;
+  o.limits = limits;
   auto c = platform::make_redis_cache_store(o);
   if (!c) {
     std::fprintf(stderr, "platform-web: %s\n", c.error().message.c_str());

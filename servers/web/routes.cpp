@@ -18,6 +18,7 @@
 #include "integration_routes.hpp"
 #include "onboarding_page.hpp"
 #include "page_routes.hpp"
+#include "platform/replay_head.hpp"
 #include "platform/ui_message.hpp"
 #include "platform/ui_stream.hpp"
 #include "platform/usage.hpp"
@@ -482,6 +483,20 @@ void stop_chat(web_app& app, const httplib::Request& req, httplib::Response& res
   send_json(res, ended ? 200 : 202, json({{"id", key.run_id}, {"status", to_string(run.status)}}).dump());
 }
 
+// The stream from its beginning when its buffer no longer holds it: the replay head, then the
+// buffer from where the head ends (expired when the head is missing or already behind the
+// buffer, which the producer's half-window schedule makes rare).
+result<replay_read> read_from_head(cache_store& cache, const std::string& stream_id) {
+  auto head = cache.get_head(stream_id);
+  if (!head) return tl::unexpected(head.error());
+  replay_read expired;
+  expired.status = replay_status::cursor_expired;
+  if (!*head) return expired;
+  auto tail = cache.read_from(stream_id, (*head)->upto, 16384);
+  if (!tail || tail->status != replay_status::ok) return tail;
+  return read_with_head(std::move(**head), std::move(*tail));
+}
+
 void resume_chat(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
   run_key key = key_of(ids);
   if (!authorize(app, req, res, key.workspace_id)) return;
@@ -508,8 +523,12 @@ void resume_chat(web_app& app, const httplib::Request& req, httplib::Response& r
   }
   // The first read decides between 204 and a stream, and is sent as the stream's start.
   // Replays are used only when they start at the beginning of the run (or still hold the
-  // cursor): anything else would show the viewer a message with a hole in it.
+  // cursor): anything else would show the viewer a message with a hole in it. A buffer that
+  // dropped the turn's start answers a viewer from the beginning with its replay head.
   auto first = app.cache.read_from(*run.active_stream_id, cursor, 16384);
+  if (first && first->status == replay_status::cursor_expired && cursor == 0) {
+    first = read_from_head(app.cache, *run.active_stream_id);
+  }
   if (!first || first->status != replay_status::ok) {
     res.status = 204;
     return;

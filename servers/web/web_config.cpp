@@ -132,6 +132,12 @@ result<config> config_from_env(const std::string& exe_path) {
   auto hb = env_number("PLATFORM_SSE_HEARTBEAT_MS", 15000, 100, 600000);
   if (!hb) return tl::unexpected(hb.error());
   c.heartbeat = std::chrono::milliseconds(*hb);
+  auto replay_bytes = env_number("PLATFORM_REPLAY_MAX_BYTES", static_cast<long long>(c.replay_max_bytes), 1024, 1LL << 32);
+  if (!replay_bytes) return tl::unexpected(replay_bytes.error());
+  c.replay_max_bytes = static_cast<std::size_t>(*replay_bytes);
+  auto replay_events = env_number("PLATFORM_REPLAY_MAX_EVENTS", static_cast<long long>(c.replay_max_events), 16, 1LL << 24);
+  if (!replay_events) return tl::unexpected(replay_events.error());
+  c.replay_max_events = static_cast<std::size_t>(*replay_events);
   auto check = env_number("PLATFORM_AGENT_RUN_CHECK_MS", c.agent_run_check.count(), 100, 3600000);
   if (!check) return tl::unexpected(check.error());
   c.agent_run_check = std::chrono::milliseconds(*check);

@@ -43,6 +43,10 @@ struct config {
   std::chrono::milliseconds lease{30000};        // a streaming claim's lease
   std::chrono::milliseconds attach_wait{2000};   // resume rule 2: wait for an attachable stream
   std::chrono::milliseconds heartbeat{15000};    // SSE keep-alive comment interval
+  // A chat stream's replay buffer (PLATFORM_REPLAY_MAX_BYTES, PLATFORM_REPLAY_MAX_EVENTS): past
+  // it the oldest events make way, and late viewers start from the stream's replay head.
+  std::size_t replay_max_bytes = 8u << 20;
+  std::size_t replay_max_events = 65536;
   // Recovery of app agent runs whose worker lost them: how often running runs are checked
   // with their worker, and how long an unreachable worker is waited for.
   std::chrono::milliseconds agent_run_check{30000};                // PLATFORM_AGENT_RUN_CHECK_MS

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "platform/cache_store.hpp"
+#include "platform/replay_head.hpp"
 
 using namespace platform;
 using namespace std::chrono_literals;
@@ -293,6 +294,32 @@ TEST_CASE("create refuses a taken id; remove forgets a stream, and removing a mi
     // The id is free again and starts over at 0.
     REQUIRE(c->create(id));
     CHECK(c->append(id, ev(9)).value() == 0);
+  });
+}
+
+TEST_CASE("a stream's replay head: put replaces, get returns the last, remove forgets it; too large is refused") {
+  for_each_backend([](backend& b) {
+    auto c = b.open({});
+    auto id = uid("s");
+    CHECK(c->put_head(id, {1, "data: x\n\n"}).error().code == "replay_not_found");
+    CHECK(c->get_head(id).error().code == "replay_not_found");
+    REQUIRE(c->create(id));
+    CHECK_FALSE(c->get_head(id).value());
+    REQUIRE(c->put_head(id, {3, "data: {\"type\":\"start\"}\n\n"}));
+    REQUIRE(c->put_head(id, {7, "data: {\"type\":\"start\",\"messageId\":\"m\"}\n\n"}));
+    auto head = c->get_head(id).value();
+    REQUIRE(head);
+    CHECK(head->upto == 7);
+    CHECK(head->events == "data: {\"type\":\"start\",\"messageId\":\"m\"}\n\n");
+    REQUIRE(c->complete(id));
+    CHECK(c->get_head(id).value());  // readable as long as the stream
+    auto big = c->put_head(id, {8, std::string(replay_limits{}.max_head_bytes + 1, 'x')});
+    REQUIRE_FALSE(big);
+    CHECK(big.error().code == "replay_head_too_large");
+    CHECK_FALSE(c->get_head(id).value());  // the old one is gone too: it would fall behind
+    REQUIRE(c->put_head(id, {9, "data: y\n\n"}));
+    REQUIRE(c->remove(id));
+    CHECK(c->get_head(id).error().code == "replay_not_found");
   });
 }
 

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "platform/cache_store.hpp"
+#include "platform/replay_head.hpp"
 #include "subscribers.hpp"
 
 namespace platform {
@@ -99,6 +100,14 @@ class memory_cache_store final : public cache_store {
     auto r = locked([&] { return replays_.remove(id); });
     changed_.notify_all();  // a follower of a removed stream learns it at once
     return r;
+  }
+
+  result<void> put_head(std::string_view id, const replay_head& head) override {
+    return locked([&] { return replays_.put_head(id, head); });
+  }
+
+  result<std::optional<replay_head>> get_head(std::string_view id) override {
+    return locked([&] { return replays_.get_head(id); });
   }
 
   result<replay_read> wait_read(std::string_view id, std::uint64_t cursor, std::size_t max_chunks,

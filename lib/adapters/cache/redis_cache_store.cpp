@@ -30,6 +30,7 @@
 #include <random>
 
 #include "platform/cache_store.hpp"
+#include "platform/replay_head.hpp"
 #include "redis_client.hpp"
 #include "redis_subscriber.hpp"
 #include "subscribers.hpp"
@@ -144,6 +145,15 @@ if cursor >= first and cursor < nxt and max > 0 then
 end
 return out)";
 
+// KEYS: meta, head. ARGV: the head ("upto\n" then its events). The head lives as long as the
+// stream: it takes the meta key's remaining TTL (complete() shortens both).
+constexpr std::string_view put_head_lua = R"(
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl == -2 then return redis.error_reply('replay_not_found') end
+redis.call('SET', KEYS[2], ARGV[1])
+if ttl > 0 then redis.call('PEXPIRE', KEYS[2], ttl) end
+return 1)";
+
 struct script {
   std::string_view lua;
   std::string sha;  // from SCRIPT LOAD; empty until then
@@ -223,6 +233,7 @@ class redis_cache_store final : public cache_store {
   result<void> complete(std::string_view id) override {
     auto r = eval(complete_, id, {seconds(opt_.completed_ttl), notify_channel(), id});
     if (!r) return tl::unexpected(r.error());
+    (void)pool_.call({"EXPIRE", head_key(id), seconds(opt_.completed_ttl)});
     return {};
   }
 
@@ -249,6 +260,43 @@ class redis_cache_store final : public cache_store {
     return to_read(r->get(), cursor, nullptr);
   }
 
+  // Rare (every half window of a long stream, and one read per late viewer): plain EVAL and GET.
+  result<void> put_head(std::string_view id, const replay_head& head) override {
+    if (head.events.size() > opt_.limits.max_head_bytes) {
+      (void)pool_.call({"DEL", head_key(id)});
+      return fail("replay_head_too_large", "the replay head is larger than " + std::to_string(opt_.limits.max_head_bytes) + " bytes");
+    }
+    std::string value = std::to_string(head.upto) + "\n" + head.events;
+    std::string meta = meta_key(id), key = head_key(id);
+    auto r = pool_.call({"EVAL", put_head_lua, "2", meta, key, value});
+    if (!r) return tl::unexpected(r.error());
+    if (auto e = error_text(r->get()); !e.empty()) return script_error(e);
+    return {};
+  }
+
+  result<std::optional<replay_head>> get_head(std::string_view id) override {
+    auto r = pool_.call({"GET", head_key(id)});
+    if (!r) return tl::unexpected(r.error());
+    const redisReply* a = r->get();
+    if (a->type != REDIS_REPLY_STRING) {
+      auto exists = pool_.call({"EXISTS", meta_key(id)});
+      if (!exists) return tl::unexpected(exists.error());
+      if ((*exists)->type == REDIS_REPLY_INTEGER && (*exists)->integer == 0) {
+        return fail("replay_not_found", "no replay buffer for stream " + std::string(id));
+      }
+      return std::optional<replay_head>();
+    }
+    std::string_view v(a->str, a->len);
+    auto nl = v.find('\n');
+    replay_head h;
+    auto [p, ec] = std::from_chars(v.data(), v.data() + (nl == std::string_view::npos ? 0 : nl), h.upto);
+    if (nl == std::string_view::npos || ec != std::errc() || p != v.data() + nl) {
+      return fail("cache_unavailable", "unexpected replay head in Redis");
+    }
+    h.events.assign(v.substr(nl + 1));
+    return std::optional<replay_head>(std::move(h));
+  }
+
   result<replay_info> info(std::string_view id) override {
     auto r = eval(read_, id, {"0", "0"});
     if (!r) return tl::unexpected(r.error());
@@ -265,7 +313,7 @@ class redis_cache_store final : public cache_store {
   }
 
   result<void> remove(std::string_view id) override {
-    auto r = pool_.call({"DEL", meta_key(id), data_key(id), offsets_key(id)});
+    auto r = pool_.call({"DEL", meta_key(id), data_key(id), offsets_key(id), head_key(id)});
     if (!r) return tl::unexpected(r.error());
     (void)pool_.call({"PUBLISH", notify_channel(), id});  // followers learn it at once
     return {};
@@ -305,6 +353,7 @@ class redis_cache_store final : public cache_store {
   std::string meta_key(std::string_view id) const { return opt_.key_prefix + "rs:{" + std::string(id) + "}:meta"; }
   std::string data_key(std::string_view id) const { return opt_.key_prefix + "rs:{" + std::string(id) + "}:data"; }
   std::string offsets_key(std::string_view id) const { return opt_.key_prefix + "rs:{" + std::string(id) + "}:offs"; }
+  std::string head_key(std::string_view id) const { return opt_.key_prefix + "rs:{" + std::string(id) + "}:head"; }
   std::string notify_channel() const { return opt_.key_prefix + "rn"; }
   std::string event_channel(std::string_view channel) const { return opt_.key_prefix + "ch:" + std::string(channel); }
   std::string next_token() { return token_prefix_ + ":" + std::to_string(++ops_); }

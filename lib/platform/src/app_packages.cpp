@@ -410,7 +410,8 @@ violations compare_installed_tree(std::string_view lock_json, const std::map<std
   std::vector<std::string> skipped;  // optional packages for other platforms: their folders too
   for (const auto& [key, entry] : lock["packages"].items()) {  // nlohmann's object is sorted by key
     if (key.empty() || !entry.is_object()) continue;
-    if (std::any_of(skipped.begin(), skipped.end(), [&](const std::string& s) { return key.starts_with(s + "/"); })) continue;
+    const std::string& k = key;  // structured bindings cannot be captured before C++20's P1091 in clang 14
+    if (std::any_of(skipped.begin(), skipped.end(), [&k](const std::string& s) { return k.starts_with(s + "/"); })) continue;
     if (!fits(entry, platform)) {
       if (!optional_entry(entry)) {
         add(out, "packages[" + shown(key) + "]", "not_for_platform",

@@ -1,5 +1,7 @@
 #include "platform/replay_buffer.hpp"
 
+#include "platform/replay_head.hpp"
+
 #include <algorithm>
 
 namespace platform {
@@ -120,6 +122,24 @@ result<void> memory_replay_store::remove(std::string_view stream_id) {
   auto it = streams_.find(stream_id);
   if (it != streams_.end()) streams_.erase(it);
   return {};
+}
+
+result<void> memory_replay_store::put_head(std::string_view stream_id, const replay_head& head) {
+  entry* e = find(stream_id);
+  if (e == nullptr) return not_found(stream_id);
+  if (head.events.size() > options_.limits.max_head_bytes) {
+    e->head.reset();
+    return fail("replay_head_too_large", "the replay head is larger than " + std::to_string(options_.limits.max_head_bytes) + " bytes");
+  }
+  e->head = std::make_shared<const replay_head>(head);
+  return {};
+}
+
+result<std::optional<replay_head>> memory_replay_store::get_head(std::string_view stream_id) {
+  entry* e = find(stream_id);
+  if (e == nullptr) return not_found(stream_id);
+  if (!e->head) return std::optional<replay_head>();
+  return std::optional<replay_head>(*e->head);
 }
 
 // A completion is stamped with the first tick that sees it, so a stream never expires

@@ -17,6 +17,7 @@ struct ui_message_assembler::impl {
   std::map<std::string, std::size_t> open_reasoning;
   std::map<std::string, std::size_t> tools;           // toolCallId → index in parts
   std::map<std::string, std::string> tool_input_text; // streamed input so far
+  std::map<std::size_t, std::string> part_ids;        // text and reasoning parts' stream ids
 
   static std::string str(const json& c, const char* key) {
     auto it = c.find(key);
@@ -28,12 +29,13 @@ struct ui_message_assembler::impl {
     json part = {{"type", type}, {"text", ""}, {"state", "streaming"}};
     parts.push_back(std::move(part));
     open[pid] = parts.size() - 1;
+    part_ids[parts.size() - 1] = pid;
   }
 
   void delta(std::map<std::string, std::size_t>& open, const json& c) {
     auto it = open.find(str(c, "id"));
     if (it == open.end()) return;
-    parts[it->second]["text"] = parts[it->second]["text"].get<std::string>() + str(c, "delta");
+    parts[it->second]["text"].get_ref<std::string&>() += str(c, "delta");
   }
 
   void end(std::map<std::string, std::size_t>& open, const json& c) {
@@ -117,6 +119,71 @@ void ui_message_assembler::feed(std::string_view event_data) {
 
 std::string ui_message_assembler::message_id() const { return impl_->id; }
 bool ui_message_assembler::empty() const { return impl_->parts.empty(); }
+
+namespace {
+
+void sse(std::string& out, const json& chunk) {
+  out += "data: ";
+  out += chunk.dump(-1, ' ', false, json::error_handler_t::replace);
+  out += "\n\n";
+}
+
+}  // namespace
+
+// Every text and reasoning part keeps its stream id (the client shows it on the part, and the
+// events after the head continue open parts by it); a tool whose input is still streaming gets
+// that input so far as one delta.
+std::string ui_message_assembler::replay_events() const {
+  const impl& m = *impl_;
+  std::string out;
+  json start = {{"type", "start"}};
+  if (!m.id.empty()) start["messageId"] = m.id;
+  sse(out, start);
+  for (std::size_t i = 0; i < m.parts.size(); ++i) {
+    const json& p = m.parts[i];
+    const std::string type = p.value("type", "");
+    if (type == "step-start") {
+      sse(out, {{"type", "start-step"}});
+    } else if (type == "text" || type == "reasoning") {
+      const auto& open = type == "text" ? m.open_text : m.open_reasoning;
+      auto known = m.part_ids.find(i);
+      std::string id = known != m.part_ids.end() ? known->second : "part-" + std::to_string(i);
+      auto still = open.find(id);
+      bool is_open = still != open.end() && still->second == i;
+      sse(out, {{"type", type + "-start"}, {"id", id}});
+      const std::string& text = p["text"].get_ref<const std::string&>();
+      if (!text.empty()) sse(out, {{"type", type + "-delta"}, {"id", id}, {"delta", text}});
+      if (!is_open) sse(out, {{"type", type + "-end"}, {"id", id}});
+    } else if (type == "dynamic-tool") {
+      const std::string call = p.value("toolCallId", "");
+      const std::string state = p.value("state", "");
+      json tool = {{"toolCallId", call}, {"toolName", p.value("toolName", "")}, {"dynamic", true}};
+      if (state == "input-streaming") {
+        json begin = tool;
+        begin["type"] = "tool-input-start";
+        sse(out, begin);
+        auto text = m.tool_input_text.find(call);
+        if (text != m.tool_input_text.end() && !text->second.empty()) {
+          sse(out, {{"type", "tool-input-delta"}, {"toolCallId", call}, {"inputTextDelta", text->second}});
+        }
+        continue;
+      }
+      json available = tool;
+      available["type"] = "tool-input-available";
+      available["input"] = p.contains("input") ? p["input"] : json();
+      sse(out, available);
+      if (state == "output-available") {
+        json done = {{"type", "tool-output-available"}, {"toolCallId", call}, {"dynamic", true}};
+        done["output"] = p.contains("output") ? p["output"] : json();
+        if (p.value("preliminary", false)) done["preliminary"] = true;
+        sse(out, done);
+      } else if (state == "output-error") {
+        sse(out, {{"type", "tool-output-error"}, {"toolCallId", call}, {"errorText", p.value("errorText", "")}, {"dynamic", true}});
+      }
+    }
+  }
+  return out;
+}
 
 std::string ui_message_assembler::message_json() const {
   json m = {{"id", impl_->id}, {"role", "assistant"}, {"parts", impl_->parts}};

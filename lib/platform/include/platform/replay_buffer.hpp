@@ -17,6 +17,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,7 +29,10 @@ namespace platform {
 struct replay_limits {
   std::size_t max_bytes = 8u << 20;  // sum of retained event sizes
   std::size_t max_chunks = 65536;    // retained events
+  std::size_t max_head_bytes = 32u << 20;  // a stream's replay head (replay_head.hpp)
 };
+
+struct replay_head;
 
 struct replay_chunk {
   std::uint64_t seq = 0;
@@ -107,6 +111,12 @@ class replay_store {
   // Forgets the stream (after the run is persisted, or on expiry). Removing a missing id is
   // not an error.
   virtual result<void> remove(std::string_view stream_id) = 0;
+  // The stream's replay head (replay_head.hpp), replacing the one before. Errors:
+  // `replay_not_found`, `replay_head_too_large` (over limits.max_head_bytes: the stream then
+  // keeps no head, and a viewer arriving after its start was dropped gets nothing, as before).
+  virtual result<void> put_head(std::string_view stream_id, const replay_head& head) = 0;
+  // The last head put for the stream, or nothing. Errors: `replay_not_found`.
+  virtual result<std::optional<replay_head>> get_head(std::string_view stream_id) = 0;
 };
 
 struct memory_replay_store_options {
@@ -132,6 +142,8 @@ class memory_replay_store final : public replay_store {
                                 std::size_t max_chunks = SIZE_MAX) override;
   result<replay_info> info(std::string_view stream_id) override;
   result<void> remove(std::string_view stream_id) override;
+  result<void> put_head(std::string_view stream_id, const replay_head& head) override;
+  result<std::optional<replay_head>> get_head(std::string_view stream_id) override;
 
   // Advances the owner's time; removes completed streams whose TTL ran out. Returns how many.
   std::size_t tick(std::int64_t now);
@@ -140,6 +152,7 @@ class memory_replay_store final : public replay_store {
  private:
   struct entry {
     replay_buffer buffer;
+    std::shared_ptr<const replay_head> head;
     std::uint64_t completed_order = 0;  // 0 while live; else order of completion
     std::int64_t completed_at = 0;      // owner time of the first tick after completion
     bool stamped = false;

@@ -28,6 +28,11 @@ class ui_message_assembler {
   // {"id","role":"assistant","parts":[...]} in the AI SDK's UIMessage format. Parts still
   // streaming are shown as the client would show them after a disconnect.
   [[nodiscard]] std::string message_json() const;
+  // The replay head of a stream that outgrew its replay buffer (spec "Chat stream resume
+  // rules" 4; replay_head.hpp): SSE events (`data: {...}\n\n` each) that bring an AI SDK
+  // client from nothing to this message, with the parts still streaming left open under their
+  // stream ids, so the stream's events after the ones fed here continue them.
+  [[nodiscard]] std::string replay_events() const;
 
  private:
   struct impl;
