@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { DefaultChatTransport, readUIMessageStream } from 'ai';
-import { harness, SseReader as EventReader } from './harness.mjs';
+import { harness, SseReader as EventReader, startModelAndWorker } from './harness.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name) => {
@@ -47,19 +47,7 @@ async function json(res) {
 }
 
 async function main() {
-  const scenarioFile = path.join(tmp, 'scenario.json');
-  fs.writeFileSync(scenarioFile, JSON.stringify(scenario));
-  const model = await start('model', 'python3', [path.join(projectDir, 'tests/model_server/model_server.py'),
-    '--script', scenarioFile, '--port', '0', '--log', path.join(tmp, 'requests.jsonl'), '--idle-exit', '600'], {}, /^(\d+)\n/m);
-  const modelUrl = `http://127.0.0.1:${model.match[1]}`;
-  const worker = await start('worker', path.join(buildDir, 'servers/worker/platform-worker'), [], {
-    PLATFORM_WORKER_PORT: '0',
-    PLATFORM_DATA_DIR: path.join(tmp, 'data'),
-    ANTHROPIC_BASE_URL: modelUrl,
-    ANTHROPIC_API_KEY: 'scripted-model-key',
-    CLAUDE_CODE_MAX_RETRIES: '0',
-  }, /listening on (http:\S+)/);
-  const workerUrl = worker.match[1];
+  const { modelUrl, workerUrl } = await startModelAndWorker({ start, tmp }, { buildDir, projectDir, scenario });
   const webEnv = {
     PLATFORM_WEB_PORT: '0',
     PLATFORM_DATA_DIR: path.join(tmp, 'data'),

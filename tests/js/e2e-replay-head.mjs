@@ -1,6 +1,6 @@
 // A viewer attaching to a turn that outgrew its replay buffer (issue 15; spec "Chat stream
-// resume rules" 4): platform-web with a 64-event replay window, a builder turn of a few hundred
-// events (reasoning, a long text, a Bash call and its output, more text), held mid-text by the
+// resume rules" 4): platform-web with a 256-event replay window, a builder turn of about a
+// thousand events (reasoning, a long text, a Bash call and its output, more text), held mid-text by the
 // scripted model. A viewer that attaches then from the beginning (on replica B with --replicas:
 // PostgreSQL + Redis) gets the stream's replay head and the live tail, and the real AI SDK client
 // assembles from it exactly the message the producer's own stream assembles and the run
@@ -8,10 +8,9 @@
 //
 // Usage: node e2e-replay-head.mjs --build DIR --project DIR [--replicas]
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import path from 'node:path';
 import { DefaultChatTransport, readUIMessageStream } from 'ai';
-import { harness, SseReader } from './harness.mjs';
+import { harness, SseReader, startModelAndWorker } from './harness.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name) => path.resolve(args[args.indexOf(name) + 1]);
@@ -20,8 +19,10 @@ const projectDir = opt('--project');
 const replicas = args.includes('--replicas');
 const { tmp, check, start, run } = harness('platform-replay-head-e2e-');
 
-const window = 64;
-const longText = Array.from({ length: 60 }, (_, i) => `Sentence ${i} of the long answer.`).join(' ');
+// Small enough that the turn outgrows it several times, large enough that the POST's own
+// follower (which reads the same buffer) never falls a whole window behind on a busy machine.
+const window = 256;
+const longText = Array.from({ length: 300 }, (_, i) => `Sentence ${i} of the long answer.`).join(' ');
 const scenario = {
   turns: [
     {
@@ -61,22 +62,11 @@ async function assemble(body) {
 const visible = (m) => m.parts.map(({ providerMetadata, callProviderMetadata, ...p }) => p);
 
 run(async () => {
-  const scenarioFile = path.join(tmp, 'scenario.json');
-  fs.writeFileSync(scenarioFile, JSON.stringify(scenario));
-  const model = await start('model', 'python3', [path.join(projectDir, 'tests/model_server/model_server.py'),
-    '--script', scenarioFile, '--port', '0', '--log', path.join(tmp, 'requests.jsonl'), '--idle-exit', '600'], {}, /^(\d+)\n/m);
-  const modelUrl = `http://127.0.0.1:${model.match[1]}`;
-  const worker = await start('worker', path.join(buildDir, 'servers/worker/platform-worker'), [], {
-    PLATFORM_WORKER_PORT: '0',
-    PLATFORM_DATA_DIR: path.join(tmp, 'data'),
-    ANTHROPIC_BASE_URL: modelUrl,
-    ANTHROPIC_API_KEY: 'scripted-model-key',
-    CLAUDE_CODE_MAX_RETRIES: '0',
-  }, /listening on (http:\S+)/);
+  const { modelUrl, workerUrl } = await startModelAndWorker({ start, tmp }, { buildDir, projectDir, scenario });
   const webEnv = {
     PLATFORM_WEB_PORT: '0',
     PLATFORM_DATA_DIR: path.join(tmp, 'data'),
-    PLATFORM_WORKER_URL: worker.match[1],
+    PLATFORM_WORKER_URL: workerUrl,
     PLATFORM_REPLAY_MAX_EVENTS: String(window),
     PLATFORM_SSE_HEARTBEAT_MS: '500',
   };

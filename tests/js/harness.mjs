@@ -137,3 +137,24 @@ export function toolResult(messages, id) {
   }
   throw new Error(`no tool_result for ${id} in ${messages.map((m) => m.type).join(',')}`);
 }
+
+/**
+ * The scripted model server with `scenario` and a platform-worker whose runtime-a talks to it:
+ * what the end-to-end chat tests start before their web processes. `start` is the harness's.
+ * Resolves with { modelUrl, workerUrl }.
+ */
+export async function startModelAndWorker({ start, tmp }, { buildDir, projectDir, scenario }) {
+  const scenarioFile = path.join(tmp, 'scenario.json');
+  fs.writeFileSync(scenarioFile, JSON.stringify(scenario));
+  const model = await start('model', 'python3', [path.join(projectDir, 'tests/model_server/model_server.py'),
+    '--script', scenarioFile, '--port', '0', '--log', path.join(tmp, 'requests.jsonl'), '--idle-exit', '600'], {}, /^(\d+)\n/m);
+  const modelUrl = `http://127.0.0.1:${model.match[1]}`;
+  const worker = await start('worker', path.join(buildDir, 'servers/worker/platform-worker'), [], {
+    PLATFORM_WORKER_PORT: '0',
+    PLATFORM_DATA_DIR: path.join(tmp, 'data'),
+    ANTHROPIC_BASE_URL: modelUrl,
+    ANTHROPIC_API_KEY: 'scripted-model-key',
+    CLAUDE_CODE_MAX_RETRIES: '0',
+  }, /listening on (http:\S+)/);
+  return { modelUrl, workerUrl: worker.match[1] };
+}
