@@ -87,7 +87,7 @@ result<void> memory_replay_store::create(std::string_view stream_id) {
   if (streams_.size() >= options_.max_streams && !evict_oldest_completed()) {
     return fail("replay_store_full", "too many live streams (" + std::to_string(options_.max_streams) + ")");
   }
-  streams_.emplace(std::string(stream_id), entry{replay_buffer(options_.limits)});
+  streams_.emplace(std::string(stream_id), entry{replay_buffer(options_.limits), nullptr});
   return {};
 }
 
