@@ -1,11 +1,44 @@
 #include "platform/json_text.hpp"
 
+#include <bit>
 #include <cstdint>
+#include <cstring>
 
 namespace platform {
 namespace {
 
 constexpr char hex_digits[] = "0123456789abcdef";
+
+// The bytes of `w` that are not copied as they are (a control character, `"`, `\`, or a
+// byte of a multi-byte UTF-8 sequence) have their high bit set in the result. Only the
+// lowest set bit is exact (the "has a byte less than n" and "has a zero byte" bit tricks may
+// flag bytes above a true one), which is all that finding the first such byte needs.
+constexpr std::uint64_t attention_bits(std::uint64_t w) {
+  constexpr std::uint64_t ones = 0x0101010101010101u;
+  constexpr std::uint64_t highs = 0x8080808080808080u;
+  std::uint64_t quote = w ^ (ones * '"');
+  std::uint64_t backslash = w ^ (ones * '\\');
+  std::uint64_t control = (w - ones * 0x20) & ~w;
+  std::uint64_t quotes = (quote - ones) & ~quote;
+  std::uint64_t backslashes = (backslash - ones) & ~backslash;
+  return (control | quotes | backslashes | w) & highs;
+}
+
+// The first byte at or after `i` that is not copied as it is, or s.size(). Plain ASCII text
+// goes 8 bytes at a time where the first byte is the lowest (little-endian).
+std::size_t skip_plain(std::string_view s, std::size_t i) {
+  if constexpr (std::endian::native == std::endian::little) {
+    for (std::uint64_t w; i + 8 <= s.size(); i += 8) {
+      std::memcpy(&w, s.data() + i, 8);
+      if (std::uint64_t bits = attention_bits(w)) return i + static_cast<std::size_t>(std::countr_zero(bits)) / 8;
+    }
+  }
+  for (; i < s.size(); ++i) {
+    auto c = static_cast<unsigned char>(s[i]);
+    if (c < 0x20 || c == '"' || c == '\\' || c >= 0x80) break;
+  }
+  return i;
+}
 
 // Length of the valid UTF-8 sequence starting at s[i], or 0 when it is not valid.
 std::size_t utf8_sequence_length(std::string_view s, std::size_t i) {
@@ -35,9 +68,8 @@ void append_json_string(std::string& out, std::string_view s) {
   std::size_t i = 0;
   std::size_t run = 0;  // start of the pending run of bytes copied verbatim
   auto flush = [&](std::size_t end) { out.append(s.data() + run, end - run); };
-  while (i < s.size()) {
+  while ((i = skip_plain(s, i)) < s.size()) {
     auto c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) { ++i; continue; }
     if (c >= 0x80) {
       std::size_t n = utf8_sequence_length(s, i);
       if (n != 0) { i += n; continue; }
