@@ -461,6 +461,28 @@ TEST_CASE("repeated call ids and message ids stay unique in the UI stream") {
   CHECK(text_ids[0]["id"] != "msg_1:0");  // step 1 already used msg_1:0 for a tool block
 }
 
+TEST_CASE("a repeated call id takes the first free #n, also past ids that already look like one") {
+  std::string native = step_start("msg_1");
+  for (const char* call : {"c", "c", "c#3", "c", "c"}) native += tool("mcp_x", call, json::object(), {});
+  std::vector<std::string> ids;
+  for (const auto& o : of_type(translate(native).chunks, "tool-output-available")) ids.push_back(o["toolCallId"]);
+  CHECK(ids == std::vector<std::string>{"c", "c#2", "c#3", "c#4", "c#5"});
+}
+
+// The form values are written in is the one this output has always had: object keys sorted,
+// the last of repeated keys, nlohmann's number spelling; a byte order mark and integers
+// beyond 64 bits are still read.
+TEST_CASE("tool inputs and outputs keep their written form") {
+  std::string out = normalize(
+      step_start("msg_1") +
+      R"({"type":"tool_use","part":{"tool":"mcp_x","callID":"c","state":{"status":"completed",)"
+      R"("input":{"b":1,"a":[1.0,1e20,-0,18446744073709551616],"b":2},"output":{"z":{"y":1,"x":"\u00e9"}}}}})" "\n"
+      "\xEF\xBB\xBF" R"({"type":"text","part":{"text":"bom"}})" "\n");
+  CHECK(out.find(R"("input":{"a":[1.0,1e+20,0,1.8446744073709552e+19],"b":2})") != std::string::npos);
+  CHECK(out.find(R"("content":{"z":{"x":"é","y":1}})") != std::string::npos);
+  CHECK(out.find(R"("text":"bom")") != std::string::npos);
+}
+
 TEST_CASE("parts outside any step still land in a step") {
   auto t = translate(ev("text", {{"type", "text"}, {"text", "orphan"}}) + tool("read", "r", {{"filePath", "x"}}, {}));
   CHECK(of_type(t.chunks, "start-step").size() >= 1);

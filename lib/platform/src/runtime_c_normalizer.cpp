@@ -5,15 +5,27 @@
 // opencode prints WHOLE parts once they end (no token deltas, tools only when finished) and
 // no init or result line, so each part becomes a complete content block at once and the
 // result is built at the end of the stream from the step_finish lines.
+//
+// Reading: each line is parsed whole (so a malformed line is refused whole) by simdjson's DOM
+// parser, in place when the piece it came in has room after it; the few fields needed are
+// picked out in one pass per object. The output keeps the form it had when nlohmann::json read
+// these lines: a repeated key keeps its last value, and the values copied into the output
+// (tool inputs and outputs) have their object keys sorted and numbers spelled as nlohmann
+// spells them. The rare texts simdjson refuses but nlohmann reads (a byte order mark, an
+// integer beyond 64 bits) are read through nlohmann, then from its output.
 #include <algorithm>
+#include <array>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <limits>
 #include <optional>
+#include <unordered_map>
 #include <unordered_set>
+#include <vector>
 
 #include <nlohmann/json.hpp>
+#include <simdjson.h>
 
 #include "platform/json_limits.hpp"
 #include "platform/json_text.hpp"
@@ -23,53 +35,91 @@
 namespace platform {
 namespace {
 
-using nlohmann::json;
+namespace dom = simdjson::dom;
 namespace wm = worker_message;
 
 // A runaway line is skipped instead of growing memory (same bound as the bridge's default).
 constexpr std::size_t max_line_bytes = 64u << 20;
-// Deeper JSON is refused before parsing: dumping it again would recurse that deep.
-constexpr int max_json_depth = 512;
+// Deeper JSON is not read (the line counts as non-JSON): re-emitting it would recurse that deep.
+constexpr std::size_t max_json_depth = 512;
 // The bridge accepts content block indexes up to 4096 per message.
 constexpr int max_block_index = 4000;
 // Tool call ids remembered to keep them unique within the stream.
 constexpr std::size_t max_remembered_ids = 4096;
 // How much of a non-JSON line is quoted in the "not usable" error.
 constexpr std::size_t max_quoted_line = 200;
+// A parser grown by a longer line than this gives its memory back after it.
+constexpr std::size_t kept_parser_capacity = 1u << 20;
 
 constexpr std::string_view no_json_text =
     "opencode did not print JSON events; the installed CLI may predate `run --format json`. "
     "It printed: ";
 
+// ---- reading ---------------------------------------------------------------------------
 
-const json* member(const json& obj, const char* key) {
-  if (!obj.is_object()) return nullptr;
-  auto it = obj.find(key);
-  return it == obj.end() ? nullptr : &*it;
+// A value of the current line, or nothing (a missing member).
+using value = std::optional<dom::element>;
+
+// A parser that refuses JSON nested deeper than `depth` (objects one level less). Out of
+// memory, it allocates again at its first parse with simdjson's default depth (1024), which
+// the recursion of write_json still bears.
+dom::parser depth_limited_parser(std::size_t depth) {
+  dom::parser p;
+  [[maybe_unused]] simdjson::error_code error = p.allocate(4096, depth);
+  return p;
 }
 
-std::string_view string_member(const json& obj, const char* key) {
-  const json* v = member(obj, key);
-  return v && v->is_string() ? std::string_view(v->get_ref<const std::string&>()) : std::string_view();
+// The members `keys` of `v` (nothing when `v` is not an object); a repeated key keeps its
+// last value.
+template <std::size_t N>
+std::array<value, N> members(const value& v, const std::string_view (&keys)[N]) {
+  std::array<value, N> found;
+  dom::object o;
+  if (!v || v->get_object().get(o)) return found;
+  for (dom::key_value_pair field : o) {
+    for (std::size_t i = 0; i < N; ++i) {
+      if (!field.key.empty() && field.key[0] == keys[i][0] && field.key == keys[i]) {
+        found[i] = field.value;
+        break;
+      }
+    }
+  }
+  return found;
+}
+
+std::string_view as_string(const value& v) {
+  std::string_view s;
+  if (!v || v->get_string().get(s)) return {};
+  return s;
+}
+
+std::string_view string_member(const value& v, std::string_view key) {
+  const std::string_view keys[] = {key};
+  return as_string(members(v, keys)[0]);
+}
+
+bool is_object(const value& v) { return v && v->is_object(); }
+
+// A string value, or `fallback` when it is missing, empty or not a string.
+std::string_view text_or(const value& v, std::string_view fallback) {
+  std::string_view s = as_string(v);
+  return s.empty() ? fallback : s;
 }
 
 // A token count: non-negative integers (floats truncated); anything else counts as zero.
-std::int64_t count_member(const json& obj, const char* key) {
-  const json* v = member(obj, key);
+std::int64_t count_of(const value& v) {
+  constexpr std::int64_t cap = std::numeric_limits<std::int64_t>::max() / 4;
   if (!v) return 0;
-  if (v->is_number_unsigned()) {
-    auto u = v->get<std::uint64_t>();
-    return u > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max() / 4)
-               ? std::numeric_limits<std::int64_t>::max() / 4
-               : static_cast<std::int64_t>(u);
+  switch (v->type()) {
+    case dom::element_type::INT64: return std::clamp<std::int64_t>(v->get_int64().value_unsafe(), 0, cap);
+    case dom::element_type::UINT64: return cap;  // only integers above int64's range are unsigned
+    case dom::element_type::DOUBLE: {
+      double d = v->get_double().value_unsafe();
+      if (!(d > 0)) return 0;
+      return d >= 1e15 ? static_cast<std::int64_t>(1e15) : static_cast<std::int64_t>(d);
+    }
+    default: return 0;
   }
-  if (v->is_number_integer()) return std::max<std::int64_t>(0, v->get<std::int64_t>());
-  if (v->is_number_float()) {
-    double d = v->get<double>();
-    if (!(d > 0)) return 0;
-    return d >= 1e15 ? static_cast<std::int64_t>(1e15) : static_cast<std::int64_t>(d);
-  }
-  return 0;
 }
 
 // Sums stay far from overflow: each term is capped at int64 max / 4 and sums saturate.
@@ -78,13 +128,80 @@ void add_saturating(std::int64_t& sum, std::int64_t v) {
   sum = sum > cap - v ? cap : sum + v;
 }
 
-std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+// ---- writing values back -------------------------------------------------------------------
 
-std::string json_quoted(std::string_view s) {
-  std::string q;
-  append_json_string(q, s);
-  return q;
+struct field_ref {
+  std::string_view key;
+  dom::element value;
+  std::size_t order = 0;
+};
+
+// Appends the members of `o` to `fields` sorted by key, a repeated key once with its last
+// value; returns where they start.
+std::size_t append_sorted_fields(dom::object o, std::vector<field_ref>& fields) {
+  std::size_t start = fields.size();
+  for (dom::key_value_pair f : o) fields.push_back({f.key, f.value, fields.size()});
+  auto first = fields.begin() + static_cast<std::ptrdiff_t>(start);
+  std::sort(first, fields.end(), [](const field_ref& a, const field_ref& b) {
+    return a.key != b.key ? a.key < b.key : a.order < b.order;
+  });
+  auto kept = first;
+  for (auto it = first; it != fields.end(); ++it) {
+    if (std::next(it) != fields.end() && std::next(it)->key == it->key) continue;
+    *kept++ = *it;
+  }
+  fields.erase(kept, fields.end());
+  return start;
 }
+
+// Writes `v` as nlohmann::json::dump() does: keys sorted bytewise, integers as they are,
+// other numbers in nlohmann's shortest form ("1.0", "1e+20"). `scratch` holds the sorted
+// members of the objects being written; the recursion is bounded by the parser's depth limit.
+void write_json(std::string& out, dom::element v, std::vector<field_ref>& scratch) {
+  switch (v.type()) {
+    case dom::element_type::ARRAY: {
+      out.push_back('[');
+      bool first = true;
+      dom::array items = v.get_array().value_unsafe();
+      for (dom::element item : items) {
+        if (!first) out.push_back(',');
+        first = false;
+        write_json(out, item, scratch);
+      }
+      out.push_back(']');
+      break;
+    }
+    case dom::element_type::OBJECT: {
+      std::size_t start = append_sorted_fields(v.get_object().value_unsafe(), scratch);
+      std::size_t end = scratch.size();
+      out.push_back('{');
+      for (std::size_t i = start; i < end; ++i) {
+        if (i > start) out.push_back(',');
+        append_json_string(out, scratch[i].key);
+        out.push_back(':');
+        dom::element member = scratch[i].value;  // the call below may grow `scratch`
+        write_json(out, member, scratch);
+      }
+      out.push_back('}');
+      scratch.resize(start);
+      break;
+    }
+    case dom::element_type::STRING: append_json_string(out, v.get_string().value_unsafe()); break;
+    case dom::element_type::INT64:
+    case dom::element_type::UINT64: {
+      char digits[24];
+      auto r = v.type() == dom::element_type::INT64 ? std::to_chars(digits, digits + sizeof digits, v.get_int64().value_unsafe())
+                                                    : std::to_chars(digits, digits + sizeof digits, v.get_uint64().value_unsafe());
+      out.append(digits, r.ptr);
+      break;
+    }
+    case dom::element_type::DOUBLE: out.append(nlohmann::json(v.get_double().value_unsafe()).dump()); break;
+    case dom::element_type::BOOL: out.append(v.get_bool().value_unsafe() ? "true" : "false"); break;
+    case dom::element_type::NULL_VALUE: out.append("null"); break;
+  }
+}
+
+// ---- tools -----------------------------------------------------------------------------
 
 struct builtin_tool {
   std::string_view native, canonical;
@@ -135,15 +252,13 @@ std::string snake_case(std::string_view key) {
   return s;
 }
 
-json canonical_input(const json& input, std::string_view canonical, bool builtin) {
-  if (!builtin || !input.is_object()) return input;
-  json mapped = json::object();
-  for (const auto& [key, value] : input.items()) {
-    std::string name = canonical == "Grep" && key == "include" ? std::string("glob") : snake_case(key);
-    if (!mapped.contains(name)) mapped[name] = value;
-  }
-  return mapped;
-}
+// One member of a built-in tool's input under its runtime-a name.
+struct renamed_field {
+  std::string name;
+  std::size_t order = 0;
+  value v;                     // the input's value, or nothing for `text`
+  std::string_view text;       // the Edit diff added from the metadata
+};
 
 // runtime-a's stop_reason for an AI SDK finish reason.
 std::string stop_reason_of(std::string_view reason) {
@@ -158,33 +273,12 @@ class runtime_c_normalizer final : public runtime_normalizer {
  public:
   void feed(std::string_view bytes, std::string& out) override {
     if (finished_) return;
-    while (!bytes.empty()) {
-      const char* nl = static_cast<const char*>(std::memchr(bytes.data(), '\n', bytes.size()));
-      std::size_t len = nl ? static_cast<std::size_t>(nl - bytes.data()) : bytes.size();
-      if (skipping_) {
-        skipping_ = nl == nullptr;
-      } else if (partial_.size() + len > max_line_bytes) {
-        partial_.clear();
-        partial_.shrink_to_fit();
-        skipping_ = nl == nullptr;
-      } else if (!nl) {
-        partial_.append(bytes);
-      } else if (partial_.empty()) {
-        line(bytes.substr(0, len), out);
-      } else {
-        partial_.append(bytes.substr(0, len));
-        line(partial_, out);
-        partial_.clear();
-      }
-      bytes.remove_prefix(nl ? len + 1 : bytes.size());
-    }
+    lines_.feed(bytes, [&](std::string_view text) { line(text, out); });
   }
 
   void finish(std::string& out) override {
     if (finished_) return;
-    if (!partial_.empty() && !skipping_) line(partial_, out);
-    partial_.clear();
-    partial_.shrink_to_fit();
+    lines_.finish([&](std::string_view text) { line(text, out); });
     finished_ = true;
     if (!events_seen_) {
       // Nothing but non-JSON text (an old CLI printing its usage): the run cannot work.
@@ -203,35 +297,55 @@ class runtime_c_normalizer final : public runtime_normalizer {
   }
 
  private:
+  // `text` has simdjson::SIMDJSON_PADDING readable bytes after it (line_splitter).
   void line(std::string_view text, std::string& out) {
     while (!text.empty() && (text.back() == '\r' || text.back() == ' ' || text.back() == '\t')) {
       text.remove_suffix(1);
     }
     if (text.empty() || finished_) return;
-    json j;
-    if (!nests_deeper_than(text, max_json_depth)) j = json::parse(text, nullptr, false);
-    std::string_view type = string_member(j, "type");
+    value root = parse(text);
+    event(root, text, out);
+    fallback_parser_.reset();
+    if (parser_.capacity() > kept_parser_capacity) parser_ = depth_limited_parser(max_json_depth);
+  }
+
+  value parse(std::string_view text) {
+    dom::element root;
+    if (!parser_.parse(text.data(), text.size(), false).get(root)) return root;
+    // What simdjson refuses is usually not JSON at all; the rest nlohmann reads and writes
+    // in a form simdjson takes (an object nested exactly 512 deep needs one more level).
+    if (nests_deeper_than(text, max_json_depth)) return std::nullopt;
+    nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+    if (j.is_discarded()) return std::nullopt;
+    fallback_parser_ = std::make_unique<dom::parser>(depth_limited_parser(max_json_depth + 1));
+    if (fallback_parser_->parse(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)).get(root)) {
+      return std::nullopt;
+    }
+    return root;
+  }
+
+  void event(const value& root, std::string_view text, std::string& out) {
+    auto [type_v, session, part_v, error] = members(root, {"type", "sessionID", "part", "error"});
+    std::string_view type = as_string(type_v);
     if (type.empty()) {
-      if (first_foreign_line_.empty() && !j.is_object()) remember_foreign(text);
+      if (first_foreign_line_.empty() && !is_object(root)) remember_foreign(text);
       return;
     }
     events_seen_ = true;
-    init(j, out);
-    const json* part = member(j, "part");
-    static const json no_part = json::object();
-    const json& p = part && part->is_object() ? *part : no_part;
+    init(as_string(session), out);
+    value part = is_object(part_v) ? part_v : std::nullopt;  // anything else reads as {}
     if (type == "step_start") {
-      begin_step(p, out);
+      begin_step(part, out);
     } else if (type == "step_finish") {
-      finish_step(p, out);
+      finish_step(part, out);
     } else if (type == "text") {
-      text_part(p, false, out);
+      text_part(part, false, out);
     } else if (type == "reasoning") {
-      text_part(p, true, out);
+      text_part(part, true, out);
     } else if (type == "tool_use") {
-      tool_part(p, out);
+      tool_part(part, out);
     } else if (type == "error") {
-      error_event(j);
+      error_event(error);
     }
   }
 
@@ -241,15 +355,14 @@ class runtime_c_normalizer final : public runtime_normalizer {
     first_foreign_line_ = std::move(excerpt);
   }
 
-  void init(const json& j, std::string& out) {
-    std::string_view session = string_member(j, "sessionID");
+  void init(std::string_view session, std::string& out) {
     if (session.empty() || !session_id_.empty()) return;
     session_id_ = std::string(session);
     wm::system_init(out, session_id_, "");
   }
 
   // ---- steps: one opencode step (one model call) is one assistant message ----------------
-  void begin_step(const json& part, std::string& out) {
+  void begin_step(const value& part, std::string& out) {
     end_step(out);
     ++steps_;
     std::string_view id = string_member(part, "messageID");
@@ -270,38 +383,36 @@ class runtime_c_normalizer final : public runtime_normalizer {
   }
 
   // Parts outside a step (never printed by opencode 1.18) still need a message to live in.
-  int block_index(const json& part, std::string& out) {
+  int block_index(const value& part, std::string& out) {
     if (!step_open_ || next_index_ >= max_block_index) begin_step(part, out);
     return next_index_++;
   }
 
-  void finish_step(const json& part, std::string& out) {
-    const json* tokens = member(part, "tokens");
-    if (tokens && tokens->is_object()) {
+  void finish_step(const value& part, std::string& out) {
+    auto [tokens, cost, reason] = members(part, {"tokens", "cost", "reason"});
+    if (is_object(tokens)) {
       usage_seen_ = true;
-      add_saturating(input_, count_member(*tokens, "input"));
-      add_saturating(output_, count_member(*tokens, "output"));
-      add_saturating(reasoning_, count_member(*tokens, "reasoning"));
-      const json* cache = member(*tokens, "cache");
-      if (cache) {
-        add_saturating(cache_read_, count_member(*cache, "read"));
-        add_saturating(cache_write_, count_member(*cache, "write"));
-      }
+      auto [input, output, reasoning, cache] = members(tokens, {"input", "output", "reasoning", "cache"});
+      add_saturating(input_, count_of(input));
+      add_saturating(output_, count_of(output));
+      add_saturating(reasoning_, count_of(reasoning));
+      auto [read, write] = members(cache, {"read", "write"});
+      add_saturating(cache_read_, count_of(read));
+      add_saturating(cache_write_, count_of(write));
     }
-    const json* cost = member(part, "cost");
     if (cost && cost->is_number()) {
-      double c = cost->get<double>();
+      double c = cost->get_double().value_unsafe();
       if (std::isfinite(c) && c >= 0 && c < 1e12) {
         cost_ = cost_.value_or(0) + c;
       }
     }
-    std::string_view reason = string_member(part, "reason");
-    if (!reason.empty()) stop_reason_ = stop_reason_of(reason);
+    std::string_view r = as_string(reason);
+    if (!r.empty()) stop_reason_ = stop_reason_of(r);
     end_step(out);
   }
 
   // ---- parts ---------------------------------------------------------------------------
-  void text_part(const json& part, bool reasoning, std::string& out) {
+  void text_part(const value& part, bool reasoning, std::string& out) {
     std::string_view text = string_member(part, "text");
     if (text.empty()) return;
     int index = block_index(part, out);
@@ -311,93 +422,133 @@ class runtime_c_normalizer final : public runtime_normalizer {
     } else {
       wm::text_block_start(out, index);
       wm::text_delta(out, index, text);
-      last_text_ = std::string(text);
+      last_text_.assign(text);
     }
     wm::block_stop(out, index);
   }
 
-  void tool_part(const json& part, std::string& out) {
-    const json* state = member(part, "state");
-    std::string_view status = state ? string_member(*state, "status") : std::string_view();
+  void tool_part(const value& part, std::string& out) {
+    auto [tool, call_id, part_id, state] = members(part, {"tool", "callID", "id", "state"});
+    auto [status_v, input, output, metadata, error] = members(state, {"status", "input", "output", "metadata", "error"});
+    std::string_view status = as_string(status_v);
     if (status != "completed" && status != "error") return;  // never printed unfinished
-    std::string_view native = string_member(part, "tool");
+    std::string_view native = as_string(tool);
     tool_name name = canonical_tool(native.empty() ? std::string_view("unknown") : native);
-    std::string id = unique_tool_id(part);
-    const json* metadata = member(*state, "metadata");
+    std::string id = unique_tool_id(as_string(call_id), as_string(part_id));
+    auto [diff, exit] = members(metadata, {"diff", "exit"});
     int index = block_index(part, out);
     wm::tool_use_block_start(out, index, id, name.name);
-    wm::assistant_tool_use(out, message_id_, id, name.name, tool_input(*state, metadata, name));
+    write_tool_input(input, as_string(diff), name);
+    wm::assistant_tool_use(out, message_id_, id, name.name, json_);
     wm::block_stop(out, index);
+    json_.clear();
     if (status == "error") {
-      wm::tool_result(out, id, json_quoted(text_or(member(*state, "error"), "The tool call failed.")), true);
+      append_json_string(json_, text_or(error, "The tool call failed."));
+      wm::tool_result(out, id, json_, true);
     } else {
-      tool_success(*state, metadata, name.name, native == "invalid", id, out);
+      tool_success(output, exit, name.name, native == "invalid", id, out);
     }
   }
 
-  static std::string tool_input(const json& state, const json* metadata, const tool_name& name) {
-    const json* input = member(state, "input");
-    if (!input) return "{}";
-    json mapped = canonical_input(*input, name.name, name.builtin);
-    // runtime-b's Edit input carries the unified diff too: the Edit card reads one shape.
-    std::string_view diff = metadata ? string_member(*metadata, "diff") : std::string_view();
-    if (name.name == "Edit" && mapped.is_object() && !diff.empty() && !mapped.contains("diff")) {
-      mapped["diff"] = diff;
+  // The input as runtime-a names it, into json_.
+  void write_tool_input(const value& input, std::string_view diff, const tool_name& name) {
+    json_.clear();
+    if (!input) {
+      json_ = "{}";
+      return;
     }
-    return dump(mapped);
+    if (!name.builtin || !input->is_object()) {
+      write_json(json_, *input, scratch_);
+      return;
+    }
+    // Renamed members keep the first value per name in key order; runtime-b's Edit input
+    // carries the unified diff too, so the Edit card reads one shape.
+    std::size_t start = append_sorted_fields(input->get_object().value_unsafe(), scratch_);
+    renamed_.clear();
+    for (std::size_t i = start; i < scratch_.size(); ++i) {
+      std::string_view key = scratch_[i].key;
+      renamed_.push_back({name.name == "Grep" && key == "include" ? std::string("glob") : snake_case(key),
+                          renamed_.size(), scratch_[i].value, {}});
+    }
+    scratch_.resize(start);
+    std::sort(renamed_.begin(), renamed_.end(), [](const renamed_field& a, const renamed_field& b) {
+      return a.name != b.name ? a.name < b.name : a.order < b.order;
+    });
+    renamed_.erase(std::unique(renamed_.begin(), renamed_.end(),
+                               [](const renamed_field& a, const renamed_field& b) { return a.name == b.name; }),
+                   renamed_.end());
+    if (name.name == "Edit" && !diff.empty()) {
+      auto at = std::lower_bound(renamed_.begin(), renamed_.end(), std::string_view("diff"),
+                                 [](const renamed_field& f, std::string_view n) { return f.name < n; });
+      if (at == renamed_.end() || at->name != "diff") renamed_.insert(at, {"diff", 0, std::nullopt, diff});
+    }
+    json_.push_back('{');
+    for (const auto& f : renamed_) {
+      if (json_.size() > 1) json_.push_back(',');
+      append_json_string(json_, f.name);
+      json_.push_back(':');
+      if (f.v) write_json(json_, *f.v, scratch_);
+      else append_json_string(json_, f.text);
+    }
+    json_.push_back('}');
   }
 
   // The model saw `output` as the result: that is the output, as with runtime-a. Two
   // completed calls still failed: `invalid` (an unknown or unavailable tool, e.g. an MCP
   // server that rejected its token) and a Bash command with a non-zero exit code (runtime-a
   // reports that as an error result too).
-  static void tool_success(const json& state, const json* metadata, std::string_view name, bool invalid,
-                           const std::string& id, std::string& out) {
-    const json* output = member(state, "output");
+  void tool_success(const value& output, const value& exit, std::string_view name, bool invalid,
+                    const std::string& id, std::string& out) {
     std::int64_t exit_code = 0;
-    const json* exit = metadata ? member(*metadata, "exit") : nullptr;
-    if (name == "Bash" && exit && exit->is_number_integer()) exit_code = exit->get<std::int64_t>();
+    if (name == "Bash" && exit) {
+      if (exit->is_int64()) exit_code = exit->get_int64().value_unsafe();
+      else if (exit->is_uint64()) exit_code = static_cast<std::int64_t>(exit->get_uint64().value_unsafe());
+    }
+    json_.clear();
     if (exit_code != 0) {
       std::string text = "Exit code " + std::to_string(exit_code);
       std::string_view shown = text_or(output, "");
       if (!shown.empty()) text.append("\n").append(shown);
-      wm::tool_result(out, id, json_quoted(text), true);
+      append_json_string(json_, text);
+      wm::tool_result(out, id, json_, true);
     } else if (invalid) {
-      wm::tool_result(out, id, json_quoted(text_or(output, "The tool call was invalid.")), true);
+      append_json_string(json_, text_or(output, "The tool call was invalid."));
+      wm::tool_result(out, id, json_, true);
     } else if (!output || output->is_null()) {
       wm::tool_result(out, id, "\"\"");
     } else {
-      wm::tool_result(out, id, output->is_string() ? json_quoted(output->get_ref<const std::string&>()) : dump(*output));
+      write_json(json_, *output, scratch_);
+      wm::tool_result(out, id, json_);
     }
   }
 
-  // A string value, or `fallback` when it is missing, empty or not a string.
-  static std::string_view text_or(const json* v, std::string_view fallback) {
-    if (!v || !v->is_string() || v->get_ref<const std::string&>().empty()) return fallback;
-    return v->get_ref<const std::string&>();
-  }
-
-  std::string unique_tool_id(const json& part) {
-    std::string id(string_member(part, "callID"));
-    if (id.empty()) id = std::string(string_member(part, "id"));
+  std::string unique_tool_id(std::string_view call_id, std::string_view part_id) {
+    std::string id(call_id.empty() ? part_id : call_id);
     if (id.empty()) id = "tool-" + std::to_string(++anonymous_tools_);
-    if (tool_ids_.size() >= max_remembered_ids) tool_ids_.clear();
-    std::string unique = id;
-    for (int n = 2; !tool_ids_.insert(unique).second; ++n) unique = id + "#" + std::to_string(n);
+    if (tool_ids_.size() >= max_remembered_ids) {
+      tool_ids_.clear();
+      next_suffix_.clear();
+    }
+    if (tool_ids_.insert(id).second) return id;
+    // The first free "<id>#<n>" from n = 2. Ids are only added until the set is cleared, so
+    // the search for an id goes on from where its last one stopped.
+    int& n = next_suffix_.try_emplace(id, 2).first->second;
+    std::string unique;
+    do {
+      unique = id + "#" + std::to_string(n++);
+    } while (!tool_ids_.insert(unique).second);
     return unique;
   }
 
   // ---- errors and the final result -------------------------------------------------------
-  void error_event(const json& j) {
+  void error_event(const value& e) {
     if (!error_text_.empty()) return;  // the first error is the cause
-    const json* e = member(j, "error");
-    std::string_view text;
-    if (e && e->is_string()) text = e->get_ref<const std::string&>();
+    std::string_view text = as_string(e);
     if (e && text.empty()) {
-      const json* data = member(*e, "data");
-      if (data) text = string_member(*data, "message");
-      if (text.empty()) text = string_member(*e, "message");
-      if (text.empty()) text = string_member(*e, "name");
+      auto [data, message, name] = members(e, {"data", "message", "name"});
+      text = string_member(data, "message");
+      if (text.empty()) text = as_string(message);
+      if (text.empty()) text = as_string(name);
     }
     error_text_ = text.empty() ? std::string("opencode reported an error.") : std::string(text);
   }
@@ -425,8 +576,12 @@ class runtime_c_normalizer final : public runtime_normalizer {
            R"(,"output_tokens_details":{"thinking_tokens":)" + std::to_string(reasoning_) + "}}";
   }
 
-  std::string partial_;
-  bool skipping_ = false;
+  line_splitter lines_{max_line_bytes, simdjson::SIMDJSON_PADDING};
+  dom::parser parser_ = depth_limited_parser(max_json_depth);
+  std::unique_ptr<dom::parser> fallback_parser_;
+  std::vector<field_ref> scratch_;
+  std::vector<renamed_field> renamed_;
+  std::string json_;  // the JSON text of a tool input or result being written
   bool finished_ = false;
   bool events_seen_ = false;
   std::string first_foreign_line_;
@@ -439,6 +594,7 @@ class runtime_c_normalizer final : public runtime_normalizer {
   int steps_ = 0;
 
   std::unordered_set<std::string> tool_ids_;
+  std::unordered_map<std::string, int> next_suffix_;
   int anonymous_tools_ = 0;
 
   std::string last_text_;
