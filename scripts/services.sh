@@ -4,6 +4,7 @@
 #   eval "$(bash scripts/services.sh start)"   # exports PLATFORM_TEST_REDIS_URL,
 #                                               # PLATFORM_TEST_PG_URL, PLATFORM_TEST_SERVICES_DIR
 #   bash scripts/services.sh restart-redis "$PLATFORM_TEST_SERVICES_DIR"   # same port, empty data
+#   bash scripts/services.sh stop-redis|start-redis "$PLATFORM_TEST_SERVICES_DIR"   # an outage
 #   bash scripts/services.sh stop "$PLATFORM_TEST_SERVICES_DIR"
 # Runs as root (PostgreSQL then runs as the postgres user) or as any user able to run both.
 # Only the export lines go to stdout; logs stay in the temp dir.
@@ -113,6 +114,19 @@ restart_redis() {
   redis_up "$dir" "$(cat "$dir/redis.port")"
 }
 
+# An outage of its own length: stop-redis, then start-redis (same port, empty data).
+stop_redis() {
+  local dir=${1:?usage: services.sh stop-redis DIR}
+  [ -f "$dir/redis.port" ] || { echo "services.sh: no Redis in $dir" >&2; exit 1; }
+  redis_down "$dir"
+}
+
+start_redis_again() {
+  local dir=${1:?usage: services.sh start-redis DIR}
+  [ -f "$dir/redis.port" ] || { echo "services.sh: no Redis in $dir" >&2; exit 1; }
+  redis_up "$dir" "$(cat "$dir/redis.port")"
+}
+
 stop() {
   local dir=${1:?usage: services.sh stop DIR}
   [ -d "$dir" ] || return 0
@@ -126,6 +140,8 @@ stop() {
 case "${1:-}" in
   start) start ;;
   restart-redis) restart_redis "${2:-}" ;;
+  stop-redis) stop_redis "${2:-}" ;;
+  start-redis) start_redis_again "${2:-}" ;;
   stop) stop "${2:-}" ;;
-  *) echo "usage: services.sh start | restart-redis DIR | stop DIR" >&2; exit 2 ;;
+  *) echo "usage: services.sh start | restart-redis DIR | stop-redis DIR | start-redis DIR | stop DIR" >&2; exit 2 ;;
 esac

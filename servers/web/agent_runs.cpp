@@ -340,7 +340,7 @@ void follow(web_app& app, const run_key& key, const std::string& stream_id, std:
             std::optional<replay_read> first, std::shared_ptr<viewer_state> viewer, httplib::Response& res) {
   set_ui_stream_headers(res);
   follow_replay(res, app.cache, {stream_id, cursor, app.cfg.heartbeat, agent_stream_alive(app, key), std::move(first),
-                                 [viewer] { viewer->leave(); }, viewer_handover(app, key, viewer)});
+                                 [viewer] { viewer->leave(); }, viewer_handover(app, key, viewer), app.cfg.cache_outage_limit});
 }
 
 // Registers a new stream as the run's active one and starts its pump; false when another

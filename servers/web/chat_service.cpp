@@ -13,6 +13,7 @@
 #include "platform/bridge.hpp"
 #include "platform/builder_run.hpp"
 #include "platform/replay_head.hpp"
+#include "stream_writer.hpp"
 #include "platform/ui_message.hpp"
 #include "platform/ui_stream.hpp"
 #include "platform/usage.hpp"
@@ -34,8 +35,16 @@ struct chat_service::turn {
   std::atomic<bool> claim_lost{false};
   std::atomic<bool> stop_requested{false};
   request_cancel worker_request;              // ends the worker stream at once on a stop
+  std::unique_ptr<stream_writer> writer;      // the stream's events into the cache store
   std::unique_ptr<subscription> stop_listener;  // the run's stop channel, while the turn runs
 };
+
+replay_limits replay_window(const config& c) {
+  replay_limits l;
+  l.max_bytes = c.replay_max_bytes;
+  l.max_chunks = c.replay_max_events;
+  return l;
+}
 
 namespace {
 
@@ -133,6 +142,7 @@ result<turn_start> chat_service::start(turn_request request) {
   publish_builder_event(cache_, "run.starting", t->req.key, run_status::streaming, t->req.run_reason);
 
   t->stream_id = random_id();
+  t->writer = std::make_unique<stream_writer>(cache_, t->stream_id, replay_window(cfg_), cfg_.cache_outage_limit);
   auto registered = cache_.create(t->stream_id);
   if (registered) {
     auto set = db_.set_active_stream(t->req.key, t->claim_token, t->stream_id, now_ms());
@@ -178,10 +188,7 @@ void chat_service::run(const std::shared_ptr<turn>& t) {
   bool wrote_files = true;
   std::string out;
 
-  replay_limits limits;
-  limits.max_bytes = cfg_.replay_max_bytes;
-  limits.max_chunks = cfg_.replay_max_events;
-  replay_head_schedule heads(limits);
+  replay_head_schedule heads(replay_window(cfg_));
   // Splits the bridge's SSE output into events: one replay entry each. Every half window the
   // message so far becomes the stream's replay head, for viewers that come after the buffer
   // dropped the turn's start (a head too large to keep is refused; viewers then get 204).
@@ -191,11 +198,12 @@ void chat_service::run(const std::shared_ptr<turn>& t) {
       std::size_t end = out.find("\n\n", pos);
       if (end == std::string::npos) break;
       std::string_view event(out.data() + pos, end + 2 - pos);
-      if (!t->claim_lost && !cache_.append(t->stream_id, event)) t->claim_lost = true;
+      // The writer waits out a brief outage of the cache store; past its limit the turn is cut.
+      if (!t->claim_lost && !t->writer->append(event)) t->claim_lost = true;
       std::string_view data = event.substr(6, event.size() - 8);  // "data: " ... "\n\n"
       assembled.feed(data);
       if (heads.appended(event.size()) && !t->claim_lost) {
-        (void)cache_.put_head(t->stream_id, replay_head{heads.events(), assembled.replay_events()});
+        t->writer->put_head(replay_head{heads.events(), assembled.replay_events()});
       }
       pos = end + 2;
     }
@@ -271,7 +279,9 @@ void chat_service::run(const std::shared_ptr<turn>& t) {
     out = sse_done_event;
     emit();
   }
-  (void)cache_.complete(t->stream_id);
+  if (!t->writer->finish()) {
+    std::fprintf(stderr, "web: stream of run=%s not completed: the cache store stayed unreachable\n", key.run_id.c_str());
+  }
   if (ended && *ended) {
     publish_builder_event(cache_, status == run_status::completed ? "run.completed" : "run.failed", key, status,
                           t->req.run_reason);
@@ -302,6 +312,7 @@ void chat_service::housekeeping() {
     lock.unlock();
     std::int64_t now = now_ms();
     for (auto& [id, t] : active) {
+      (void)t->writer->flush();  // events waiting out an outage go out even while the turn is quiet
       auto kept = db_.renew_lease(t->req.key, t->claim_token, now + cfg_.lease.count());
       if (kept && !*kept) t->claim_lost = true;  // stale recovery failed it meanwhile
     }

@@ -20,6 +20,9 @@
 
 namespace platform::web {
 
+// A chat stream's replay window as configured (PLATFORM_REPLAY_MAX_BYTES / _EVENTS).
+replay_limits replay_window(const config& c);
+
 struct turn_request {
   run_key key;
   std::string messages_json;       // the client's full UI message list

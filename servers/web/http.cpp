@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <stdexcept>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -56,15 +57,39 @@ std::string joined(const replay_read& r) {
 
 }  // namespace
 
+namespace {
+// A cache store that cannot be reached, or that restarted without the stream (its producer
+// puts it back): both pass, unlike a stream that ended or expired.
+bool outage_of(const error& e) { return e.code == "cache_unavailable" || e.code == "replay_not_found"; }
+}  // namespace
+
 void follow_replay(httplib::Response& res, cache_store& cache, follow_options options) {
   struct follow_state : follow_options {
     bool ended_with_done = false;  // the last event sent was [DONE]
+    std::optional<std::chrono::steady_clock::time_point> outage_since;
   };
   auto state = std::make_shared<follow_state>(follow_state{std::move(options)});
   res.set_chunked_content_provider("text/event-stream", [&cache, state](std::size_t, httplib::DataSink& sink) {
     result<replay_read> r = state->first ? result<replay_read>(std::move(*state->first))
                                          : cache.wait_read(state->stream_id, state->cursor, 16384, state->heartbeat);
     state->first.reset();
+    if (!r && outage_of(r.error()) && state->still_live) {
+      auto now = std::chrono::steady_clock::now();
+      if (!state->outage_since) state->outage_since = now;
+      if (now - *state->outage_since <= state->outage_limit && state->still_live()) {
+        std::this_thread::sleep_for(std::min(std::chrono::milliseconds(200), state->heartbeat));
+        return sink.write(sse_heartbeat.data(), sse_heartbeat.size());  // notices a viewer that left
+      }
+      // Past the limit, or the run ended while the store was away: what this viewer missed is
+      // not coming, and it is told so (its client reloads the persisted chat).
+      std::string out = "data: {\"type\":\"error\",\"errorText\":\"The live stream was interrupted: the cache store "
+                        "stayed unreachable.\"}\n\n";
+      out += sse_done_event;
+      sink.write(out.data(), out.size());
+      sink.done();
+      return true;
+    }
+    if (r) state->outage_since.reset();
     if (!r || r->status != replay_status::ok) {
       // The stream expired or vanished: end the body; the client reloads the persisted chat.
       sink.done();

@@ -48,6 +48,10 @@ struct follow_options {
   // reading at the same cursor once it holds that many events, or nothing to end the body.
   // Unset: the body just ends.
   std::function<std::optional<std::string>(const std::string& ended_stream_id, std::uint64_t cursor)> continue_on;
+  // While the run is live, an unreachable cache store (or one that restarted without the
+  // stream, which its producer puts back) is waited out this long, with keep-alives; then the
+  // body ends with an error chunk and [DONE].
+  std::chrono::milliseconds outage_limit{30000};
 };
 void follow_replay(httplib::Response& res, cache_store& cache, follow_options options);
 

@@ -29,9 +29,7 @@ void on_signal(int) {
 }
 
 std::unique_ptr<platform::cache_store> open_cache(const platform::web::config& cfg) {
-  platform::replay_limits limits;
-  limits.max_bytes = cfg.replay_max_bytes;
-  limits.max_chunks = cfg.replay_max_events;
+  platform::replay_limits limits = platform::web::replay_window(cfg);
   if (cfg.redis_url.empty()) {
     platform::memory_cache_options m;
     m.replay.limits = limits;

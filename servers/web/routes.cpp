@@ -416,7 +416,7 @@ void post_chat(web_app& app, const httplib::Request& req, httplib::Response& res
   set_ui_stream_headers(res);
   // A builder turn's stream always ends with its [DONE]: nothing to continue on.
   follow_replay(res, app.cache, {started->stream_id, 0, app.cfg.heartbeat, stream_alive(app, key, started->stream_id),
-                                 std::nullopt, nullptr, nullptr});
+                                 std::nullopt, nullptr, nullptr, app.cfg.cache_outage_limit});
 }
 
 void get_chat(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
@@ -535,7 +535,8 @@ void resume_chat(web_app& app, const httplib::Request& req, httplib::Response& r
   }
   set_ui_stream_headers(res);
   follow_replay(res, app.cache, {*run.active_stream_id, cursor, app.cfg.heartbeat,
-                                 stream_alive(app, key, *run.active_stream_id), std::move(*first), nullptr, nullptr});
+                                 stream_alive(app, key, *run.active_stream_id), std::move(*first), nullptr, nullptr,
+                                 app.cfg.cache_outage_limit});
 }
 
 // ---- workspace events ------------------------------------------------------------------------

@@ -138,6 +138,9 @@ result<config> config_from_env(const std::string& exe_path) {
   auto replay_events = env_number("PLATFORM_REPLAY_MAX_EVENTS", static_cast<long long>(c.replay_max_events), 16, 1LL << 24);
   if (!replay_events) return tl::unexpected(replay_events.error());
   c.replay_max_events = static_cast<std::size_t>(*replay_events);
+  auto outage = env_number("PLATFORM_CACHE_OUTAGE_MS", c.cache_outage_limit.count(), 100, 3600000);
+  if (!outage) return tl::unexpected(outage.error());
+  c.cache_outage_limit = std::chrono::milliseconds(*outage);
   auto check = env_number("PLATFORM_AGENT_RUN_CHECK_MS", c.agent_run_check.count(), 100, 3600000);
   if (!check) return tl::unexpected(check.error());
   c.agent_run_check = std::chrono::milliseconds(*check);

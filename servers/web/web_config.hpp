@@ -47,6 +47,9 @@ struct config {
   // it the oldest events make way, and late viewers start from the stream's replay head.
   std::size_t replay_max_bytes = 8u << 20;
   std::size_t replay_max_events = 65536;
+  // How long a turn and its viewers wait out an unreachable cache store (a Redis restart)
+  // before they give up with an error (PLATFORM_CACHE_OUTAGE_MS).
+  std::chrono::milliseconds cache_outage_limit{30000};
   // Recovery of app agent runs whose worker lost them: how often running runs are checked
   // with their worker, and how long an unreachable worker is waited for.
   std::chrono::milliseconds agent_run_check{30000};                // PLATFORM_AGENT_RUN_CHECK_MS

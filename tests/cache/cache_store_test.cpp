@@ -323,6 +323,27 @@ TEST_CASE("a stream's replay head: put replaces, get returns the last, remove fo
   });
 }
 
+TEST_CASE("restore puts a lost stream back under its sequence numbers; followers go on at their cursors") {
+  for_each_backend([](backend& b) {
+    auto c = b.open({1u << 20, 4});
+    auto id = uid("s");
+    REQUIRE(c->create(id));
+    replay_buffer copy({1u << 20, 4});
+    for (int i = 0; i < 7; ++i) {
+      REQUIRE(c->append(id, ev(i)));
+      REQUIRE(copy.append(ev(i)));
+    }
+    REQUIRE(c->remove(id));  // what a cache server that restarted empty looks like
+    CHECK(c->restore(id, copy.read_from(copy.first_seq())));
+    auto info = c->info(id).value();
+    CHECK(info.first_seq == 3);
+    CHECK(info.next_seq == 7);
+    CHECK(bytes_of(c->read_from(id, 5).value()) == std::vector<std::string>{ev(5), ev(6)});
+    CHECK(c->append(id, ev(7)).value() == 7);
+    CHECK(c->restore(id, copy.read_from(copy.first_seq())).error().code == "replay_exists");
+  });
+}
+
 TEST_CASE("read_from answers like the core's replay buffer for the same history") {
   for_each_backend([](backend& b) {
     replay_limits limits{200, 7};

@@ -9,8 +9,7 @@
 // Usage: node e2e-replay-head.mjs --build DIR --project DIR [--replicas]
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { DefaultChatTransport, readUIMessageStream } from 'ai';
-import { harness, SseReader, startModelAndWorker } from './harness.mjs';
+import { assembleMessage, harness, SseReader, startModelAndWorker } from './harness.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name) => path.resolve(args[args.indexOf(name) + 1]);
@@ -45,17 +44,6 @@ const scenario = {
   aux: { blocks: [{ type: 'text', text: 'Long' }], stop_reason: 'end_turn' },
 };
 
-/** The assistant message the real AI SDK client assembles from an SSE body. */
-async function assemble(body) {
-  const transport = new DefaultChatTransport({
-    api: 'http://replay.invalid/chat',
-    fetch: async () => new Response(body, { headers: { 'content-type': 'text/event-stream' } }),
-  });
-  const chunks = await transport.sendMessages({ chatId: 'c', messages: [], trigger: 'submit-message', messageId: undefined, abortSignal: undefined });
-  let last;
-  for await (const m of readUIMessageStream({ stream: chunks, onError: (e) => { throw e; } })) last = m;
-  return last;
-}
 
 // What a person sees of a message: its parts without the client's bookkeeping (provider
 // metadata, text/reasoning states are compared too).
@@ -105,8 +93,8 @@ run(async () => {
   });
 
   await check('the real AI SDK client assembles the same message from both, and it is what the run persisted', async () => {
-    const whole = await assemble(produced.join(''));
-    const joined = await assemble(attached.join(''));
+    const whole = await assembleMessage(produced.join(''));
+    const joined = await assembleMessage(attached.join(''));
     assert.equal(joined.id, whole.id);
     assert.deepEqual(visible(joined), visible(whole));
     const text = joined.parts.filter((p) => p.type === 'text').map((p) => p.text).join('');

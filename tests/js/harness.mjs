@@ -158,3 +158,17 @@ export async function startModelAndWorker({ start, tmp }, { buildDir, projectDir
   }, /listening on (http:\S+)/);
   return { modelUrl, workerUrl: worker.match[1] };
 }
+
+/** The assistant message the real AI SDK client (DefaultChatTransport + readUIMessageStream)
+ *  assembles from a UI message stream body. */
+export async function assembleMessage(body) {
+  const { DefaultChatTransport, readUIMessageStream } = await import('ai');
+  const transport = new DefaultChatTransport({
+    api: 'http://replay.invalid/chat',
+    fetch: async () => new Response(body, { headers: { 'content-type': 'text/event-stream' } }),
+  });
+  const chunks = await transport.sendMessages({ chatId: 'c', messages: [], trigger: 'submit-message', messageId: undefined, abortSignal: undefined });
+  let last;
+  for await (const m of readUIMessageStream({ stream: chunks, onError: (e) => { throw e; } })) last = m;
+  return last;
+}

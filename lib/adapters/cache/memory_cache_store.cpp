@@ -102,6 +102,12 @@ class memory_cache_store final : public cache_store {
     return r;
   }
 
+  result<void> restore(std::string_view id, const replay_read& events) override {
+    auto r = locked([&] { return replays_.restore(id, events); });
+    changed_.notify_all();
+    return r;
+  }
+
   result<void> put_head(std::string_view id, const replay_head& head) override {
     return locked([&] { return replays_.put_head(id, head); });
   }

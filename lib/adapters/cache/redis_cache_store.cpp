@@ -49,16 +49,18 @@ constexpr auto confirm_timeout = 5000ms;  // for Redis to confirm a SUBSCRIBE
 // of the first offset stored and `pbase` the absolute position of the data string's first byte.
 constexpr int offset_width = 12;
 
-// KEYS: meta, data, offsets. ARGV: live ttl, token.
+// KEYS: meta, data, offsets. ARGV: live ttl, token, the first event's sequence number (0; more
+// when a producer puts back a stream the server lost).
 constexpr std::string_view create_lua = R"(
 local owner = redis.call('HGET', KEYS[1], 'created_by')
 if owner then
   if owner == ARGV[2] then return 1 end
   return redis.error_reply('replay_exists')
 end
+local start = tonumber(ARGV[3])
 redis.call('DEL', KEYS[2], KEYS[3])
-redis.call('HSET', KEYS[1], 'first', 0, 'next', 0, 'complete', 0, 'bytes', 0, 'pfirst', 0, 'pbase', 0, 'end', 0,
-           'created_by', ARGV[2])
+redis.call('HSET', KEYS[1], 'first', start, 'next', start, 'complete', 0, 'bytes', 0, 'pfirst', start, 'pbase', 0,
+           'end', 0, 'created_by', ARGV[2])
 redis.call('EXPIRE', KEYS[1], ARGV[1])
 return 1)";
 
@@ -217,8 +219,18 @@ class redis_cache_store final : public cache_store {
 
   // ---- replay buffers --------------------------------------------------------------------
   result<void> create(std::string_view id) override {
-    auto r = eval(create_, id, {seconds(opt_.live_ttl), next_token()});
+    auto r = eval(create_, id, {seconds(opt_.live_ttl), next_token(), "0"});
     if (!r) return tl::unexpected(r.error());
+    return {};
+  }
+
+  result<void> restore(std::string_view id, const replay_read& events) override {
+    std::uint64_t first = events.chunks.empty() ? events.next_cursor : events.chunks.front().seq;
+    auto r = eval(create_, id, {seconds(opt_.live_ttl), next_token(), std::to_string(first)});
+    if (!r) return tl::unexpected(r.error());
+    for (const auto& c : events.chunks) {
+      if (auto a = append(id, c.bytes); !a) return tl::unexpected(a.error());
+    }
     return {};
   }
 

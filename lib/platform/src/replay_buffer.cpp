@@ -6,7 +6,7 @@
 
 namespace platform {
 
-replay_buffer::replay_buffer(replay_limits limits) : limits_(limits) {}
+replay_buffer::replay_buffer(replay_limits limits, std::uint64_t first_seq) : limits_(limits), first_seq_(first_seq) {}
 
 result<std::uint64_t> replay_buffer::append(std::string_view chunk) {
   if (complete_) return fail("replay_complete", "the stream is complete; no more events can be added");
@@ -121,6 +121,16 @@ result<replay_info> memory_replay_store::info(std::string_view stream_id) {
 result<void> memory_replay_store::remove(std::string_view stream_id) {
   auto it = streams_.find(stream_id);
   if (it != streams_.end()) streams_.erase(it);
+  return {};
+}
+
+result<void> memory_replay_store::restore(std::string_view stream_id, const replay_read& events) {
+  if (find(stream_id) != nullptr) return fail("replay_exists", "stream " + std::string(stream_id) + " already has a replay buffer");
+  std::uint64_t first = events.chunks.empty() ? events.next_cursor : events.chunks.front().seq;
+  if (auto made = create(stream_id); !made) return made;
+  entry* e = find(stream_id);
+  e->buffer = replay_buffer(options_.limits, first);
+  for (const auto& c : events.chunks) (void)e->buffer.append(c.bytes);
   return {};
 }
 

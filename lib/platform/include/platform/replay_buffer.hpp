@@ -65,7 +65,9 @@ struct replay_info {
 
 class replay_buffer {
  public:
-  explicit replay_buffer(replay_limits limits = {});
+  // `first_seq`: the sequence number of the first event appended (a stream put back by its
+  // producer after its store lost it starts where its copy starts; see replay_store::restore).
+  explicit replay_buffer(replay_limits limits = {}, std::uint64_t first_seq = 0);
 
   // Stores one SSE event and returns its sequence number. Fails with `replay_complete`
   // after complete(). May drop the oldest events (never the one just appended).
@@ -111,6 +113,10 @@ class replay_store {
   // Forgets the stream (after the run is persisted, or on expiry). Removing a missing id is
   // not an error.
   virtual result<void> remove(std::string_view stream_id) = 0;
+  // Puts back a stream the store lost (a cache server that restarted empty): a live stream
+  // whose events are `events` (a read of the producer's own copy of the window) under their
+  // sequence numbers, so followers go on at their cursors. Errors: `replay_exists`.
+  virtual result<void> restore(std::string_view stream_id, const replay_read& events) = 0;
   // The stream's replay head (replay_head.hpp), replacing the one before. Errors:
   // `replay_not_found`, `replay_head_too_large` (over limits.max_head_bytes: the stream then
   // keeps no head, and a viewer arriving after its start was dropped gets nothing, as before).
@@ -142,6 +148,7 @@ class memory_replay_store final : public replay_store {
                                 std::size_t max_chunks = SIZE_MAX) override;
   result<replay_info> info(std::string_view stream_id) override;
   result<void> remove(std::string_view stream_id) override;
+  result<void> restore(std::string_view stream_id, const replay_read& events) override;
   result<void> put_head(std::string_view stream_id, const replay_head& head) override;
   result<std::optional<replay_head>> get_head(std::string_view stream_id) override;
 

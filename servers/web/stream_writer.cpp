@@ -1,0 +1,103 @@
+#include "stream_writer.hpp"
+
+#include <thread>
+
+namespace platform::web {
+
+stream_writer::stream_writer(cache_store& cache, std::string stream_id, replay_limits limits,
+                             std::chrono::milliseconds outage_limit)
+    : cache_(cache), id_(std::move(stream_id)), copy_(limits), outage_limit_(outage_limit) {}
+
+bool stream_writer::append(std::string_view event) {
+  std::lock_guard lock(mu_);
+  if (gave_up_) return false;
+  auto seq = copy_.append(event);
+  if (!seq) return !(gave_up_ = true);  // a bug: the copy is never complete
+  waiting_.emplace_back(*seq, std::string(event));
+  return flush_locked(std::chrono::steady_clock::now());
+}
+
+void stream_writer::put_head(replay_head head) {
+  std::lock_guard lock(mu_);
+  if (waiting_.empty()) (void)cache_.put_head(id_, head);
+  head_ = std::move(head);
+}
+
+bool stream_writer::flush() {
+  std::lock_guard lock(mu_);
+  return !gave_up_ && flush_locked(std::chrono::steady_clock::now());
+}
+
+bool stream_writer::finish() {
+  for (;;) {
+    {
+      std::lock_guard lock(mu_);
+      if (gave_up_) return false;
+      if (flush_locked(std::chrono::steady_clock::now()) && waiting_.empty()) {
+        if (cache_.complete(id_)) return true;
+        if (outage(std::chrono::steady_clock::now())) return false;
+      } else if (gave_up_) {
+        return false;
+      }
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+}
+
+bool stream_writer::gave_up() const {
+  std::lock_guard lock(mu_);
+  return gave_up_;
+}
+
+std::size_t stream_writer::waiting() const {
+  std::lock_guard lock(mu_);
+  return waiting_.size();
+}
+
+// True when the outage has now lasted too long (and the writer gives up).
+bool stream_writer::outage(std::chrono::steady_clock::time_point now) {
+  if (!outage_since_) outage_since_ = now;
+  if (now - *outage_since_ <= outage_limit_) return false;
+  gave_up_ = true;
+  return true;
+}
+
+// The store came back without the stream: the copy goes back in, and the head with it.
+bool stream_writer::put_back() {
+  auto events = copy_.read_from(copy_.first_seq());
+  if (!cache_.restore(id_, events)) return false;
+  if (head_) (void)cache_.put_head(id_, *head_);
+  waiting_.clear();
+  return true;
+}
+
+bool stream_writer::flush_locked(std::chrono::steady_clock::time_point now) {
+  if (waiting_.empty()) return true;
+  if (outage_since_) {
+    // After an outage: an append whose answer was lost may have been stored; the store's next
+    // sequence number says which events it has (only this writer appends to the stream).
+    auto info = cache_.info(id_);
+    if (!info && info.error().code == "replay_not_found") {
+      if (put_back()) {
+        outage_since_.reset();
+        return true;
+      }
+      return !outage(now);
+    }
+    if (!info) return !outage(now);
+    while (!waiting_.empty() && waiting_.front().first < info->next_seq) waiting_.pop_front();
+  }
+  while (!waiting_.empty()) {
+    auto r = cache_.append(id_, waiting_.front().second);
+    if (!r) {
+      if (r.error().code == "replay_not_found" && put_back()) break;
+      return !outage(now);
+    }
+    waiting_.pop_front();
+  }
+  if (outage_since_ && head_) (void)cache_.put_head(id_, *head_);
+  outage_since_.reset();
+  return true;
+}
+
+}  // namespace platform::web
