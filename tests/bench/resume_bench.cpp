@@ -113,7 +113,7 @@ std::string seed_run(store& db, cache_store& cache, const run_key& key, int chun
   r.created_at = 1;
   if (!db.create_builder_run(r)) std::exit(2);
   auto now = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
-  if (db.claim_builder_run(key, {1, "dead-producer", now, now + 3600000}).value() != claim_outcome::claimed) std::exit(2);
+  if (db.claim_builder_run(key, {1, "dead-producer", now, now + 3600000, std::nullopt}).value() != claim_outcome::claimed) std::exit(2);
   std::string stream = "bench-" + key.run_id;
   if (!cache.create(stream)) std::exit(2);
   for (int i = 0; i < chunks; ++i) {
