@@ -9,6 +9,7 @@
 // assistant message. One message spans one model response: codex reports token usage after
 // every response, so `thread/tokenUsage/updated` ends the message.
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <deque>
@@ -39,6 +40,8 @@ constexpr std::size_t output_tail_bytes = 16u << 10;
 // A preliminary update is written once the new bytes reach 1/16 of what it would repeat, so
 // the chunks written stay within ~16x the command's output however finely it is split.
 constexpr std::size_t output_repeat_factor = 16;
+// A parser grown by a longer line than this gives its memory back before the next line.
+constexpr std::size_t kept_parser_capacity = 1u << 20;
 // agentMessage text kept to reconcile deltas with the completed item.
 constexpr std::size_t max_tracked_text = 1u << 20;
 // fileChange results repeat the item's change list per file up to this many bytes in all.
@@ -58,28 +61,48 @@ constexpr std::string_view stopped_text = "The runtime stopped before this call 
 
 // ---- reading ---------------------------------------------------------------------------
 
-std::string_view str_at(dom::element e, std::string_view key) {
+// A member of an object, or nothing when it is missing.
+using member = std::optional<dom::element>;
+
+member at(dom::element e, std::string_view key) {
+  dom::element v;
+  if (e[key].get(v)) return std::nullopt;
+  return v;
+}
+
+// The members `keys` of object `e` in one pass; a repeated key counts once, with its first
+// value, as e[key] reads it.
+template <std::size_t N>
+std::array<member, N> members(dom::element e, const std::string_view (&keys)[N]) {
+  dom::object o;
+  if (e.get_object().get(o)) return {};
+  return pick_members<repeated_key::first>(o, keys);
+}
+
+std::string_view str_of(const member& m) {
   std::string_view s;
-  if (e[key].get_string().get(s)) return {};
+  if (!m || m->get_string().get(s)) return {};
   return s;
 }
 
-bool obj_at(dom::element e, std::string_view key, dom::element& out) {
-  dom::element v;
-  if (e[key].get(v) || !v.is_object()) return false;
-  out = v;
+bool obj_of(const member& m, dom::element& out) {
+  if (!m || !m->is_object()) return false;
+  out = *m;
   return true;
 }
 
-std::optional<std::int64_t> int_at(dom::element e, std::string_view key) {
-  dom::element v;
-  if (e[key].get(v)) return std::nullopt;
+std::optional<std::int64_t> int_of(const member& m) {
+  if (!m) return std::nullopt;
   std::int64_t i = 0;
-  if (!v.get_int64().get(i)) return i;
+  if (!m->get_int64().get(i)) return i;
   double d = 0;
-  if (!v.get_double().get(d) && d >= -9e15 && d <= 9e15) return static_cast<std::int64_t>(d);
+  if (!m->get_double().get(d) && d >= -9e15 && d <= 9e15) return static_cast<std::int64_t>(d);
   return std::nullopt;
 }
+
+std::string_view str_at(dom::element e, std::string_view key) { return str_of(at(e, key)); }
+bool obj_at(dom::element e, std::string_view key, dom::element& out) { return obj_of(at(e, key), out); }
+std::optional<std::int64_t> int_at(dom::element e, std::string_view key) { return int_of(at(e, key)); }
 
 // A token count: negative or absurd values count as zero or saturate.
 std::int64_t count_at(dom::element e, std::string_view key) {
@@ -108,6 +131,45 @@ std::string id_key(dom::element id) {
   std::string_view s;
   if (!id.get_string().get(s)) return "s:" + std::string(s);
   return "n:" + json_of(id);
+}
+
+// Reads the start of a JSON text as written, without unescaping or validating it.
+struct raw_reader {
+  std::string_view s;
+
+  template <std::size_t N>
+  bool literal(const char (&l)[N]) {
+    if (s.size() < N - 1 || std::memcmp(s.data(), l, N - 1) != 0) return false;
+    s.remove_prefix(N - 1);
+    return true;
+  }
+  // Digits, up to 18 of them, with a sign.
+  bool integer(std::int64_t& out) {
+    bool negative = literal("-");
+    std::size_t n = 0;
+    std::int64_t v = 0;
+    for (; n < s.size() && n < 19 && s[n] >= '0' && s[n] <= '9'; ++n) v = v * 10 + (s[n] - '0');
+    if (n == 0 || n > 18) return false;
+    s.remove_prefix(n);
+    out = negative ? -v : v;
+    return true;
+  }
+  // A string without escapes.
+  bool string(std::string_view& out) {
+    if (!literal("\"")) return false;
+    std::size_t end = 0;
+    while (end < s.size() && s[end] != '"' && s[end] != '\\') ++end;
+    if (end >= s.size() || s[end] != '"') return false;
+    out = s.substr(0, end);
+    s.remove_prefix(end + 1);
+    return true;
+  }
+};
+
+// The notifications on_notification acts on; the others are not shown.
+bool shown_notification(std::string_view method) {
+  return method == "thread/started" || method == "turn/started" || method == "turn/completed" ||
+         method == "thread/tokenUsage/updated" || method == "error" || method.substr(0, 5) == "item/";
 }
 
 // ---- writing ---------------------------------------------------------------------------
@@ -245,7 +307,8 @@ class runtime_b_normalizer final : public runtime_normalizer {
   void finish(std::string& out) override;
 
  private:
-  void line(std::string& text, std::string& out);
+  void line(std::string_view text, std::string& out);
+  bool inert(std::string_view text) const;
   void on_client(dom::element msg);
   void on_server(dom::element msg, std::string& out);
   void on_response(dom::element msg, std::string& out);
@@ -293,9 +356,8 @@ class runtime_b_normalizer final : public runtime_normalizer {
   void complete_mcp(dom::element item, std::string& out);
   void complete_web_search(dom::element item, std::string& out);
 
+  line_splitter lines_{max_line_bytes, simdjson::SIMDJSON_PADDING};
   dom::parser parser_;
-  std::string partial_;
-  bool skipping_ = false;
 
   // Session.
   std::string thread_id_;
@@ -328,48 +390,49 @@ class runtime_b_normalizer final : public runtime_normalizer {
 // ---- lines -----------------------------------------------------------------------------
 
 void runtime_b_normalizer::feed(std::string_view bytes, std::string& out) {
-  while (!bytes.empty()) {
-    const char* nl = static_cast<const char*>(std::memchr(bytes.data(), '\n', bytes.size()));
-    std::size_t len = nl ? static_cast<std::size_t>(nl - bytes.data()) : bytes.size();
-    if (skipping_) {
-      skipping_ = nl == nullptr;
-    } else if (partial_.size() + len > max_line_bytes) {
-      partial_.clear();
-      partial_.shrink_to_fit();
-      skipping_ = nl == nullptr;
-    } else {
-      partial_.append(bytes.data(), len);
-      if (nl) {
-        line(partial_, out);
-        partial_.clear();
-      }
-    }
-    bytes.remove_prefix(nl ? len + 1 : bytes.size());
-  }
+  lines_.feed(bytes, [&](std::string_view text) { line(text, out); });
 }
 
 void runtime_b_normalizer::finish(std::string& out) {
-  if (!skipping_ && !partial_.empty()) line(partial_, out);
-  partial_.clear();
-  skipping_ = false;
+  lines_.finish([&](std::string_view text) { line(text, out); });
   if (turn_open_) close_turn(stopped_text, out);
 }
 
-void runtime_b_normalizer::line(std::string& text, std::string& out) {
-  while (!text.empty() && (text.back() == '\r' || text.back() == ' ')) text.pop_back();
-  if (text.empty()) return;
-  text.reserve(text.size() + simdjson::SIMDJSON_PADDING);
+// `text` has simdjson::SIMDJSON_PADDING readable bytes after it (line_splitter).
+void runtime_b_normalizer::line(std::string_view text, std::string& out) {
+  while (!text.empty() && (text.back() == '\r' || text.back() == ' ')) text.remove_suffix(1);
+  if (text.empty() || inert(text)) return;
+  if (parser_.capacity() > kept_parser_capacity) parser_ = dom::parser();  // after a long line
   dom::element root;
   if (parser_.parse(text.data(), text.size(), false).get(root) || !root.is_object()) return;
+  auto [dir_member, conn, msg_member] = members(root, {"dir", "conn", "msg"});
   dom::element msg;
-  std::string_view dir = str_at(root, "dir");
-  if (!dir.empty() && obj_at(root, "msg", msg)) {
-    if (auto conn = int_at(root, "conn")) on_connection(*conn, out);
+  std::string_view dir = str_of(dir_member);
+  if (!dir.empty() && obj_of(msg_member, msg)) {
+    if (auto n = int_of(conn)) on_connection(*n, out);
     if (dir == "c2s") on_client(msg);
     else on_server(msg, out);
     return;
   }
   on_server(root, out);
+}
+
+// A line that cannot change anything is not parsed: in the capture form, a server request
+// (the worker answers those) or a notification that is not shown, on the current connection.
+// Valid or not, such a line has no effect, so only its start is read, as the capture writes
+// it: {"seq":N,"conn":N,"dir":"s2c","tMs":N,"msg":{"method":"<method>"... or
+// ..."msg":{"id":<id>,"method":"<method>"... Anything else is parsed.
+bool runtime_b_normalizer::inert(std::string_view text) const {
+  raw_reader r{text};
+  std::int64_t n = 0;
+  std::string_view method, id;
+  if (!r.literal(R"({"seq":)") || !r.integer(n) || !r.literal(R"(,"conn":)") || !r.integer(n) || n != conn_ ||
+      !r.literal(R"(,"dir":"s2c","tMs":)") || !r.integer(n) || !r.literal(R"(,"msg":{)")) {
+    return false;
+  }
+  if (r.literal(R"("method":)")) return r.string(method) && !method.empty() && !shown_notification(method);
+  return r.literal(R"("id":)") && (r.integer(n) || r.string(id)) && r.literal(R"(,"method":)") && r.string(method) &&
+         !method.empty();
 }
 
 // A new app-server process: the old one's requests and unfinished turn are gone.
@@ -397,16 +460,16 @@ void runtime_b_normalizer::on_client(dom::element msg) {
 }
 
 void runtime_b_normalizer::on_server(dom::element msg, std::string& out) {
-  std::string_view method = str_at(msg, "method");
-  dom::element ignored;
+  auto [method_member, id, params_member] = members(msg, {"method", "id", "params"});
+  std::string_view method = str_of(method_member);
   if (method.empty()) {
-    if (!msg["id"].get(ignored)) on_response(msg, out);
+    if (id) on_response(msg, out);
     return;
   }
   // Server requests (approvals, elicitations) are the worker's to answer: not UI here.
-  if (!msg["id"].get(ignored)) return;
+  if (id) return;
   dom::element params;
-  if (!obj_at(msg, "params", params)) return;
+  if (!obj_of(params_member, params)) return;
   on_notification(method, params, out);
 }
 
@@ -448,6 +511,7 @@ void runtime_b_normalizer::on_thread(dom::element thread, std::string_view model
 }
 
 void runtime_b_normalizer::on_notification(std::string_view method, dom::element params, std::string& out) {
+  if (!shown_notification(method)) return;
   dom::element obj;
   if (method == "thread/started") {
     if (!obj_at(params, "thread", obj)) return;

@@ -73,18 +73,9 @@ dom::parser depth_limited_parser(std::size_t depth) {
 // last value.
 template <std::size_t N>
 std::array<value, N> members(const value& v, const std::string_view (&keys)[N]) {
-  std::array<value, N> found;
   dom::object o;
-  if (!v || v->get_object().get(o)) return found;
-  for (dom::key_value_pair field : o) {
-    for (std::size_t i = 0; i < N; ++i) {
-      if (!field.key.empty() && field.key[0] == keys[i][0] && field.key == keys[i]) {
-        found[i] = field.value;
-        break;
-      }
-    }
-  }
-  return found;
+  if (!v || v->get_object().get(o)) return {};
+  return pick_members<repeated_key::last>(o, keys);
 }
 
 std::string_view as_string(const value& v) {

@@ -1,7 +1,9 @@
 #pragma once
 // Factories of the per-runtime normalizers, one source file each, and what they share.
+#include <array>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -11,6 +13,26 @@ namespace platform {
 
 std::unique_ptr<runtime_normalizer> make_runtime_b_normalizer();
 std::unique_ptr<runtime_normalizer> make_runtime_c_normalizer();
+
+// Which value of a key that an object repeats counts. runtime-b has always read runtime output
+// with simdjson (the first), runtime-c with nlohmann::json (the last); each keeps its own.
+enum class repeated_key { first, last };
+
+// The values of `keys` in a simdjson DOM object, in one pass over its members; a missing key
+// stays empty. The keys are not empty.
+template <repeated_key which, class Object, std::size_t N>
+auto pick_members(const Object& object, const std::string_view (&keys)[N]) {
+  std::array<std::optional<decltype((*object.begin()).value)>, N> found;
+  for (auto field : object) {
+    for (std::size_t i = 0; i < N; ++i) {
+      if (field.key.size() == keys[i].size() && field.key[0] == keys[i][0] && field.key == keys[i]) {
+        if (which == repeated_key::last || !found[i]) found[i] = field.value;
+        break;
+      }
+    }
+  }
+  return found;
+}
 
 // Cuts a runtime's output into lines for a parser that reads `padding` bytes past the end of
 // what it parses (simdjson). A line that arrives whole in one piece with `padding` more bytes
