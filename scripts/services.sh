@@ -5,6 +5,8 @@
 #                                               # PLATFORM_TEST_PG_URL, PLATFORM_TEST_SERVICES_DIR
 #   bash scripts/services.sh restart-redis "$PLATFORM_TEST_SERVICES_DIR"   # same port, empty data
 #   bash scripts/services.sh stop-redis|start-redis "$PLATFORM_TEST_SERVICES_DIR"   # an outage
+#   bash scripts/services.sh restart-postgres "$PLATFORM_TEST_SERVICES_DIR"   # same port, same data
+#   bash scripts/services.sh stop-postgres|start-postgres "$PLATFORM_TEST_SERVICES_DIR"   # an outage
 #   bash scripts/services.sh stop "$PLATFORM_TEST_SERVICES_DIR"
 # Runs as root (PostgreSQL then runs as the postgres user) or as any user able to run both.
 # Only the export lines go to stdout; logs stay in the temp dir.
@@ -74,6 +76,13 @@ start_redis() {
   return 1
 }
 
+pg_start() {
+  local dir=$1 port=$2
+  as_postgres "$(pg_bin)/pg_ctl" -D "$dir/pg/data" -l "$dir/pg/server.log" -w -t 30 \
+    -o "-p $port -c listen_addresses=127.0.0.1 -k $dir/pg -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300" \
+    start >/dev/null
+}
+
 start_postgres() {
   local dir=$1 bin port
   bin=$(pg_bin)
@@ -81,9 +90,7 @@ start_postgres() {
   as_postgres "$bin/initdb" -D "$dir/pg/data" -A trust -U postgres --no-sync >"$dir/initdb.log" 2>&1
   for _ in 1 2 3 4 5; do
     port=$(free_port)
-    if as_postgres "$bin/pg_ctl" -D "$dir/pg/data" -l "$dir/pg/server.log" -w -t 30 \
-      -o "-p $port -c listen_addresses=127.0.0.1 -k $dir/pg -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300" \
-      start >/dev/null; then
+    if pg_start "$dir" "$port"; then
       echo "$port" >"$dir/pg.port"
       return 0
     fi
@@ -127,6 +134,26 @@ start_redis_again() {
   redis_up "$dir" "$(cat "$dir/redis.port")"
 }
 
+# A fast restart (open connections are cut; the data stays), as an operator's would be.
+restart_postgres() {
+  local dir=${1:?usage: services.sh restart-postgres DIR}
+  [ -f "$dir/pg.port" ] || { echo "services.sh: no PostgreSQL in $dir" >&2; exit 1; }
+  as_postgres "$(pg_bin)/pg_ctl" -D "$dir/pg/data" -m fast -w -t 30 restart >/dev/null
+}
+
+# An outage of its own length (the data stays): stop-postgres, then start-postgres.
+stop_postgres() {
+  local dir=${1:?usage: services.sh stop-postgres DIR}
+  [ -f "$dir/pg.port" ] || { echo "services.sh: no PostgreSQL in $dir" >&2; exit 1; }
+  as_postgres "$(pg_bin)/pg_ctl" -D "$dir/pg/data" -m fast -w -t 30 stop >/dev/null
+}
+
+start_postgres_again() {
+  local dir=${1:?usage: services.sh start-postgres DIR}
+  [ -f "$dir/pg.port" ] || { echo "services.sh: no PostgreSQL in $dir" >&2; exit 1; }
+  pg_start "$dir" "$(cat "$dir/pg.port")"
+}
+
 stop() {
   local dir=${1:?usage: services.sh stop DIR}
   [ -d "$dir" ] || return 0
@@ -142,6 +169,9 @@ case "${1:-}" in
   restart-redis) restart_redis "${2:-}" ;;
   stop-redis) stop_redis "${2:-}" ;;
   start-redis) start_redis_again "${2:-}" ;;
+  restart-postgres) restart_postgres "${2:-}" ;;
+  stop-postgres) stop_postgres "${2:-}" ;;
+  start-postgres) start_postgres_again "${2:-}" ;;
   stop) stop "${2:-}" ;;
-  *) echo "usage: services.sh start | restart-redis DIR | stop-redis DIR | start-redis DIR | stop DIR" >&2; exit 2 ;;
+  *) echo "usage: services.sh start | restart-redis DIR | stop-redis DIR | start-redis DIR | restart-postgres DIR | stop-postgres DIR | start-postgres DIR | stop DIR" >&2; exit 2 ;;
 esac

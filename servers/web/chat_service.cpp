@@ -256,25 +256,37 @@ void chat_service::run(const std::shared_ptr<turn>& t) {
       ++count;
     }
   }
+  // What the turn leaves behind (its session, usage, draft, preview and, above all, its message)
+  // waits out a database that is restarting (the store reconnects), for as long as the cache
+  // store's outage would be waited out; the deadline is shared by every write below.
+  const auto store_deadline = std::chrono::steady_clock::now() + cfg_.cache_outage_limit;
+  auto stored = [&](auto&& write) {
+    auto r = write();
+    while (!r && r.error().code == "store_unavailable" && std::chrono::steady_clock::now() < store_deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      r = write();
+    }
+    return r;
+  };
   if (!worker_failed) {
     auto state = worker_.session_state(key.app_id, key.run_id);
-    if (state && *state) (void)db_.save_session_state(key, t->req.settings.runtime_id, {**state, count});
+    if (state && *state) (void)stored([&] { return db_.save_session_state(key, t->req.settings.runtime_id, {**state, count}); });
   }
-  if (usage) (void)db_.add_usage(key, *usage);
+  if (usage) (void)stored([&] { return db_.add_usage(key, *usage); });
   // Before run.completed, so a client that reloads the agents on the event sees this turn's edits.
-  if (auto synced = sync_draft_from_worker(db_, worker_, key.workspace_id, key.app_id, now_ms()); !synced) {
+  if (auto synced = stored([&] { return sync_draft_from_worker(db_, worker_, key.workspace_id, key.app_id, now_ms()); }); !synced) {
     std::fprintf(stderr, "web: draft snapshot app=%s not synced: %s\n", key.app_id.c_str(), synced.error().code.c_str());
   }
   // The live preview moves to the build done_building just made, before run.completed tells
   // the page to look (spec "What the service does" 9).
   if (o.done_building_succeeded) {
-    if (auto shown = sync_preview_from_worker(db_, worker_, key.workspace_id, key.app_id, now_ms()); !shown) {
+    if (auto shown = stored([&] { return sync_preview_from_worker(db_, worker_, key.workspace_id, key.app_id, now_ms()); }); !shown) {
       std::fprintf(stderr, "web: preview app=%s not stored: %s\n", key.app_id.c_str(), shown.error().code.c_str());
     }
   }
   run_status status = turn_end_status({o.approval_stop, o.done_building_succeeded,
                                        o.is_error || worker_failed || !o.result_seen || o.stopped, false, wrote_files});
-  auto ended = db_.end_turn(key, t->claim_token, {status, messages ? messages : std::nullopt, count, now_ms()});
+  auto ended = stored([&] { return db_.end_turn(key, t->claim_token, {status, messages ? messages : std::nullopt, count, now_ms()}); });
   if (done_marker) {
     out = sse_done_event;
     emit();

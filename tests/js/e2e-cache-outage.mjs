@@ -1,5 +1,9 @@
-// Redis going away mid-turn (issue 14, item 4), on two web replicas sharing PostgreSQL and Redis,
-// with the real Claude Code CLI and the scripted model holding its answer mid-text:
+// The shared stores going away mid-turn (issue 14, item 4), on two web replicas sharing
+// PostgreSQL and Redis, with the real Claude Code CLI and the scripted model holding its answer
+// mid-text:
+//   0. PostgreSQL restarts (fast shutdown: every connection is cut). The turn completes and its
+//      message is persisted: the store's pool reconnects. Down when the turn ends, the end
+//      waits for it (PLATFORM_CACHE_OUTAGE_MS) and the message is persisted.
 //   1. Redis restarts (empty: no persistence) while the turn is held. The turn goes on; the
 //      producer puts the stream back from its own copy; the POST's stream (replica A) and a
 //      viewer on replica B both get the whole answer and [DONE], the real AI SDK client
@@ -29,6 +33,8 @@ const held = (name, before, after) => ({
 });
 const scenario = {
   turns: [
+    held('pg', 'Written before PostgreSQL restarts. ', 'Written after it came back.'),
+    held('pgdown', 'Written before PostgreSQL goes down. ', 'Written while it is down.'),
     held('restart', 'Written before Redis restarts. ', 'Written after it came back.'),
     {
       blocks: [
@@ -69,8 +75,41 @@ run(async () => {
   const release = (name) => fetch(`${modelUrl}/control/release/${name}`, { method: 'POST', body: '{}' });
   const user = (id, text) => ({ id, role: 'user', parts: [{ type: 'text', text }] });
 
+  const history = async () => (await (await fetch(`${a}${runPath}/chat`)).json()).messages;
+
+  await check('a PostgreSQL restart mid-turn: the turn completes and its message is persisted', async () => {
+    const res = await post(a, `${runPath}/chat`, { messages: [user('u0', 'Go on through a database restart')] });
+    const live = new SseReader(res);
+    await live.until((e) => e.some((x) => x.includes('Written befo')));
+    services('restart-postgres');
+    await release('pg');
+    const produced = await live.toEnd();
+    assert.ok(!produced.some((e) => e.includes('"type":"error"')), produced.join(''));
+    const persisted = await (await fetch(`${a}${runPath}/chat`)).json();
+    assert.equal(persisted.status, 'completed');
+    assert.equal(textOf(persisted.messages.at(-1)), 'Written before PostgreSQL restarts. Written after it came back.');
+  });
+
+  await check('PostgreSQL down when the turn ends: the end waits for it, and the message is persisted', async () => {
+    const res = await post(a, `${runPath}/chat`, { messages: [...(await history()), user('u0b', 'Finish while the database is down')] });
+    const live = new SseReader(res);
+    await live.until((e) => e.some((x) => x.includes('Written befo')));
+    services('stop-postgres');
+    try {
+      await release('pgdown');
+      // The turn's finish is out; its [DONE] waits until the turn is persisted.
+      await live.until((e) => e.some((x) => x.includes('"type":"finish"')));
+    } finally {
+      services('start-postgres');
+    }
+    await live.toEnd();
+    const persisted = await (await fetch(`${a}${runPath}/chat`)).json();
+    assert.equal(persisted.status, 'completed');
+    assert.equal(textOf(persisted.messages.at(-1)), 'Written before PostgreSQL goes down. Written while it is down.');
+  });
+
   await check('a Redis restart mid-turn loses nothing: both streams end with the whole answer and [DONE]; the run completes', async () => {
-    const res = await post(a, `${runPath}/chat`, { messages: [user('u1', 'Go on through a restart')] });
+    const res = await post(a, `${runPath}/chat`, { messages: [...(await history()), user('u1', 'Go on through a restart')] });
     const live = new SseReader(res);
     await live.until((e) => e.some((x) => x.includes('Written befo')));
     const viewer = new SseReader(await fetch(`${b}${runPath}/chat/stream`));
@@ -97,7 +136,7 @@ run(async () => {
 
   await check('Redis down past the outage limit: the viewer gets an error chunk and [DONE]; the run fails, not stuck', async () => {
     const res = await post(a, `${runPath}/chat`, {
-      messages: [...(await (await fetch(`${a}${runPath}/chat`)).json()).messages, user('u2', 'Now through a long outage')],
+      messages: [...(await history()), user('u2', 'Now through a long outage')],
     });
     const live = new SseReader(res);
     await live.until((e) => e.some((x) => x.includes('Written befo')));
