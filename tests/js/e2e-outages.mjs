@@ -12,7 +12,7 @@
 //      get an error chunk and [DONE] instead of a silent end, and when the model goes on past
 //      the limit the turn gives up its stream and the run fails, not stuck streaming.
 //
-// Usage: node e2e-cache-outage.mjs --build DIR --project DIR --replicas
+// Usage: node e2e-outages.mjs --build DIR --project DIR --replicas
 // (needs PLATFORM_TEST_PG_URL, PLATFORM_TEST_REDIS_URL, PLATFORM_TEST_SERVICES_DIR)
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -23,7 +23,7 @@ const args = process.argv.slice(2);
 const opt = (name) => path.resolve(args[args.indexOf(name) + 1]);
 const buildDir = opt('--build');
 const projectDir = opt('--project');
-const { tmp, check, start, run } = harness('platform-cache-outage-e2e-');
+const { tmp, check, start, run } = harness('platform-outages-e2e-');
 const services = (what) =>
   execFileSync('bash', [path.join(projectDir, 'scripts/services.sh'), what, process.env.PLATFORM_TEST_SERVICES_DIR], { stdio: 'inherit' });
 
