@@ -182,17 +182,25 @@ async function main() {
     assert.equal(await workerTurns(), turnsBefore + 1);
   });
 
-  await check('200 parallel duplicate chat POSTs: exactly one worker query', async () => {
+  // Two replicas take 1,000 (issue 14's load test); one process 200.
+  const duplicates = replicas ? 1000 : 200;
+  await check(`${duplicates} parallel duplicate chat POSTs: exactly one worker query, every client a valid stream, one message persisted`, async () => {
     const fresh = await json(await post(a, `/api/workspaces/default/apps/${app.id}/runs`, {}));
     const p = `/api/workspaces/default/apps/${app.id}/runs/${fresh.id}/chat`;
     const before = await workerTurns();
-    const bodies = await Promise.all(
-      Array.from({ length: 200 }, (_, i) => post(i % 2 ? b : a, p, chatBody).then((r) => r.text())),
+    const answers = await Promise.all(
+      Array.from({ length: duplicates }, (_, i) => post(i % 2 ? b : a, p, chatBody).then(async (r) => ({ status: r.status, body: await r.text() }))),
     );
-    const full = bodies.filter((x) => x !== 'data: [DONE]\n\n');
+    assert.deepEqual([...new Set(answers.map((x) => x.status))], [200]);
+    // Every body is a whole stream: the turn, or the empty successful stream of a lost claim.
+    assert.ok(answers.every((x) => x.body.endsWith('data: [DONE]\n\n')));
+    const full = answers.filter((x) => x.body !== 'data: [DONE]\n\n');
     assert.equal(full.length, 1);
-    assert.ok(full[0].includes('Part two.'));
+    assert.ok(full[0].body.includes('Part two.'));
     assert.equal(await workerTurns(), before + 1);
+    const persisted = await json(await fetch(`${a}${p}`));
+    assert.equal(persisted.status, 'completed');
+    assert.deepEqual(persisted.messages.map((m) => m.role), ['user', 'assistant']);
   });
 
   await check('cross-app and cross-workspace probes are 404', async () => {
