@@ -5,6 +5,8 @@
 // refuses.
 #include <httplib.h>
 
+#include <charconv>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -38,10 +40,19 @@ inline bool refused_by_guard(const httplib::Request& req, httplib::Response& res
   head.content_type = type;
   const std::string length = req.get_header_value("Content-Length");
   head.has_body = req.has_header("Transfer-Encoding") || (!length.empty() && length.find_first_not_of('0') != std::string::npos);
+  std::uint64_t declared = 0;
+  if (auto [end, ec] = std::from_chars(length.data(), length.data() + length.size(), declared);
+      !length.empty() && ec == std::errc() && end == length.data() + length.size()) {
+    head.declared_length = declared;
+  } else if (ec == std::errc::result_out_of_range) {
+    head.declared_length = UINT64_MAX;
+  }
   auto refusal = guard_request(head, policy);
   if (!refusal) return false;
   auto info = describe(*refusal);
   write_error_body(res, info.http_status, info.code, info.message);
+  // The body it declared is not read: the connection cannot carry another request.
+  if (*refusal == request_refusal::body_too_large) res.set_header("Connection", "close");
   return true;
 }
 

@@ -68,7 +68,7 @@ void follow_replay(httplib::Response& res, cache_store& cache, follow_options op
     bool ended_with_done = false;  // the last event sent was [DONE]
     std::optional<std::chrono::steady_clock::time_point> outage_since;
   };
-  auto state = std::make_shared<follow_state>(follow_state{std::move(options)});
+  auto state = std::make_shared<follow_state>(follow_state{std::move(options), false, std::nullopt});
   res.set_chunked_content_provider("text/event-stream", [&cache, state](std::size_t, httplib::DataSink& sink) {
     result<replay_read> r = state->first ? result<replay_read>(std::move(*state->first))
                                          : cache.wait_read(state->stream_id, state->cursor, 16384, state->heartbeat);

@@ -1,13 +1,13 @@
 // platform-web: the browser-facing HTTP API. Glue: configuration, adapters, routes.
 #include <httplib.h>
 #include <malloc.h>
-#include <sys/socket.h>
 
 #include <csignal>
 #include <cstdio>
 #include <memory>
 
 #include "../common/find_upwards.hpp"
+#include "../common/listen.hpp"
 #include "../common/request_checks.hpp"
 #include "agent_runs.hpp"
 #include "auth.hpp"
@@ -49,15 +49,8 @@ std::unique_ptr<platform::cache_store> open_cache(const platform::web::config& c
 // cpp-httplib listens with a backlog of 5 and one pool thread per connection: a burst of
 // reconnecting viewers needs a deep backlog and a pool sized for long-lived streams.
 bool listen_deep(httplib::Server& server, const std::string& host, int port) {
-  int listen_fd = -1;
-  server.set_socket_options([&listen_fd](int fd) {
-    int yes = 1;
-    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
-    listen_fd = fd;
-  });
-  int bound = port == 0 ? server.bind_to_any_port(host) : (server.bind_to_port(host, port) ? port : -1);
+  int bound = platform::servers::bind_deep(server, host, port);
   if (bound < 0) return false;
-  ::listen(listen_fd, 4096);
   std::printf("platform-web listening on http://%s:%d\n", host.c_str(), bound);
   std::fflush(stdout);
   return server.listen_after_bind();
@@ -111,7 +104,7 @@ int main(int, char** argv) {
   server.new_task_queue = [] { return new httplib::ThreadPool(2100); };
   server.set_keep_alive_max_count(100);
   server.set_keep_alive_timeout(2);
-  server.set_read_timeout(30, 0);
+  server.set_read_timeout(10, 0);  // a client silent this long mid-request is dropped
   server.set_write_timeout(30, 0);
   server.set_payload_max_length(cfg->max_body_bytes + 1);
   server.set_error_handler([](const httplib::Request&, httplib::Response& res) {
@@ -128,6 +121,7 @@ int main(int, char** argv) {
   platform::request_guard_policy guard;
   guard.loopback_hosts_only = cfg->auth == auth_mode::none;
   guard.trusted_origins = cfg->public_origins;
+  guard.max_body_bytes = cfg->max_body_bytes;
   server.set_pre_routing_handler([&get_routes, &guard, &app](const httplib::Request& req, httplib::Response& res) {
     // A preview origin serves its app's files and nothing else, before any API routing.
     return serve_preview_host(app, req, res) || platform::servers::refused_by_guard(req, res, guard) ||

@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../common/listen.hpp"
 #include "../common/find_upwards.hpp"
 #include "../common/request_checks.hpp"
 #include "platform/runtime_registry.hpp"
@@ -222,8 +223,12 @@ int main(int, char** argv) {
   broker brk(*cfg);
   worker_registry registry(*cfg, platform::builtin_runtime_registry());
   httplib::Server server;
-  server.new_task_queue = [] { return new httplib::ThreadPool(256); };
-  server.set_read_timeout(30, 0);
+  // One thread per connection: turn and agent-run streams are long-lived, and a client that
+  // sends its request slowly holds a thread until a read waits longer than the read timeout;
+  // the pool is sized so that neither starves the rest (docs/operations.md, "Slow clients").
+  server.new_task_queue = [] { return new httplib::ThreadPool(1024); };
+  server.set_read_timeout(10, 0);
+  server.set_keep_alive_timeout(2);
   server.set_write_timeout(30, 0);
   server.set_payload_max_length(body_limits.max_bytes);
   const std::string app = "/sessions/([A-Za-z0-9_-]{1,200})";
@@ -273,13 +278,17 @@ int main(int, char** argv) {
                     "application/json");
   });
   server.set_error_handler([](const httplib::Request&, httplib::Response& res) {
-    if (res.body.empty()) send_error(res, res.status, res.status == 404 ? "not_found" : "http_error", "request failed");
+    if (!res.body.empty()) return;
+    if (res.status == 404) send_error(res, 404, "not_found", "request failed");
+    else if (res.status == 413) send_error(res, 413, "body_too_large", "the request body is too large");
+    else send_error(res, res.status, "http_error", "request failed");
   });
   // No browser has any business here (the web server and the runtimes' MCP clients are the
   // only callers), and without a token only loopback host names are answered.
   platform::request_guard_policy guard;
   guard.browser_callers = false;
   guard.loopback_hosts_only = cfg->internal_token.empty();
+  guard.max_body_bytes = body_limits.max_bytes;
   server.set_pre_routing_handler([&guard](const httplib::Request& req, httplib::Response& res) {
     return platform::servers::refused_by_guard(req, res, guard) ? httplib::Server::HandlerResponse::Handled
                                                                 : httplib::Server::HandlerResponse::Unhandled;
@@ -288,7 +297,7 @@ int main(int, char** argv) {
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
   std::signal(SIGPIPE, SIG_IGN);
-  int port = cfg->port == 0 ? server.bind_to_any_port(cfg->host) : (server.bind_to_port(cfg->host, cfg->port) ? cfg->port : -1);
+  int port = platform::servers::bind_deep(server, cfg->host, cfg->port);
   if (port < 0) {
     std::fprintf(stderr, "platform-worker: cannot listen on %s:%d\n", cfg->host.c_str(), cfg->port);
     return 1;

@@ -14,7 +14,7 @@ namespace {
 
 request_head post(std::string_view host, std::string_view origin = {}, std::string_view site = {},
                   std::string_view type = "application/json") {
-  return {"POST", host, origin, site, type, true};
+  return {"POST", host, origin, site, type, true, 2};
 }
 
 std::string code_of(const std::optional<request_refusal>& r) { return r ? std::string(describe(*r).code) : "allowed"; }
@@ -41,7 +41,7 @@ TEST_CASE("web: a same-origin page and non-browser clients pass, other sites and
   CHECK(code_of(guard_request(post("127.0.0.1:8787", "null"), web)) == "cross_site_request");
   // Reading is not guarded by origin (the answer cannot be read without CORS, and OAuth
   // callbacks are cross-site navigations).
-  request_head get{"GET", "127.0.0.1:8787", "https://evil.example", "cross-site", {}, false};
+  request_head get{"GET", "127.0.0.1:8787", "https://evil.example", "cross-site", {}, false, std::nullopt};
   CHECK(code_of(guard_request(get, web)) == "allowed");
 }
 
@@ -53,7 +53,7 @@ TEST_CASE("web: JSON routes take only bodies declared JSON") {
   CHECK(code_of(guard_request(post("h", {}, {}, ""), web)) == "unsupported_media_type");
   CHECK(code_of(guard_request(post("h", {}, {}, "Application/JSON; charset=utf-8"), web)) == "allowed");
   CHECK(code_of(guard_request(post("h", {}, {}, "application/merge-patch+json"), web)) == "allowed");
-  request_head empty{"POST", "h", {}, {}, "text/plain", false};
+  request_head empty{"POST", "h", {}, {}, "text/plain", false, std::nullopt};
   CHECK(code_of(guard_request(empty, web)) == "allowed");  // no body, nothing to misread
 }
 
@@ -62,13 +62,13 @@ TEST_CASE("web: local mode answers loopback host names only, or the configured p
   request_guard_policy local;
   local.loopback_hosts_only = true;
   for (std::string_view host : {"127.0.0.1:8787", "[::1]:8787", "localhost", "localhost.", "app.preview.localhost:8787"}) {
-    CHECK(code_of(guard_request({"GET", host, {}, {}, {}, false}, local)) == "allowed");
+    CHECK(code_of(guard_request({"GET", host, {}, {}, {}, false, std::nullopt}, local)) == "allowed");
   }
   // A DNS-rebinding page: evil.example resolves to 127.0.0.1, so the browser thinks it is same-origin.
   CHECK(code_of(guard_request(post("evil.example:8787", "http://evil.example:8787", "same-origin"), local)) ==
         "host_not_allowed");
-  CHECK(code_of(guard_request({"GET", "localhost.evil.example", {}, {}, {}, false}, local)) == "host_not_allowed");
-  CHECK(code_of(guard_request({"GET", "", {}, {}, {}, false}, local)) == "host_not_allowed");
+  CHECK(code_of(guard_request({"GET", "localhost.evil.example", {}, {}, {}, false, std::nullopt}, local)) == "host_not_allowed");
+  CHECK(code_of(guard_request({"GET", "", {}, {}, {}, false, std::nullopt}, local)) == "host_not_allowed");
   local.trusted_origins = origins;
   CHECK(code_of(guard_request(post("builder.example.com", "https://builder.example.com", "same-origin"), local)) == "allowed");
   request_guard_policy proxied;
@@ -86,12 +86,31 @@ TEST_CASE("worker: any request a browser labels is refused, whatever the method"
   CHECK(code_of(guard_request(post("127.0.0.1:8788"), worker)) == "allowed");
   CHECK(code_of(guard_request(post("127.0.0.1:8788", {}, "same-origin"), worker)) == "cross_site_request");
   CHECK(code_of(guard_request(post("127.0.0.1:8788", "http://127.0.0.1:8787"), worker)) == "cross_site_request");
-  CHECK(code_of(guard_request({"GET", "127.0.0.1:8788", {}, "cross-site", {}, false}, worker)) == "cross_site_request");
+  CHECK(code_of(guard_request({"GET", "127.0.0.1:8788", {}, "cross-site", {}, false, std::nullopt}, worker)) == "cross_site_request");
   CHECK(code_of(guard_request(post("127.0.0.1:8788", {}, {}, "text/plain"), worker)) == "unsupported_media_type");
   CHECK(code_of(guard_request(post("attacker.example:8788"), worker)) == "host_not_allowed");
   CHECK(describe(request_refusal::cross_site_request).http_status == 403);
   CHECK(describe(request_refusal::unsupported_media_type).http_status == 415);
   CHECK(describe(request_refusal::host_not_allowed).http_status == 421);
+}
+
+TEST_CASE("a declared body over the limit is refused before it is read; an undeclared one is left to the reader") {
+  request_guard_policy web;
+  web.max_body_bytes = 1000;
+  auto big = post("127.0.0.1:8787");
+  big.declared_length = 1001;
+  CHECK(code_of(guard_request(big, web)) == "body_too_large");
+  big.declared_length = 1000;
+  CHECK(code_of(guard_request(big, web)) == "allowed");
+  big.declared_length = UINT64_MAX;  // a Content-Length too large to be a number here
+  CHECK(code_of(guard_request(big, web)) == "body_too_large");
+  big.declared_length = std::nullopt;  // chunked: the reader's own limit applies
+  CHECK(code_of(guard_request(big, web)) == "allowed");
+  // Another site learns nothing about sizes: it is refused for what it is first.
+  auto cross = post("127.0.0.1:8787", "https://evil.example", "cross-site");
+  cross.declared_length = 1u << 30;
+  CHECK(code_of(guard_request(cross, web)) == "cross_site_request");
+  CHECK(describe(request_refusal::body_too_large).http_status == 413);
 }
 
 TEST_CASE("internal callers: the token when one is configured, else loopback peers only") {

@@ -66,7 +66,14 @@ constexpr std::array refusal_table{
                          "This server runs without sign-in and answers only to a loopback host name "
                          "(127.0.0.1, localhost, [::1])."},
     request_refusal_info{"unsupported_media_type", 415, "The request body must be sent as Content-Type: application/json."},
+    request_refusal_info{"body_too_large", 413, "The request body is larger than this server accepts."},
 };
+// The table is indexed by the enum: one entry per refusal, in its order.
+static_assert(refusal_table.size() == static_cast<std::size_t>(request_refusal::body_too_large) + 1);
+static_assert(refusal_table[static_cast<std::size_t>(request_refusal::cross_site_request)].http_status == 403);
+static_assert(refusal_table[static_cast<std::size_t>(request_refusal::host_not_allowed)].http_status == 421);
+static_assert(refusal_table[static_cast<std::size_t>(request_refusal::unsupported_media_type)].http_status == 415);
+static_assert(refusal_table[static_cast<std::size_t>(request_refusal::body_too_large)].http_status == 413);
 
 }  // namespace
 
@@ -94,6 +101,7 @@ std::optional<request_refusal> guard_request(const request_head& head, const req
   if (is_state_changing(head.method) && head.has_body && !is_json_media_type(head.content_type)) {
     return request_refusal::unsupported_media_type;
   }
+  if (head.declared_length && *head.declared_length > policy.max_body_bytes) return request_refusal::body_too_large;
   return std::nullopt;
 }
 

@@ -9,6 +9,7 @@
 // to send those headers. In local mode a Host that is no loopback name is refused, which keeps
 // DNS-rebinding pages (evil.example resolving to 127.0.0.1) off an unauthenticated server.
 // Rules and codes: docs/http-api.md, "Cross-site requests".
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
@@ -24,6 +25,7 @@ struct request_head {
   std::string_view sec_fetch_site;  // Sec-Fetch-Site
   std::string_view content_type;    // Content-Type
   bool has_body = false;            // a Content-Length above 0 or a Transfer-Encoding
+  std::optional<std::uint64_t> declared_length;  // Content-Length, when it is a number
 };
 
 struct request_guard_policy {
@@ -35,6 +37,9 @@ struct request_guard_policy {
   // Origins ("https://builder.example.com") a reverse proxy serves the page from, accepted
   // besides the origin the Host header names.
   std::span<const std::string> trusted_origins;
+  // A declared body larger than this is refused before any of it is read: the server never
+  // waits for (or reads) bytes it would refuse anyway.
+  std::uint64_t max_body_bytes = UINT64_MAX;
 };
 
 // One closed set of refusals.
@@ -42,6 +47,7 @@ enum class request_refusal {
   cross_site_request,      // 403: another site, another origin, or a browser at the worker
   host_not_allowed,        // 421: not a loopback Host in local mode
   unsupported_media_type,  // 415: a body on a JSON route that is not declared JSON
+  body_too_large,          // 413: a declared Content-Length over the server's limit
 };
 
 struct request_refusal_info {
