@@ -11,6 +11,7 @@
 #include <string>
 
 #include "../common/env.hpp"
+#include "../common/private_file.hpp"
 
 namespace platform::web {
 namespace {
@@ -31,16 +32,13 @@ result<std::string> read_key_file(const std::string& path) {
   return text;
 }
 
-// O_EXCL: two processes starting on a fresh data dir do not both write a key; the loser reads.
+// Created once: two processes starting on a fresh data dir do not both write a key; the one
+// that comes second reads the first one's.
 result<void> create_key_file(const std::string& path) {
   auto key = generate_secrets_key();
   if (!key) return tl::unexpected(key.error());
-  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-  if (fd < 0) return errno == EEXIST ? result<void>() : fail("invalid_config", "cannot create the secrets key file " + path);
-  std::string text = to_hex(*key) + "\n";
-  bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()) && ::fsync(fd) == 0;
-  ::close(fd);
-  if (!ok) return fail("invalid_config", "cannot write the secrets key file " + path);
+  auto written = servers::write_private_file(path, to_hex(*key) + "\n", servers::private_write::create_only);
+  if (!written) return fail("invalid_config", "cannot write the secrets key file " + path);
   return {};
 }
 

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../common/json_fields.hpp"
+#include "../common/private_file.hpp"
 
 namespace platform::worker {
 namespace {
@@ -25,27 +26,6 @@ constexpr std::size_t max_key_bytes = 4096;
 bool plain_token(std::string_view v) {
   return !v.empty() && v.size() <= max_key_bytes &&
          std::all_of(v.begin(), v.end(), [](char c) { return c > 0x20 && c < 0x7f; });
-}
-
-// Written beside its final name and renamed over it, created 0600: no reader ever sees a half
-// file or a moment of wider permissions.
-bool write_private(const std::string& path, const std::string& bytes) {
-  std::string tmp = path + ".tmp";
-  std::error_code ec;
-  std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  if (fd < 0) return false;
-  std::size_t done = 0;
-  while (done < bytes.size()) {
-    ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (n <= 0) break;
-    done += static_cast<std::size_t>(n);
-  }
-  bool ok = done == bytes.size() && ::fsync(fd) == 0;
-  ok = ::close(fd) == 0 && ok;
-  if (ok) ok = ::rename(tmp.c_str(), path.c_str()) == 0;
-  if (!ok) ::unlink(tmp.c_str());
-  return ok;
 }
 
 }  // namespace
@@ -86,7 +66,7 @@ result<void> provider_keys::set(std::string_view name, std::string_view value) {
   if (!file_.empty()) {
     nlohmann::json doc = nlohmann::json::object();
     for (const auto& [k, v] : entered) doc[k] = v;
-    if (!write_private(file_, doc.dump())) return fail("store_failed", "the worker could not save the key in its data directory");
+    if (!platform::servers::write_private_file(file_, doc.dump(), platform::servers::private_write::replace)) return fail("store_failed", "the worker could not save the key in its data directory");
   }
   entered_ = std::move(entered);
   values_[std::string(name)] = std::string(value);
