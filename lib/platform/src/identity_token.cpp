@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bounded_json.hpp"
+#include "platform/base64.hpp"
 
 namespace platform {
 namespace {
@@ -17,45 +18,6 @@ namespace {
 using nlohmann::json;
 
 tl::unexpected<error> invalid(std::string why) { return fail("invalid_token", "identity token rejected: " + why); }
-
-bool base64url_decode(std::string_view in, std::string& out) {
-  out.clear();
-  unsigned buffer = 0;
-  int bits = 0;
-  for (char c : in) {
-    int v;
-    if (c >= 'A' && c <= 'Z') v = c - 'A';
-    else if (c >= 'a' && c <= 'z') v = c - 'a' + 26;
-    else if (c >= '0' && c <= '9') v = c - '0' + 52;
-    else if (c == '-') v = 62;
-    else if (c == '_') v = 63;
-    else return false;
-    buffer = (buffer << 6) | static_cast<unsigned>(v);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out.push_back(static_cast<char>((buffer >> bits) & 0xff));
-    }
-  }
-  return bits < 6;  // a lone trailing character cannot encode a byte
-}
-
-std::string base64url_encode(std::string_view in) {
-  static constexpr char table[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-  std::string out;
-  unsigned buffer = 0;
-  int bits = 0;
-  for (unsigned char c : in) {
-    buffer = (buffer << 8) | c;
-    bits += 8;
-    while (bits >= 6) {
-      bits -= 6;
-      out.push_back(table[(buffer >> bits) & 63]);
-    }
-  }
-  if (bits > 0) out.push_back(table[(buffer << (6 - bits)) & 63]);
-  return out;
-}
 
 std::string hmac_sha256(std::string_view key, std::string_view data) {
   unsigned char mac[EVP_MAX_MD_SIZE];
@@ -131,12 +93,13 @@ result<identity> verify_identity_token(std::string_view token, const identity_to
   if (d2 == std::string_view::npos || token.find('.', d2 + 1) != std::string_view::npos) {
     return invalid("not a compact JWT");
   }
-  std::string header_text, claims_text, sig;
-  if (!base64url_decode(token.substr(0, d1), header_text) ||
-      !base64url_decode(token.substr(d1 + 1, d2 - d1 - 1), claims_text) ||
-      !base64url_decode(token.substr(d2 + 1), sig)) {
-    return invalid("bad encoding");
-  }
+  auto header_part = base64url_decode(token.substr(0, d1));
+  auto claims_part = base64url_decode(token.substr(d1 + 1, d2 - d1 - 1));
+  auto sig_part = base64url_decode(token.substr(d2 + 1));
+  if (!header_part || !claims_part || !sig_part) return invalid("bad encoding");
+  const std::string& header_text = *header_part;
+  const std::string& claims_text = *claims_part;
+  const std::string& sig = *sig_part;
   // Parsed before the signature is checked, so bounded like any body a stranger sends.
   const json_limits token_json{.max_depth = body_max_depth, .max_bytes = 16384};
   json header = parse_json_within(header_text, token_json);
