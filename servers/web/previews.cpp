@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "http.hpp"
+#include "platform/host_header.hpp"
 #include "platform/preview_access.hpp"
 #include "platform/static_site.hpp"
 #include "platform/store.hpp"
@@ -14,10 +15,8 @@ namespace {
 
 // The port the browser used to reach this server (the preview lives on the same one locally).
 std::string request_port(const httplib::Request& req) {
-  std::string host = req.get_header_value("Host");
-  auto colon = host.rfind(':');
-  if (colon == std::string::npos || host.find(']', colon) != std::string::npos) return "";
-  return host.substr(colon + 1);
+  const std::string host = req.get_header_value("Host");
+  return std::string(split_host_header(host).port);
 }
 
 std::string preview_origin(const config& cfg, const httplib::Request& req, std::string_view app_id) {

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "platform/host_header.hpp"
 #include "platform/internal_auth.hpp"
 #include "platform/request_guard.hpp"
 
@@ -130,4 +131,16 @@ TEST_CASE("internal callers: the token when one is configured, else loopback pee
   CHECK(check_internal_caller(token, "Bearer " + token + "x", "127.0.0.1") == internal_refusal::wrong_token);
   CHECK(check_internal_caller(token, token, "127.0.0.1") == internal_refusal::wrong_token);
   CHECK(describe(internal_refusal::wrong_token).http_status == 401);
+}
+
+TEST_CASE("a Host header's name and port") {
+  CHECK(split_host_header("[::1]:8787").name == "[::1]");
+  CHECK(split_host_header("[::1]:8787").port == "8787");
+  CHECK(split_host_header("[::1]").port.empty());
+  CHECK(split_host_header("a.preview.localhost:1").name == "a.preview.localhost");
+  CHECK(split_host_header("a.preview.localhost:1").port == "1");
+  CHECK(split_host_header("example.com").name == "example.com");
+  CHECK(split_host_header("example.com").port.empty());
+  CHECK(split_host_header("[::1").name == "[::1");
+  CHECK(split_host_header("").name.empty());
 }

@@ -6,6 +6,7 @@
 #include <charconv>
 
 #include "platform/ascii.hpp"
+#include "platform/host_header.hpp"
 #include "platform/ids.hpp"
 
 namespace platform {
@@ -74,9 +75,7 @@ result<preview_grant> verify_preview_token(std::string_view key, std::string_vie
 }
 
 std::optional<std::string> preview_app_of_host(std::string_view host, std::string_view preview_domain) {
-  if (auto colon = host.rfind(':'); colon != std::string_view::npos && host.find(']') == std::string_view::npos) {
-    host = host.substr(0, colon);
-  }
+  host = split_host_header(host).name;
   if (preview_domain.empty() || host.size() <= preview_domain.size() + 1) return std::nullopt;
   // Host names are case-insensitive; app ids are not, so only the domain part is folded.
   if (!iends_with(host, preview_domain) || host[host.size() - preview_domain.size() - 1] != '.') return std::nullopt;

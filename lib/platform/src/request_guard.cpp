@@ -3,6 +3,7 @@
 #include <array>
 
 #include "platform/ascii.hpp"
+#include "platform/host_header.hpp"
 
 namespace platform {
 
@@ -14,17 +15,8 @@ std::string_view trimmed(std::string_view s) noexcept {
   return s;
 }
 
-// The host of a Host header, without its port: "[::1]:8787" -> "[::1]", "a.localhost:1" -> "a.localhost".
-std::string_view host_name(std::string_view host) noexcept {
-  if (!host.empty() && host.front() == '[') {
-    auto close = host.find(']');
-    return close == std::string_view::npos ? host : host.substr(0, close + 1);
-  }
-  return host.substr(0, host.find(':'));
-}
-
 bool is_loopback_host(std::string_view host) noexcept {
-  std::string_view name = host_name(host);
+  std::string_view name = split_host_header(host).name;
   if (!name.empty() && name.back() == '.') name.remove_suffix(1);
   return name == "127.0.0.1" || name == "[::1]" || iequals(name, "localhost") || iends_with(name, ".localhost");
 }
