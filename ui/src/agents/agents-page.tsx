@@ -3,7 +3,6 @@ import type { App, Role } from '../api/types';
 import { ErrorNotice } from '../components/error-notice';
 import { Spinner } from '../components/spinner';
 import { isAdmin } from '../members/roles';
-import { explainError } from '../settings/explain-error';
 import { AgentSection } from './agent-section';
 import { ApprovalState } from './approval-state';
 import { ApproveAgentsButton } from './approve-agents-button';
@@ -45,7 +44,7 @@ export function AgentsPage({ app, role }: { app: App; role: Role | undefined }) 
         <p className="text-xs text-zinc-500">Only a workspace admin or owner can approve agents.</p>
       ) : null}
       <WorkerSyncNotice sync={workerSync} />
-      <ErrorNotice error={explainError(patchError, patchErrors)} />
+      <ErrorNotice error={patchError} wording={patchErrors} />
       <ProblemsList problems={view.problems} />
       {doc === null ? (
         <p className="text-sm text-zinc-600" data-testid="agents-empty">

@@ -4,7 +4,6 @@ import { keys } from '../api/queries';
 import type { AgentsView } from '../api/types';
 import { Button } from '../components/button';
 import { ErrorNotice } from '../components/error-notice';
-import { explainError } from '../settings/explain-error';
 import { useAction } from '../settings/use-action';
 
 const approvalErrors = {
@@ -31,7 +30,7 @@ export function ApproveAgentsButton({ workspaceId, appId, draftHash }: { workspa
       <Button variant="primary" disabled={busy} onClick={() => void approve()} data-testid="approve-agents">
         {busy ? 'Approving…' : 'Approve agents'}
       </Button>
-      <ErrorNotice error={explainError(error, approvalErrors)} />
+      <ErrorNotice error={error} wording={approvalErrors} />
     </div>
   );
 }

@@ -12,18 +12,21 @@ const hints: Record<string, string> = {
   not_found: 'It may have been removed, or you may not have access.',
 };
 
-export function describeError(e: unknown): { title: string; hint?: string } {
+/** `wording`: the screen's own sentence for some codes. The server's message is written for API
+ *  callers; a person needs to know what to do next on this screen. */
+export function describeError(e: unknown, wording?: Readonly<Record<string, string>>): { title: string; hint?: string } {
   if (e instanceof ApiError) {
+    const title = wording?.[e.code] ?? e.message;
     const hint = hints[e.code] ?? (e.code.startsWith('worker_http_') ? hints.worker_unreachable : undefined);
-    return hint ? { title: e.message, hint } : { title: e.message };
+    return hint ? { title, hint } : { title };
   }
   if (e instanceof Error) return { title: e.message };
   return { title: 'Something went wrong.' };
 }
 
-export function ErrorNotice({ error, className }: { error: unknown; className?: string }) {
+export function ErrorNotice({ error, wording, className }: { error: unknown; wording?: Readonly<Record<string, string>>; className?: string }) {
   if (!error) return null;
-  const { title, hint } = describeError(error);
+  const { title, hint } = describeError(error, wording);
   return (
     <div role="alert" className={`rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800 ${className ?? ''}`}>
       <p className="font-medium">{title}</p>

@@ -5,7 +5,6 @@ import type { IntegrationSecret } from '../api/types';
 import { Badge } from '../components/badge';
 import { Button } from '../components/button';
 import { ErrorNotice } from '../components/error-notice';
-import { explainError } from '../settings/explain-error';
 import { useAction } from '../settings/use-action';
 import { integrationErrors } from './integration-errors';
 
@@ -110,7 +109,7 @@ export function SecretRow({
           )
         ) : null}
       </div>
-      <ErrorNotice error={explainError(error, integrationErrors)} />
+      <ErrorNotice error={error} wording={integrationErrors} />
     </div>
   );
 }

@@ -5,7 +5,6 @@ import { ErrorNotice } from '../components/error-notice';
 import { Spinner } from '../components/spinner';
 import { isAdmin } from '../members/roles';
 import { useRole } from '../members/use-role';
-import { explainError } from '../settings/explain-error';
 import { IntegrationCard } from './integration-card';
 import { integrationErrors } from './integration-errors';
 
@@ -16,7 +15,7 @@ export function SecretsDialog({ open, onOpenChange, workspaceId, appId }: { open
   const canManage = isAdmin(useRole(workspaceId));
   return (
     <Dialog open={open} onOpenChange={onOpenChange} title="Set up integrations" description="Secrets are stored encrypted for this app. Saved values are never shown again." wide>
-      {error ? <ErrorNotice error={explainError(error, integrationErrors)} /> : !data ? <Spinner label="Loading integrations" /> : null}
+      {error ? <ErrorNotice error={error} wording={integrationErrors} /> : !data ? <Spinner label="Loading integrations" /> : null}
       {data && !canManage ? <p className="mb-3 text-sm text-zinc-600">{integrationErrors.forbidden}</p> : null}
       {data?.integrations.length === 0 ? <p className="text-sm text-zinc-600">This app needs no integrations yet.</p> : null}
       <div className="space-y-4">

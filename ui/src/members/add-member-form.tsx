@@ -2,7 +2,6 @@ import { useState } from 'react';
 import type { Role } from '../api/types';
 import { Button } from '../components/button';
 import { ErrorNotice } from '../components/error-notice';
-import { explainError } from '../settings/explain-error';
 import { memberErrors } from './member-errors';
 import { RoleSelect } from './role-select';
 import { useSetRole } from './use-set-role';
@@ -36,7 +35,7 @@ export function AddMemberForm({ workspaceId }: { workspaceId: string }) {
           Add
         </Button>
       </div>
-      <ErrorNotice error={explainError(error, memberErrors)} />
+      <ErrorNotice error={error} wording={memberErrors} />
     </form>
   );
 }

@@ -1,7 +1,6 @@
 import type { Member } from '../api/types';
 import { Badge } from '../components/badge';
 import { ErrorNotice } from '../components/error-notice';
-import { explainError } from '../settings/explain-error';
 import { memberErrors } from './member-errors';
 import { RoleSelect } from './role-select';
 import { useSetRole } from './use-set-role';
@@ -25,7 +24,7 @@ export function MemberRow({ workspaceId, member: m, canManage, isMe }: { workspa
           <Badge tone={m.role === 'owner' ? 'violet' : 'neutral'}>{m.role}</Badge>
         )}
       </div>
-      <ErrorNotice error={explainError(error, memberErrors)} />
+      <ErrorNotice error={error} wording={memberErrors} />
     </li>
   );
 }

@@ -3,7 +3,6 @@ import { api } from '../api/client';
 import { keys } from '../api/queries';
 import { Button } from '../components/button';
 import { ErrorNotice } from '../components/error-notice';
-import { explainError } from '../settings/explain-error';
 import { publishErrors } from './publish-errors';
 import { usePublishAction } from './use-publish-action';
 
@@ -23,7 +22,7 @@ export function PublishNow({ workspaceId, appId }: { workspaceId: string; appId:
         </Button>
         {done ? <span className="text-sm text-emerald-700" data-testid="publish-done">Published. Viewers now use this version.</span> : null}
       </div>
-      <ErrorNotice error={explainError(error, publishErrors)} />
+      <ErrorNotice error={error} wording={publishErrors} />
     </div>
   );
 }

@@ -3,7 +3,6 @@ import { api } from '../api/client';
 import { keys } from '../api/queries';
 import { Button } from '../components/button';
 import { ErrorNotice } from '../components/error-notice';
-import { explainError } from '../settings/explain-error';
 import { publishErrors } from './publish-errors';
 import { usePublishAction } from './use-publish-action';
 
@@ -40,7 +39,7 @@ export function RequestReviewForm({ workspaceId, appId, pending }: { workspaceId
         {busy ? 'Asking…' : 'Request review'}
       </Button>
       {pending ? <p className="text-xs text-zinc-500">A review is already waiting for an admin or owner.</p> : null}
-      <ErrorNotice error={explainError(error, publishErrors)} />
+      <ErrorNotice error={error} wording={publishErrors} />
     </form>
   );
 }

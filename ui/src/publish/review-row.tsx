@@ -6,7 +6,6 @@ import { Badge } from '../components/badge';
 import { Button } from '../components/button';
 import { ErrorNotice } from '../components/error-notice';
 import { useMemberLabel } from '../members/use-member-label';
-import { explainError } from '../settings/explain-error';
 import { when } from '../settings/when';
 import { publishErrors } from './publish-errors';
 import { usePublishAction } from './use-publish-action';
@@ -55,7 +54,7 @@ export function ReviewRow({ workspaceId, appId, review: r, canDecide }: { worksp
           </Button>
         </div>
       ) : null}
-      <ErrorNotice error={explainError(error, publishErrors)} />
+      <ErrorNotice error={error} wording={publishErrors} />
     </li>
   );
 }

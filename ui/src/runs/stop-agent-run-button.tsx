@@ -3,7 +3,6 @@ import { api } from '../api/client';
 import { keys } from '../api/queries';
 import { Button } from '../components/button';
 import { ErrorNotice } from '../components/error-notice';
-import { explainError } from '../settings/explain-error';
 import { useAction } from '../settings/use-action';
 
 const stopErrors = {
@@ -27,7 +26,7 @@ export function StopAgentRunButton({ workspaceId, appId, runId, onStopped }: { w
       <Button variant="danger" disabled={busy || asked} onClick={() => void stop()} data-testid="agent-run-stop">
         {busy || asked ? 'Stopping…' : 'Stop run'}
       </Button>
-      <ErrorNotice error={explainError(error, stopErrors)} />
+      <ErrorNotice error={error} wording={stopErrors} />
     </div>
   );
 }

@@ -5,7 +5,6 @@ import { Spinner } from '../components/spinner';
 import { IntegrationCard } from '../integrations/integration-card';
 import { integrationErrors } from '../integrations/integration-errors';
 import { isAdmin } from '../members/roles';
-import { explainError } from './explain-error';
 import { OAuthProviderRow } from './oauth-provider-row';
 
 /** The app's integration settings: its grants as the builder required them, their write-only
@@ -22,7 +21,7 @@ export function IntegrationsPage({ app, role }: { app: App; role: Role | undefin
           Credentials belong to this app only; another app’s never serves it. Saved values are stored encrypted and never shown again.
         </p>
       </div>
-      {error ? <ErrorNotice error={explainError(error, integrationErrors)} /> : !data ? <Spinner label="Loading integrations" /> : null}
+      {error ? <ErrorNotice error={error} wording={integrationErrors} /> : !data ? <Spinner label="Loading integrations" /> : null}
       {data && !canManage ? <p className="text-sm text-zinc-600">{integrationErrors.forbidden}</p> : null}
       {data ? (
         <section className="space-y-3">
