@@ -269,6 +269,31 @@ run(async () => {
     await context.unroute((u) => u.pathname.endsWith('/hostile'));
   });
 
+  await check('after the change stream of the page reconnects, live lists read again: a note stored meanwhile appears', async () => {
+    const { context: away } = await signedInContext(browser, p.web, idp.token('owner'), viewport);
+    // The first change stream is held, then ends at once: the page reconnects (a dropped
+    // connection). A note stored before then reaches the app only through the resync.
+    let release;
+    const held = new Promise((r) => (release = r));
+    let first = true;
+    await away.route((u) => u.pathname.endsWith('/data-events'), async (route) => {
+      if (!first) return route.continue();
+      first = false;
+      await held;
+      await route.fulfill({ status: 200, contentType: 'text/event-stream', body: '' });
+    });
+    const viewer = watch(await away.newPage());
+    await viewer.goto(made.page);
+    const frame = viewer.frameLocator('[data-testid="preview-frame"]');
+    await frame.getByText('first note').waitFor();
+    await call('POST', dataPath, { scope: 'draft', collection: 'notes', op: 'insert', data: { text: 'stored while away' } });
+    assert.equal(await frame.getByText('stored while away').count(), 0);
+    release();
+    await frame.getByText('stored while away').waitFor();
+    assert.equal(await frame.locator('li', { hasText: 'stored while away' }).count(), 1);
+    await away.close();
+  });
+
   await check('a write the server refuses rolls back and surfaces the error', async () => {
     const frame = page.frameLocator('[data-testid="preview-frame"]');
     await frame.getByRole('button', { name: 'Stale edit' }).click();
