@@ -233,14 +233,20 @@ async function main() {
 
   await check('while the run is live: the runtime holds no secret or internal token in its env or files', async () => {
     // The model holds its first reply: the runtime is up with its grant. Find its turn config.
-    const cfgFile = await (async () => {
+    // Polling for the file to appear whole (the worker may be writing it), not timing.
+    const [cfgFile, mcp] = await (async () => {
       for (;;) {
         const f = fs.readdirSync(workerTmp).map((d) => path.join(workerTmp, d, 'platform-mcp.json')).find((p) => fs.existsSync(p));
-        if (f) return f;
-        await new Promise((r) => setTimeout(r, 50));  // polling for a file to appear, not timing
+        if (f) {
+          try {
+            return [f, JSON.parse(fs.readFileSync(f, 'utf8'))];
+          } catch {
+            // not written whole yet
+          }
+        }
+        await new Promise((r) => setTimeout(r, 50));
       }
     })();
-    const mcp = JSON.parse(fs.readFileSync(cfgFile, 'utf8'));
     assert.deepEqual(Object.keys(mcp.mcpServers).sort(), ['app_data', 'app_tools']);
     turnToken = mcp.mcpServers.app_tools.headers.Authorization.slice('Bearer '.length);
     assert.match(turnToken, /^[0-9a-f]{64}$/);

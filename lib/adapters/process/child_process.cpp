@@ -68,6 +68,10 @@ result<std::unique_ptr<child_process>> child_process::spawn(const process_spec& 
   posix_spawn_file_actions_adddup2(&actions, p.fds[0][0], 0);
   posix_spawn_file_actions_adddup2(&actions, p.fds[1][1], 1);
   posix_spawn_file_actions_adddup2(&actions, p.fds[2][1], 2);
+  // Nothing else of the server's: not its listening sockets (a runtime outliving a killed
+  // worker would keep the port, and a restarted worker could not bind it), not its client
+  // connections, not its database or cache connections.
+  posix_spawn_file_actions_addclosefrom_np(&actions, 3);
   if (!spec.cwd.empty()) posix_spawn_file_actions_addchdir_np(&actions, spec.cwd.c_str());
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
