@@ -18,7 +18,7 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ASAN_OPTIONS=detect_leak
 mkdir -p fuzz/artifacts
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  for exe in "$BUILD"/fuzz/fuzz_*; do [ -x "$exe" ] && targets+=("$(basename "$exe" | sed 's/^fuzz_//')"); done
+  for exe in "$BUILD"/fuzz/fuzz_*; do [ -f "$exe" ] && [ -x "$exe" ] && targets+=("$(basename "$exe" | sed 's/^fuzz_//')"); done
 fi
 out=$(mktemp -d)
 one() {
