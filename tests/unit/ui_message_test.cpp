@@ -87,3 +87,12 @@ TEST_CASE("message lists: count and append") {
   REQUIRE(all);
   CHECK(platform::count_ui_messages(*all).value() == 2);
 }
+
+TEST_CASE("a preliminary flag of another type than boolean is no flag, and no crash (a fuzz finding)") {
+  platform::ui_message_assembler a;
+  a.feed(R"({"type":"tool-input-available","toolCallId":"c","toolName":"Bash","input":{}})");
+  a.feed(R"({"type":"tool-output-available","toolCallId":"c","output":"x","preliminary":"yes"})");
+  json m = json::parse(a.message_json());
+  CHECK(m["parts"][0]["state"] == "output-available");
+  CHECK_FALSE(m["parts"][0].contains("preliminary"));
+}

@@ -41,19 +41,24 @@ result<opencode_catalog_reply> opencode_catalog_from_json(std::string_view text)
     auto it = o.find(k);
     return it != o.end() && it->is_string() ? it->get<std::string>() : std::string();
   };
+  // A flag of any other type than a boolean is off (json::value would throw on it).
+  auto flag = [](const json& o, const char* k) {
+    auto it = o.find(k);
+    return it != o.end() && it->is_boolean() && it->get<bool>();
+  };
   auto num = [](const json& o, const char* k) {
     auto it = o.find(k);
     return it != o.end() && it->is_number() ? it->get<double>() : 0.0;
   };
   opencode_catalog_reply out;
   for (const auto& m : j["models"]) {
-    if (!m.is_object() || str(m, "id").empty() || !m.value("toolcall", false)) continue;
+    if (!m.is_object() || str(m, "id").empty() || !flag(m, "toolcall")) continue;
     opencode_model om;
     om.id = str(m, "id");
     om.name = str(m, "name");
     om.provider_id = str(m, "provider");
     om.toolcall = true;
-    om.reasoning = m.value("reasoning", false);
+    om.reasoning = flag(m, "reasoning");
     if (auto v = m.find("variants"); v != m.end() && v->is_array()) {
       for (const auto& x : *v) {
         if (x.is_string()) om.variants.push_back(x.get<std::string>());

@@ -94,7 +94,8 @@ struct ui_message_assembler::impl {
       if (!p) return;
       (*p)["state"] = "output-available";
       (*p)["output"] = c.value("output", json());
-      if (c.value("preliminary", false)) (*p)["preliminary"] = true;
+      // Any other type than a boolean is no flag (json::value would throw on it).
+      if (auto pre = c.find("preliminary"); pre != c.end() && pre->is_boolean() && pre->get<bool>()) (*p)["preliminary"] = true;
       else p->erase("preliminary");
     } else if (type == "tool-output-error" || type == "tool-input-error") {
       json* p = known_tool(c);
