@@ -16,6 +16,9 @@ inline int bind_deep(httplib::Server& server, const std::string& host, int port)
   server.set_socket_options([&listen_fd](int fd) {
     int yes = 1;
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+    // As cpp-httplib's own default: a restarted server binds its port again at once, even
+    // while a process of the old one still holds a socket on it.
+    setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &yes, sizeof yes);
     listen_fd = fd;
   });
   int bound = port == 0 ? server.bind_to_any_port(host) : (server.bind_to_port(host, port) ? port : -1);

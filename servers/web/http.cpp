@@ -73,7 +73,10 @@ void follow_replay(httplib::Response& res, cache_store& cache, follow_options op
     result<replay_read> r = state->first ? result<replay_read>(std::move(*state->first))
                                          : cache.wait_read(state->stream_id, state->cursor, 16384, state->heartbeat);
     state->first.reset();
-    if (!r && outage_of(r.error()) && state->still_live) {
+    // A stream its producer is putting back after the store lost it may be briefly behind a
+    // follower's cursor: like an outage, that passes.
+    bool behind = r && r->status == replay_status::cursor_ahead;
+    if (((!r && outage_of(r.error())) || behind) && state->still_live) {
       auto now = std::chrono::steady_clock::now();
       if (!state->outage_since) state->outage_since = now;
       if (now - *state->outage_since <= state->outage_limit && state->still_live()) {
