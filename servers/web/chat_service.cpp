@@ -9,14 +9,14 @@
 #include "events.hpp"
 #include "governed_agents.hpp"
 #include "http.hpp"
-#include "platform/user_stop.hpp"
 #include "platform/bridge.hpp"
 #include "platform/builder_run.hpp"
 #include "platform/replay_head.hpp"
-#include "stream_writer.hpp"
 #include "platform/ui_message.hpp"
 #include "platform/ui_stream.hpp"
 #include "platform/usage.hpp"
+#include "platform/user_stop.hpp"
+#include "stream_writer.hpp"
 #include "previews.hpp"
 
 namespace platform::web {

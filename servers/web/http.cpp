@@ -55,12 +55,10 @@ std::string joined(const replay_read& r) {
   return out;
 }
 
-}  // namespace
-
-namespace {
 // A cache store that cannot be reached, or that restarted without the stream (its producer
 // puts it back): both pass, unlike a stream that ended or expired.
 bool outage_of(const error& e) { return e.code == "cache_unavailable" || e.code == "replay_not_found"; }
+
 }  // namespace
 
 void follow_replay(httplib::Response& res, cache_store& cache, follow_options options) {

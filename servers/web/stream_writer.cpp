@@ -13,6 +13,14 @@ bool stream_writer::append(std::string_view event) {
   if (gave_up_) return false;
   auto seq = copy_.append(event);
   if (!seq) return !(gave_up_ = true);  // a bug: the copy is never complete
+  // The usual case, the store answering and nothing waiting: straight in, no second copy.
+  if (waiting_.empty() && !outage_since_) {
+    auto r = cache_.append(id_, event);
+    if (r) return true;
+    if (r.error().code == "replay_not_found" && put_back()) return true;
+    waiting_.emplace_back(*seq, std::string(event));
+    return !outage(std::chrono::steady_clock::now());
+  }
   waiting_.emplace_back(*seq, std::string(event));
   return flush_locked(std::chrono::steady_clock::now());
 }
