@@ -456,6 +456,9 @@ run_stream_state await_run(web_app& app, const run_key& key, run_stream_state ru
 // Resume rule 2: a streaming run that is not attachable yet gets a short wait for its
 // run.stream_ready (or any end) before the answer.
 run_stream_state wait_attachable(web_app& app, const run_key& key, run_stream_state run) {
+  if (app.cfg.trace && run.status == run_status::streaming && !run.active_stream_id) {
+    std::fprintf(stderr, "web: resume waits for an attachable stream run=%s\n", key.run_id.c_str());
+  }
   return await_run(app, key, run, [](const run_stream_state& r) {
     return r.status == run_status::streaming && !r.active_stream_id;
   }, app.cfg.attach_wait);
