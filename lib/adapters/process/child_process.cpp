@@ -63,6 +63,25 @@ result<std::unique_ptr<child_process>> child_process::spawn(const process_spec& 
   for (auto& fd : p.fds) {
     if (::pipe2(fd, O_CLOEXEC) != 0) return fail("spawn_failed", std::string("pipe: ") + std::strerror(errno));
   }
+  int fd3[2] = {-1, -1};
+  if (spec.fd3_input) {
+    if (spec.fd3_input->size() > 65536) return fail("spawn_failed", "fd 3 input over 64 KiB");
+    if (::pipe2(fd3, O_CLOEXEC) != 0) return fail("spawn_failed", std::string("pipe: ") + std::strerror(errno));
+    // Written whole before the child starts (it fits the pipe's buffer), then closed: the
+    // child reads the bytes and end of file, and nothing of it stays open in the server.
+    std::string_view rest = *spec.fd3_input;
+    while (!rest.empty()) {
+      ssize_t n = ::write(fd3[1], rest.data(), rest.size());
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        close_fd(fd3[0]);
+        close_fd(fd3[1]);
+        return fail("spawn_failed", std::string("fd 3 input: ") + std::strerror(errno));
+      }
+      rest.remove_prefix(static_cast<std::size_t>(n));
+    }
+    close_fd(fd3[1]);
+  }
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, p.fds[0][0], 0);
@@ -71,7 +90,8 @@ result<std::unique_ptr<child_process>> child_process::spawn(const process_spec& 
   // Nothing else of the server's: not its listening sockets (a runtime outliving a killed
   // worker would keep the port, and a restarted worker could not bind it), not its client
   // connections, not its database or cache connections.
-  posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+  if (fd3[0] >= 0) posix_spawn_file_actions_adddup2(&actions, fd3[0], 3);
+  posix_spawn_file_actions_addclosefrom_np(&actions, fd3[0] >= 0 ? 4 : 3);
   if (!spec.cwd.empty()) posix_spawn_file_actions_addchdir_np(&actions, spec.cwd.c_str());
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
@@ -93,6 +113,7 @@ result<std::unique_ptr<child_process>> child_process::spawn(const process_spec& 
   int rc = posix_spawn(&pid, spec.program.c_str(), &actions, &attr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attr);
+  close_fd(fd3[0]);
   if (rc != 0) return fail("spawn_failed", "cannot start " + spec.program + ": " + std::strerror(rc));
 
   auto i = std::make_unique<impl>();

@@ -3,6 +3,7 @@
 // environment (nothing inherited: runtimes get only what the worker chose to give them) and
 // its own process group, so killing it also kills what it spawned.
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,6 +18,10 @@ struct process_spec {
   std::vector<std::string> env;    // "NAME=value", the whole environment
   std::string cwd;
   std::size_t stderr_tail_bytes = 64 * 1024;  // stderr kept for error messages
+  // Given, the child reads these bytes on file descriptor 3 (a pipe, closed after them): how a
+  // credential reaches a runtime without being in its environment, where its own children and
+  // /proc/<pid>/environ would see it. At most a pipe's buffer (64 KiB).
+  std::optional<std::string> fd3_input{};
 };
 
 class child_process {
