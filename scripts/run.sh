@@ -18,7 +18,10 @@ pids=()
 trap 'kill "${pids[@]}" 2>/dev/null || true' EXIT
 # Without a provider key the platform still works end to end on the demo provider: the
 # project's scripted model server answers Claude Code with examples/demo-provider/scenario.json
-# (a plan, then a real build). PLATFORM_DEMO_PROVIDER=0 turns it off; a key turns it off too.
+# (a plan, then a real build). The worker uses it only while runtime-a has neither a key nor
+# the operator's Claude Code login, so a key entered on /onboarding/provider (or a `claude`
+# login) takes over at the next turn, without a restart. PLATFORM_DEMO_PROVIDER=0 turns it off;
+# a key in the environment too.
 if [ -z "${ANTHROPIC_API_KEY:-}${OPENAI_API_KEY:-}${CODEX_API_KEY:-}" ] && [ "${PLATFORM_DEMO_PROVIDER:-1}" != 0 ]; then
   port_file=$(mktemp)
   python3 tests/model_server/model_server.py --script examples/demo-provider/scenario.json --port 0 \
@@ -26,18 +29,23 @@ if [ -z "${ANTHROPIC_API_KEY:-}${OPENAI_API_KEY:-}${CODEX_API_KEY:-}" ] && [ "${
   pids+=($!)
   for _ in $(seq 100); do [ -s "$port_file" ] && break; sleep 0.1; done
   demo_port=$(cat "$port_file"); rm -f "$port_file"
-  cat >&2 <<'BANNER'
+  if [ -s "$PLATFORM_DATA_DIR/provider-keys.json" ] || [ -s "${PLATFORM_CLAUDE_CONFIG_DIR:-$HOME/.claude}/.credentials.json" ] || [ -n "${CLAUDE_CODE_OAUTH_TOKEN:-}" ]; then
+    echo "platform: runtime-a has a saved key or a Claude Code login; the demo provider stands by" >&2
+  else
+    cat >&2 <<'BANNER'
 
   +--------------------------------------------------------------------------+
-  | DEMO PROVIDER: no ANTHROPIC_API_KEY (nor OPENAI_API_KEY, CODEX_API_KEY). |
-  | The builder's replies are SCRIPTED (examples/demo-provider), not a real  |
-  | model; the Claude Code CLI, the tools and the build are real. Set a key  |
-  | and restart to build with a real model.                                  |
+  | DEMO PROVIDER: no ANTHROPIC_API_KEY (nor OPENAI_API_KEY, CODEX_API_KEY), |
+  | no Claude Code login. The builder's replies are SCRIPTED                 |
+  | (examples/demo-provider), not a real model; the Claude Code CLI, the     |
+  | tools and the build are real. Enter a key at                             |
+  | http://127.0.0.1:8787/onboarding/provider to build with a real model.    |
   +--------------------------------------------------------------------------+
 
 BANNER
+  fi
   export PLATFORM_DEMO_PROVIDER=1
-  ANTHROPIC_BASE_URL=http://127.0.0.1:$demo_port ANTHROPIC_API_KEY=demo-provider ./build/servers/worker/platform-worker &
+  PLATFORM_DEMO_PROVIDER_URL=http://127.0.0.1:$demo_port ./build/servers/worker/platform-worker &
 else
   export PLATFORM_DEMO_PROVIDER=0
   ./build/servers/worker/platform-worker &

@@ -11,6 +11,7 @@
 #include <httplib.h>
 #include <nlohmann/json.hpp>
 
+#include "claude_credential.hpp"
 #include "cli_probe.hpp"
 #include "opencode_cli.hpp"
 #include "provider_keys.hpp"
@@ -72,7 +73,12 @@ json detect_claude(const config& cfg) {
                   "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1"},
                  home.path());
   if (!r || r->exit_code != 0) return runtime_json(true, false, "", "`claude --version` failed");
-  return runtime_json(true, true, version_token(r->out), "");
+  json out = runtime_json(true, true, version_token(r->out), "");
+  // Booleans only: whether the operator's CLI login is there, and whether turns would run on
+  // the demo provider (neither a key nor a login).
+  out["loggedIn"] = claude_login_present(cfg);
+  out["demo"] = claude_credential_now(cfg) == claude_credential_source::demo_provider;
+  return out;
 }
 
 // runtime-b also reports whether codex has a login of its own (`codex login status`: exit

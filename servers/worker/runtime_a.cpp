@@ -15,7 +15,7 @@
 #include "../common/json_fields.hpp"
 #include "app_workspace.hpp"
 #include "platform/runtime_registry.hpp"
-#include "provider_keys.hpp"
+#include "claude_credential.hpp"
 
 namespace platform::worker {
 
@@ -116,9 +116,11 @@ result<std::unique_ptr<runtime_turn>> runtime_a_turn::start(const config& cfg, c
               "DISABLE_AUTOUPDATER=1", "CLAUDE_CODE_ENTRYPOINT=sdk-ts",
               // MCP tools go to the model directly instead of behind ToolSearch.
               "ENABLE_TOOL_SEARCH=false"};
-  // Its own provider's settings only: other providers' keys never reach this process.
-  auto own = cfg.keys->env({"ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "CLAUDE_CODE_MAX_RETRIES"});
-  spec.env.insert(spec.env.end(), own.begin(), own.end());
+  // Its own provider's credential only, on fd 3: other providers' keys never reach this
+  // process, and its own is not in the environment its tools inherit.
+  auto credential = claude_credential_for_turn(cfg);
+  spec.env.insert(spec.env.end(), credential.env.begin(), credential.env.end());
+  spec.fd3_input = std::move(credential.fd3);
   auto proc = child_process::spawn(spec);
   if (!proc) return tl::unexpected(proc.error());
   t->proc_ = std::move(*proc);

@@ -51,6 +51,11 @@ result<config> config_from_env(const std::string& exe_path) {
   }
   c.codex_login_home = env("PLATFORM_CODEX_HOME", env("HOME").empty() ? std::string() : env("HOME") + "/.codex");
   c.opencode_config = env("PLATFORM_OPENCODE_CONFIG");
+  c.claude_login_dir = env("PLATFORM_CLAUDE_CONFIG_DIR", env("HOME").empty() ? std::string() : env("HOME") + "/.claude");
+  c.claude_setup_token = env("CLAUDE_CODE_OAUTH_TOKEN");
+  c.claude_oauth_token_url = env("PLATFORM_CLAUDE_OAUTH_TOKEN_URL", c.claude_oauth_token_url);
+  c.claude_oauth_client_id = env("PLATFORM_CLAUDE_OAUTH_CLIENT_ID", c.claude_oauth_client_id);
+  c.demo_provider_url = env("PLATFORM_DEMO_PROVIDER_URL");
   // runtime-c's catalog providers read their keys from these (opencode's models catalog).
   for (const char* name : {"ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "CLAUDE_CODE_MAX_RETRIES", "OPENAI_API_KEY",
                            "OPENROUTER_API_KEY", "GOOGLE_API_KEY", "GOOGLE_GENERATIVE_AI_API_KEY", "GEMINI_API_KEY",

@@ -38,6 +38,17 @@ struct config {
   // PLATFORM_CODEX_HOME (default $HOME/.codex): whose login (auth.json) codex uses when no key
   // variable is set.
   std::string codex_login_home;
+  // runtime-a's CLI login (spec "Authentication" 7, used when no ANTHROPIC_API_KEY is set):
+  // PLATFORM_CLAUDE_CONFIG_DIR (default $HOME/.claude) holds the operator's .credentials.json,
+  // or CLAUDE_CODE_OAUTH_TOKEN a token from `claude setup-token`. Expiring logins are refreshed
+  // at PLATFORM_CLAUDE_OAUTH_TOKEN_URL with Claude Code's client id (PLATFORM_CLAUDE_OAUTH_CLIENT_ID).
+  std::string claude_login_dir;
+  std::string claude_setup_token;
+  std::string claude_oauth_token_url = "https://platform.claude.com/v1/oauth/token";
+  std::string claude_oauth_client_id = "9d1c250a-e61b-44d9-88ed-5944d1962f5e";
+  // PLATFORM_DEMO_PROVIDER_URL (scripts/run.sh without a key): runtime-a's scripted demo
+  // provider, used only while neither a key nor a login is there.
+  std::string demo_provider_url;
   // The worker's own origin as runtimes reach it (the MCP broker): set once listening.
   std::string broker_base_url;
   // Provider credentials a runtime may receive (spec "Authentication" 7); nothing else of the

@@ -21,6 +21,7 @@ cookie, ...) replaced by "[redacted]". The server stops after --max-requests req
 """
 import argparse
 import gzip
+import hashlib
 import json
 import os
 import re
@@ -418,10 +419,14 @@ def make_handler(script, log_path, state):
             # test can still tell that the CLI sent one.
             headers = {k.lower(): ("[redacted]" if k.lower() in SECRET_HEADERS else v)
                        for k, v in self.headers.items()}
+            # Which secret it was, without the secret: the first 16 hex digits of its SHA-256
+            # (a test compares them with the digest of the credential it expects).
+            digests = {k.lower(): hashlib.sha256(v.encode()).hexdigest()[:16]
+                       for k, v in self.headers.items() if k.lower() in SECRET_HEADERS}
             if log_path:
                 with state["log_lock"], open(log_path, "a") as f:
                     f.write(json.dumps({"method": self.command, "path": self.path, "headers": headers,
-                                        "body": body}) + "\n")
+                                        "secret_digests": digests, "body": body}) + "\n")
 
         def _json(self, status, payload):
             data = json.dumps(payload).encode()
@@ -430,6 +435,19 @@ def make_handler(script, log_path, state):
             self.send_header("content-length", str(len(data)))
             self.end_headers()
             self.wfile.write(data)
+
+        def _oauth_token(self, body):
+            """The provider's OAuth token endpoint (refresh of a CLI login): answers the script's
+            "oauth" object ({"status", "reply"}), 404 without one. The refresh token is logged
+            as its digest only."""
+            logged = dict(body) if isinstance(body, dict) else {"invalid": True}
+            if isinstance(logged.get("refresh_token"), str):
+                logged["refresh_token"] = "sha256:" + hashlib.sha256(logged["refresh_token"].encode()).hexdigest()[:16]
+            self._log(logged)
+            oauth = script.data.get("oauth")
+            if not isinstance(oauth, dict):
+                return self._json(404, {"error": "not_found"})
+            return self._json(oauth.get("status", 200), oauth.get("reply", {}))
 
         def _not_found(self, path):
             if openai_route(path) or path.startswith("/v1/models"):
@@ -506,10 +524,12 @@ def make_handler(script, log_path, state):
             if self.path.startswith("/control/arm/"):
                 script.pause(self.path[len("/control/arm/"):]).clear()
                 return self._json(200, {"armed": True})
+            path = self.path.split("?")[0].rstrip("/")
+            if path == "/v1/oauth/token":
+                return self._oauth_token(body)
             self._log(body)
             with state["log_lock"]:
                 state["requests"] += 1
-            path = self.path.split("?")[0].rstrip("/")
             if path.endswith("/count_tokens"):
                 return self._json(200, {"input_tokens": 100})
             if not isinstance(body, dict):

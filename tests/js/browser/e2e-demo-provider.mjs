@@ -8,6 +8,7 @@
 //
 // Usage: node browser/e2e-demo-provider.mjs --build DIR --project DIR
 import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -22,7 +23,7 @@ run(async () => {
     buildDir,
     projectDir,
     scenarioFile: path.join(projectDir, 'examples/demo-provider/scenario.json'),
-    webEnv: { PLATFORM_DEMO_PROVIDER: '1' },
+    demoProvider: true,
   });
   const browser = await launchBrowser();
   const page = watch(await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage());
@@ -114,6 +115,24 @@ run(async () => {
     await page.getByRole('button', { name: 'Runs' }).click();
     await page.getByTestId('runs-list').getByText('Completed').waitFor();
     await screenshot(page, tmp, 'runs');
+  });
+
+  await check('a key entered on the onboarding screen ends the demo provider without a restart', async () => {
+    // The demo provider's key, never a key of the operator's: the worker had none.
+    const demoKey = crypto.createHash('sha256').update('demo-provider').digest('hex').slice(0, 16);
+    assert.ok(p.model.requests().every((r) => r.secret_digests?.['x-api-key'] === demoKey));
+    await page.goto(`${p.web}/onboarding/provider`);
+    await page.getByTestId('demo-note').waitFor({ timeout: 60000 });
+    await page.getByTestId('key-input-ANTHROPIC_API_KEY').fill('sk-ant-demo-ends-here-1');
+    await page.getByRole('button', { name: 'Save key' }).click();
+    await page.getByTestId('runtime-runtime-a').getByText('Ready').waitFor({ timeout: 60000 });
+    await page.getByTestId('demo-note').waitFor({ state: 'detached' });
+    await page.goto(`${p.web}/`);
+    await page.getByTestId('create-app').waitFor();
+    // (Shown until the worker's answer says otherwise.)
+    await page.getByTestId('demo-banner').waitFor({ state: 'detached', timeout: 60000 });
+    const detected = await (await fetch(`${p.web}/api/setup/detect-provider`)).json();
+    assert.equal(detected.runtimes['runtime-a'].demo, false);
   });
 
   await browser.close();

@@ -2,13 +2,14 @@
 // with other providers' keys set) shows runtime-a as needing credentials; a key entered on
 // /onboarding/provider makes it usable at once (no restart): a builder turn runs on it. The key
 // is never shown again (not in the DOM, not in any answer), never logged, kept by the worker in
-// a 0600 file, and reaches only runtime-a's process, whose environment holds no other
-// provider's key (read from /proc/<pid>/environ during the turn). A page of another site open in
+// a 0600 file, and reaches only runtime-a's process (on fd 3, not in its environment), whose
+// environment holds no other provider's key (read from /proc/<pid>/environ during the turn). A page of another site open in
 // the same browser cannot drive the API (local mode has no sign-in: the cross-site guard is
 // all that stands between any website and the owner's platform).
 //
 // Usage: node browser/e2e-onboarding.mjs --build DIR --project DIR
 import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -85,13 +86,16 @@ run(async () => {
     const envs = runtimeAEnvironments(p.dataDir);
     assert.ok(envs.length >= 1, 'no runtime-a process found during the turn');
     for (const env of envs) {
-      assert.ok(env.includes(`ANTHROPIC_API_KEY=${key}`), 'runtime-a lacks the entered key');
+      // The key reaches runtime-a on fd 3, not in the environment its tools inherit.
+      assert.ok(!env.some((e) => e.includes(key)), 'the key is in runtime-a\'s environment');
+      assert.ok(env.includes('CLAUDE_CODE_API_KEY_FILE_DESCRIPTOR=3'), 'runtime-a is not told where its key is');
       for (const name of Object.keys(decoys)) assert.ok(!env.some((e) => e.startsWith(`${name}=`)), `runtime-a holds ${name}`);
     }
     await p.model.release('hold');
     await page.locator('[data-card="plan"]').waitFor();
     const sent = p.model.requests();
-    assert.ok(sent.length >= 1 && sent.every((r) => r.headers['x-api-key'] === '[redacted]'), 'the model requests carried no key');
+    const digest = crypto.createHash('sha256').update(key).digest('hex').slice(0, 16);
+    assert.ok(sent.length >= 1 && sent.every((r) => r.secret_digests?.['x-api-key'] === digest), 'the model requests carried another key');
   });
 
   await check('the key is in no API answer and no log', async () => {

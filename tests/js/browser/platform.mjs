@@ -32,7 +32,7 @@ export async function launchBrowser() {
  * and a web server.
  * Returns { web, model: { port, release(name), arm(name), requests() }, dataDir }.
  */
-export async function startPlatform({ start, tmp }, { buildDir, projectDir, turns, scenarioFile, name = 'p', webEnv = {}, workerEnv = {} }) {
+export async function startPlatform({ start, tmp }, { buildDir, projectDir, turns, scenarioFile, name = 'p', webEnv = {}, workerEnv = {}, demoProvider = false }) {
   let scenario = scenarioFile;
   if (!scenario) {
     scenario = path.join(tmp, `${name}-scenario.json`);
@@ -55,8 +55,10 @@ export async function startPlatform({ start, tmp }, { buildDir, projectDir, turn
         PLATFORM_WORKER_PORT: '0',
         PLATFORM_DATA_DIR: `${dataDir}/worker`,
         PLATFORM_APP_TEMPLATE_DIR: path.join(projectDir, 'templates/app-workspace'),
-        ANTHROPIC_BASE_URL: `http://127.0.0.1:${modelPort}`,
-        ANTHROPIC_API_KEY: 'scripted-model-key',
+        // As scripts/run.sh starts it without a key: the model server is the demo provider.
+        ...(demoProvider
+          ? { PLATFORM_DEMO_PROVIDER_URL: `http://127.0.0.1:${modelPort}` }
+          : { ANTHROPIC_BASE_URL: `http://127.0.0.1:${modelPort}`, ANTHROPIC_API_KEY: 'scripted-model-key' }),
         CLAUDE_CODE_MAX_RETRIES: '0',
         PLATFORM_WEB_URL: webUrl,
         ...workerEnv,
@@ -69,7 +71,7 @@ export async function startPlatform({ start, tmp }, { buildDir, projectDir, turn
       `${name}-web`,
       path.join(buildDir, 'servers/web/platform-web'),
       [],
-      { PLATFORM_WEB_PORT: String(webPort), PLATFORM_WEB_URL: webUrl, PLATFORM_DATA_DIR: `${dataDir}/web`, PLATFORM_WORKER_URL: worker, PLATFORM_UI_DIR: path.join(projectDir, 'ui/dist'), ...webEnv },
+      { PLATFORM_WEB_PORT: String(webPort), PLATFORM_WEB_URL: webUrl, PLATFORM_DATA_DIR: `${dataDir}/web`, PLATFORM_WORKER_URL: worker, PLATFORM_UI_DIR: path.join(projectDir, 'ui/dist'), ...(demoProvider ? { PLATFORM_DEMO_PROVIDER: '1' } : {}), ...webEnv },
       /listening on (http:\S+)/,
     )
   ).match[1];

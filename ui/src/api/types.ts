@@ -155,7 +155,10 @@ export interface RuntimeDetection {
   version: string | null;
   usable: boolean;
   reason?: string;
+  /** runtime-b: codex's own login; runtime-a: the operator's Claude Code login. */
   loggedIn?: boolean;
+  /** runtime-a: turns run on the demo provider now (neither a key nor a login). */
+  demo?: boolean;
 }
 
 /** /api/setup/detect-provider: booleans only, never a credential's value. */

@@ -21,7 +21,7 @@ export function OnboardingPage() {
   const { data: me } = useMe();
   const refresh = () => void mutate(keys.detect);
   const ready = (id: string, d: RuntimeDetection) =>
-    d.usable && (id === 'runtime-a' ? !!data?.auth.ANTHROPIC_API_KEY : id === 'runtime-b' ? !!(d.loggedIn || data?.auth.CODEX_API_KEY || data?.auth.OPENAI_API_KEY) : true);
+    d.usable && (id === 'runtime-a' ? !!(data?.auth.ANTHROPIC_API_KEY || d.loggedIn) : id === 'runtime-b' ? !!(d.loggedIn || data?.auth.CODEX_API_KEY || data?.auth.OPENAI_API_KEY) : true);
 
   return (
     <div className="min-h-full bg-zinc-50 px-6 py-10">
@@ -30,9 +30,9 @@ export function OnboardingPage() {
         <p className="mt-1 text-sm text-zinc-600">
           The builder runs one of three agent runtimes on the worker. Each needs its CLI and a way to reach its model provider. Keys entered here go to the worker, which keeps them for that runtime only; they are never shown again.
         </p>
-        {runtimes?.demoProvider ? (
-          <p className="mt-3 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
-            The platform runs on the <strong>demo provider</strong> now: scripted replies. Restart <code className="font-mono">scripts/run.sh</code> with a key to use a real model.
+        {runtimes?.demoProvider && data?.runtimes['runtime-a']?.demo !== false ? (
+          <p className="mt-3 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="demo-note">
+            The platform runs on the <strong>demo provider</strong> now: scripted replies. Enter a key for Claude Code below, or log in with <code className="font-mono">claude</code> on the worker's machine, and the next turn uses a real model; no restart needed.
           </p>
         ) : null}
         <ErrorNotice error={error} className="mt-4" />
@@ -54,6 +54,9 @@ export function OnboardingPage() {
                       {!d.installed ? <Badge tone="red">Not installed</Badge> : !d.usable ? <Badge tone="red">Not usable</Badge> : ok ? <Badge tone="green">Ready</Badge> : <Badge tone="amber">Needs credentials</Badge>}
                     </div>
                     {d.reason ? <p className="mt-1 text-sm text-zinc-600">{d.reason}</p> : null}
+                    {id === 'runtime-a' && d.loggedIn && !data.auth.ANTHROPIC_API_KEY ? (
+                      <p className="mt-2 text-sm text-zinc-600">Uses the Claude Code login on the worker's machine. A key entered here takes priority (API billing).</p>
+                    ) : null}
                     {id === 'runtime-a' && d.installed ? <ProviderKeyForm name="ANTHROPIC_API_KEY" configured={!!data.auth.ANTHROPIC_API_KEY} onSaved={refresh} /> : null}
                     {id === 'runtime-b' && d.installed && !ok ? (
                       <p className="mt-2 text-sm text-zinc-600">
