@@ -16,6 +16,7 @@
 #include "platform/ui_stream.hpp"
 #include "platform/usage.hpp"
 #include "platform/user_stop.hpp"
+#include "platform/worker_message.hpp"
 #include "stream_writer.hpp"
 #include "previews.hpp"
 
@@ -82,31 +83,8 @@ bool restore_worker_workspace(store& db, const worker_client& worker, const std:
   return true;
 }
 
-// The worker's per-turn usage on its result line (`platform_turn_usage`, RunUsage JSON).
-std::optional<run_usage> turn_usage_of(std::string_view worker_message) {
-  if (worker_message.find("\"platform_turn_usage\"") == std::string_view::npos) return std::nullopt;
-  json m = servers::parse_json_within(worker_message);
-  if (m.is_discarded() || !m.is_object() || m.value("type", "") != "result") return std::nullopt;
-  auto it = m.find("platform_turn_usage");
-  if (it == m.end() || !it->is_object()) return std::nullopt;
-  auto u = run_usage_from_json(it->dump());
-  if (!u) return std::nullopt;
-  return *u;
-}
-
 // Where a stop request for a run is published; the replica running its turn listens.
 std::string stop_channel(const run_key& k) { return "stop:" + k.workspace_id + ":" + k.app_id + ":" + k.run_id; }
-
-// The worker's `workspace_changes` line after a turn: whether the turn wrote files in the
-// workspace (compared before and after, whatever tool did it).
-std::optional<bool> workspace_changed_of(std::string_view worker_message) {
-  if (worker_message.find("\"workspace_changes\"") == std::string_view::npos) return std::nullopt;
-  json m = servers::parse_json_within(worker_message);
-  if (m.is_discarded() || !m.is_object() || m.value("type", "") != "workspace_changes") return std::nullopt;
-  auto it = m.find("changed");
-  if (it == m.end() || !it->is_boolean()) return std::nullopt;
-  return it->get<bool>();
-}
 
 }  // namespace
 
@@ -218,8 +196,8 @@ void chat_service::run(const std::shared_ptr<turn>& t) {
     return worker_.stream_messages(key.app_id, body.dump(-1, ' ', false, json::error_handler_t::replace),
                                    [&](std::string_view data) {
                                      if (data == "[DONE]") return true;
-                                     if (auto u = turn_usage_of(data)) usage = u;
-                                     if (auto changed = workspace_changed_of(data)) wrote_files = *changed;
+                                     if (auto u = worker_message::turn_usage(data)) usage = u;
+                                     if (auto changed = worker_message::workspace_changed(data)) wrote_files = *changed;
                                      b.feed_message(data, out);
                                      emit();
                                      return !t->claim_lost.load() && !t->stop_requested.load();

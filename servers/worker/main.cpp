@@ -19,6 +19,7 @@
 #include "platform/runtime_registry.hpp"
 #include "platform/transcript_handoff.hpp"
 #include "platform/ui_stream.hpp"
+#include "platform/worker_message.hpp"
 #include "agent_runner.hpp"
 #include "broker.hpp"
 #include "app_workspace.hpp"
@@ -193,7 +194,10 @@ void post_messages(const config& cfg, session_table& sessions, worker_registry& 
         // a turn that only read (ls, cat, Read) has nothing to build.
         std::string files_after = workspace_fingerprint(state->workspace_dir);
         bool changed = files_after.empty() || state->files_before.empty() || files_after != state->files_before;
-        platform::append_sse_data(out, std::string(R"({"type":"workspace_changes","changed":)") + (changed ? "true" : "false") + "}");
+        std::string changes;
+        platform::worker_message::workspace_changes(changes, changed);
+        changes.pop_back();  // the SSE event's own line end follows
+        platform::append_sse_data(out, changes);
         if (cfg.trace) std::fprintf(stderr, "worker: turn end app=%s run=%s exit=%d\n", app_id.c_str(), run_id.c_str(), code);
         out += platform::sse_done_event;
         sink.write(out.data(), out.size());

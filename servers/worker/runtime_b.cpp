@@ -21,6 +21,7 @@
 #include "platform/runtime_normalizer.hpp"
 #include "platform/runtime_registry.hpp"
 #include "platform/usage.hpp"
+#include "platform/worker_message.hpp"
 #include "codex_home.hpp"
 #include "codex_requests.hpp"
 
@@ -431,10 +432,7 @@ void codex_turn::emit(const std::string& produced, const std::optional<run_usage
       if (m.is_object() && string_field(m, "type") == "result") {
         result_seen_ = true;
         phase_ = phase::ended;
-        if (turn_usage && line.back() == '}') {
-          line.pop_back();
-          line += ",\"platform_turn_usage\":" + run_usage_to_json(*turn_usage) + "}";
-        }
+        if (turn_usage) worker_message::add_turn_usage(line, *turn_usage);
       }
     }
     ++worker_lines_;

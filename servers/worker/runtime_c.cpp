@@ -277,10 +277,7 @@ void runtime_c_turn::end_of_output() {
         session_id_);
   }
   if (!result) return;
-  if (turn_usage && result->back() == '}') {
-    result->pop_back();
-    *result += ",\"platform_turn_usage\":" + run_usage_to_json(*turn_usage) + "}";
-  }
+  if (turn_usage) worker_message::add_turn_usage(*result, *turn_usage);
   queued_.push_back(std::move(*result));
   result_seen_ = true;
 }

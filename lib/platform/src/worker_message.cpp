@@ -3,7 +3,9 @@
 #include <charconv>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
+#include "platform/json_limits.hpp"
 #include "platform/json_text.hpp"
 
 namespace platform::worker_message {
@@ -160,6 +162,54 @@ void error(std::string& out, std::string_view message) {
   out.append(R"({"type":"error","error":)"sv);
   append_json_string(out, message);
   out.append("}\n"sv);
+}
+
+void add_turn_usage(std::string& result_line, const run_usage& usage) {
+  if (result_line.empty() || result_line.back() != '}') return;
+  result_line.pop_back();
+  result_line.append(R"(,"platform_turn_usage":)"sv).append(run_usage_to_json(usage)).push_back('}');
+}
+
+void workspace_changes(std::string& out, bool changed) {
+  out.append(changed ? R"({"type":"workspace_changes","changed":true})"sv : R"({"type":"workspace_changes","changed":false})"sv);
+  out.push_back('\n');
+}
+
+namespace {
+
+// The line as a JSON object of `type`, when it names `member` at all (most lines do not: the
+// cheap search keeps the parse off the hot path).
+nlohmann::json typed_line(std::string_view line, std::string_view type, std::string_view member) {
+  if (line.find(member) == std::string_view::npos || !check_json_limits(line, stored_json_limits)) {
+    return nlohmann::json(nlohmann::json::value_t::discarded);
+  }
+  auto m = nlohmann::json::parse(line, nullptr, false);
+  if (!m.is_object()) return nlohmann::json(nlohmann::json::value_t::discarded);
+  auto t = m.find("type");
+  if (t == m.end() || !t->is_string() || t->get_ref<const std::string&>() != type) {
+    return nlohmann::json(nlohmann::json::value_t::discarded);
+  }
+  return m;
+}
+
+}  // namespace
+
+std::optional<run_usage> turn_usage(std::string_view line) {
+  auto m = typed_line(line, "result", "\"platform_turn_usage\"");
+  if (m.is_discarded()) return std::nullopt;
+  auto it = m.find("platform_turn_usage");
+  if (it == m.end() || !it->is_object()) return std::nullopt;
+  auto u = run_usage_from_json(it->dump());
+  if (!u) return std::nullopt;
+  return *u;
+}
+
+std::optional<bool> workspace_changed(std::string_view line) {
+  auto m = typed_line(line, "workspace_changes", "\"workspace_changes\"");
+  if (m.is_discarded()) return std::nullopt;
+  auto it = m.find("changed");
+  if (it == m.end() || !it->is_boolean()) return std::nullopt;
+  return it->get<bool>();
 }
 
 }  // namespace platform::worker_message

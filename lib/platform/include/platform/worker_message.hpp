@@ -13,6 +13,8 @@
 #include <string>
 #include <string_view>
 
+#include "platform/usage.hpp"
+
 namespace platform::worker_message {
 
 void system_init(std::string& out, std::string_view session_id, std::string_view model);
@@ -50,5 +52,18 @@ struct result_fields {
 void result(std::string& out, const result_fields& r);
 
 void error(std::string& out, std::string_view message);
+
+// Extensions the worker adds for the web server (docs/worker-messages.md):
+// - a result line may carry `platform_turn_usage`: this turn's RunUsage (the worker's usage
+//   accumulator), which the web adds to the run's totals;
+// - after a builder turn, `{"type":"workspace_changes","changed":bool}`: whether the turn
+//   changed the workspace (compared before and after, whatever tool did it).
+// `result_line` is one JSON object without its newline; the usage is added as its last member.
+void add_turn_usage(std::string& result_line, const run_usage& usage);
+void workspace_changes(std::string& out, bool changed);
+
+// The readers the web server uses: nullopt for any other line, or one that is not well formed.
+std::optional<run_usage> turn_usage(std::string_view line);
+std::optional<bool> workspace_changed(std::string_view line);
 
 }  // namespace platform::worker_message
