@@ -1,7 +1,7 @@
 // The first run without a provider key, as scripts/run.sh sets it up: the demo provider's
 // scripted replies (examples/demo-provider/scenario.json) drive the real Claude Code CLI, the
 // page labels them, and a person builds an app from the browser: plan, approval, a real file
-// written, a real type check and build. Also the screenshots of the main screens
+// written, a real type check and build, an agent approved. Also the screenshots of the main screens
 // (scripts/screenshots.sh copies them into docs/screenshots). The live preview: the build is
 // stored by the web server and framed from the app's own origin, with a signed path token,
 // sandboxed, unable to reach the API or the builder's cookies.
@@ -45,16 +45,26 @@ run(async () => {
     await screenshot(page, tmp, 'plan');
     await page.getByRole('button', { name: 'Approve & Build' }).click();
     await page.locator('[data-card="done-building"]').getByText('Built').waitFor({ timeout: 180000 });
+    // The build ends with the agent it wrote, waiting for approval (the owner may approve).
+    const agents = page.locator('[data-card="agents"][data-status="awaiting_approval"]');
+    await agents.waitFor({ timeout: 60000 });
+    assert.match(await agents.innerText(), /Planner/);
+    await page.getByTestId('composer-blocked').waitFor();
+    await screenshot(page, tmp, 'agents-card');
+    await agents.getByRole('button', { name: 'Approve agents' }).click();
+    await page.getByText('the Planner agent is approved').waitFor({ timeout: 60000 });
     await page.waitForSelector('[data-testid="composer"]:not([disabled])');
+    assert.equal((await (await fetch(`${p.web}/api/workspaces/default/apps/${appId}/agents`)).json()).approvalStatus, 'approved');
     const app = fs.readFileSync(path.join(p.dataDir, 'worker/workspaces', appId, 'src/App.tsx'), 'utf8');
     assert.match(app, /<h1 className="text-2xl font-semibold">Tasks<\/h1>/);
     assert.ok(fs.existsSync(path.join(p.dataDir, 'worker/workspaces', appId, 'dist/index.html')));
-    // `ls src` is a read: a List one-liner; the heredoc that wrote the file is a terminal card.
+    // `ls src` is a read: a List one-liner; the heredocs that wrote App.tsx and agents.json are
+    // terminal cards.
     await page.locator('[data-card="oneline"][data-kind="List"]').waitFor();
-    assert.equal(await page.locator('[data-card="terminal"]').count(), 1);
-    // One model request per scripted reply: the approval stop asked for nothing more, and the
-    // turn after it resumed the CLI's own session (the scenario's turn count went on).
-    assert.equal(p.model.requests().length, 5);
+    assert.equal(await page.locator('[data-card="terminal"]').count(), 2);
+    // One model request per scripted reply: the approval stops asked for nothing more, and the
+    // turns after them resumed the CLI's own session (the scenario's turn count went on).
+    assert.equal(p.model.requests().length, 7);
     await screenshot(page, tmp, 'built');
   });
 
