@@ -16,7 +16,6 @@
 #include "events.hpp"
 #include "http.hpp"
 #include "integration_routes.hpp"
-#include "onboarding_page.hpp"
 #include "page_routes.hpp"
 #include "platform/replay_head.hpp"
 #include "platform/ui_message.hpp"
@@ -229,9 +228,7 @@ void close_session(web_app&, const httplib::Request&, httplib::Response& res, co
 // configure the key before deployment and skip it.
 void onboarding_provider(web_app& app, const httplib::Request&, httplib::Response& res, const path_ids&) {
   if (app.cfg.auth != auth_mode::none) return send_error(res, 404, "not_found", "provider setup is configured by the deployment");
-  // The builder page has the full screen (entering a key); without a build, the embedded one.
-  if (send_ui_page(app, res)) return;
-  res.set_content(std::string(onboarding_page), "text/html; charset=utf-8");
+  send_ui_page(app, res);
 }
 
 // ---- apps and runs ---------------------------------------------------------------------

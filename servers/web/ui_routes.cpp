@@ -70,11 +70,10 @@ bool serve_ui(const web_app& app, const httplib::Request& req, httplib::Response
 
 }  // namespace
 
-bool send_ui_page(const web_app& app, httplib::Response& res) {
+void send_ui_page(const web_app& app, httplib::Response& res) {
   auto body = read_site_file(app.cfg.ui_dir, "index.html");
-  if (!body) return false;
-  send_site_file(app.cfg, res, site_file_kind::page, content_type_for("index.html"), std::move(*body));
-  return true;
+  send_site_file(app.cfg, res, site_file_kind::page, content_type_for("index.html"),
+                 body ? std::move(*body) : std::string(ui_not_built_page()));
 }
 
 void register_ui_routes(router& r, web_app& app) {

@@ -16,7 +16,7 @@ struct web_app;
 
 void register_ui_routes(router& r, web_app& app);
 // index.html with the page's headers, for a route that is the page's but not the site's
-// (/onboarding/provider); false when the page is not built.
-bool send_ui_page(const web_app& app, httplib::Response& res);
+// (/onboarding/provider); the page that says how to build it when it is not built.
+void send_ui_page(const web_app& app, httplib::Response& res);
 
 }  // namespace platform::web

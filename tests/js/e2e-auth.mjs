@@ -201,13 +201,13 @@ async function main() {
       PLATFORM_WEB_PORT: '0',
       PLATFORM_DATA_DIR: path.join(tmp, 'local'),
       PLATFORM_WORKER_URL: 'http://127.0.0.1:1',
-      // No built page: the embedded setup screen (the built page is e2e-ui-serving's).
+      // No built page: the page that says how to build it (the built page is e2e-ui-serving's).
       PLATFORM_UI_DIR: path.join(tmp, 'no-ui'),
     });
     const page = await call(local, 'GET', '/onboarding/provider');
     assert.equal(page.status, 200);
     assert.match(page.type, /^text\/html/);
-    assert.match(page.text, /\/api\/setup\/detect-provider/);
+    assert.match(page.text, /bash scripts\/setup-ui\.sh/);
     // The worker is down here: detect-provider says so with an error body, not a hang.
     assertError(await call(local, 'GET', '/api/setup/detect-provider'), 502);
     // Entering a provider key: local mode only, and a clear 502 while the worker is down.

@@ -170,9 +170,11 @@ await run(async () => {
     assert.equal((await get(bare, '/assets/app-abc123.js')).status, 404);
     assert.equal((await get(bare, '/api/nope')).text, notFoundRoute);
     assert.match(fs.readFileSync(path.join(tmp, 'web-no-ui.log'), 'utf8'), /builder page is not built/);
-    // Provider setup still works without the page: its embedded screen.
+    // Provider setup is the page's too: the same explanation, the same headers (no inline script).
     const onboarding = await get(bare, '/onboarding/provider');
     assert.equal(onboarding.status, 200);
-    assert.match(onboarding.text, /\/api\/setup\/detect-provider/);
+    assert.match(onboarding.text, /bash scripts\/setup-ui\.sh/);
+    assert.equal(onboarding.headers['content-security-policy'], csp);
+    assert.doesNotMatch(onboarding.text, /<script/);
   });
 });

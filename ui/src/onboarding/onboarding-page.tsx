@@ -20,6 +20,15 @@ export function OnboardingPage() {
   const { data: runtimes } = useRuntimes();
   const { data: me } = useMe();
   const refresh = () => void mutate(keys.detect);
+  // External deployments set their provider up before deployment (spec "Authentication" 6);
+  // a page still open from elsewhere says so instead of offering a key form.
+  if (me && !me.defaultWorkspaceId) {
+    return (
+      <div className="min-h-full bg-zinc-50 px-6 py-10">
+        <p className="mx-auto max-w-2xl text-sm text-zinc-600">The model providers of this deployment are set up by its operator.</p>
+      </div>
+    );
+  }
   const ready = (id: string, d: RuntimeDetection) =>
     d.usable && (id === 'runtime-a' ? !!(data?.auth.ANTHROPIC_API_KEY || d.loggedIn) : id === 'runtime-b' ? !!(d.loggedIn || data?.auth.CODEX_API_KEY || data?.auth.OPENAI_API_KEY) : true);
 

@@ -35,7 +35,8 @@ const seg = (s: string | undefined) => (s === undefined ? undefined : decodeURIC
 export function parseRoute(pathname: string): Route {
   const parts = pathname.split('/').filter(Boolean);
   if (parts.length === 0) return { page: 'home' };
-  if (parts[0] === 'onboarding') return { page: 'onboarding' };
+  // Local mode's provider setup (the server answers 404 for it in external mode).
+  if (parts[0] === 'onboarding') return parts.length === 2 && parts[1] === 'provider' ? { page: 'onboarding' } : { page: 'not-found' };
   if (parts[0] !== 'w' || !parts[1]) return { page: 'not-found' };
   const workspaceId = seg(parts[1])!;
   if (parts.length === 2) return { page: 'workspace', workspaceId };
