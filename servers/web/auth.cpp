@@ -16,6 +16,8 @@ std::string bearer_of(const httplib::Request& req) {
   return {};
 }
 
+}  // namespace
+
 std::string cookie_of(const httplib::Request& req, std::string_view name) {
   std::string all = req.get_header_value("Cookie");
   std::size_t pos = 0;
@@ -32,8 +34,6 @@ std::string cookie_of(const httplib::Request& req, std::string_view name) {
   return {};
 }
 
-}  // namespace
-
 authenticator::authenticator(const config& cfg, store& db) : cfg_(cfg), db_(db) {
   keys_.hs256_secret = cfg.jwt_hs256_secret;
   keys_.rs256_public_pem = cfg.jwt_rs256_public_key_pem;
@@ -41,21 +41,24 @@ authenticator::authenticator(const config& cfg, store& db) : cfg_(cfg), db_(db) 
   keys_.audience = cfg.jwt_audience;
 }
 
-std::optional<identity> authenticator::identify(const httplib::Request& req, httplib::Response& res) const {
+result<identity> authenticator::identity_of(const httplib::Request& req) const {
   if (cfg_.auth == auth_mode::none) return identity{std::string(local_user_id), "owner@localhost", "Local owner"};
   std::string token = bearer_of(req);
   if (token.empty()) token = cookie_of(req, "platform_session");
-  if (token.empty()) {
-    send_error(res, 401, "unauthenticated", "sign in first: no identity token was sent");
-    return std::nullopt;
-  }
+  if (token.empty()) return fail("unauthenticated", "sign in first: no identity token was sent");
   auto who = verify_identity_token(token, keys_, now_ms() / 1000);
-  if (!who) {
-    send_error(res, 401, "unauthenticated", who.error().message);
-    return std::nullopt;
-  }
+  if (!who) return fail("unauthenticated", who.error().message);
   (void)db_.put_user({who->user_id, who->email, who->name});
   return *who;
+}
+
+std::optional<identity> authenticator::identify(const httplib::Request& req, httplib::Response& res) const {
+  auto who = identity_of(req);
+  if (!who) {
+    send_error(res, 401, who.error().code, who.error().message);
+    return std::nullopt;
+  }
+  return std::move(*who);
 }
 
 bool authenticator::internal_allowed(const httplib::Request& req, httplib::Response& res) const {

@@ -22,6 +22,9 @@ class authenticator {
   // The caller's identity, or a 401 already written to `res`. A first request of an
   // external user records the user (id, email, name) in the store.
   std::optional<identity> identify(const httplib::Request& req, httplib::Response& res) const;
+  // The same without writing the 401 (`unauthenticated`), for a route that has another way to
+  // know the caller (the OAuth callback: the attempt cookie of the browser that started it).
+  result<identity> identity_of(const httplib::Request& req) const;
 
   // Internal routes: `Authorization: Bearer INTERNAL_API_TOKEN`; without a token (only local
   // development allows that) loopback callers only. Writes 401 when refused.
@@ -35,6 +38,9 @@ class authenticator {
   store& db_;
   identity_token_keys keys_;
 };
+
+// The value of cookie `name` in the request's Cookie header, or "".
+std::string cookie_of(const httplib::Request& req, std::string_view name);
 
 // The caller's role in a workspace; writes 404 (not a member: the workspace is not revealed)
 // or 503 and returns nullopt.

@@ -13,11 +13,13 @@
 #include <nlohmann/json.hpp>
 
 #include "access.hpp"
+#include "auth.hpp"
 #include "chat_service.hpp"
 #include "governed_agents.hpp"
 #include "http.hpp"
 #include "oauth_token.hpp"
 #include "platform/integration_setup.hpp"
+#include "platform/oauth_return.hpp"
 #include "platform/url.hpp"
 #include "routes.hpp"
 #include "../common/json_fields.hpp"
@@ -31,13 +33,19 @@ namespace {
 constexpr std::int64_t connect_state_ttl_ms = 10 * 60 * 1000;
 constexpr std::size_t max_secret_bytes = 16 * 1024;
 constexpr std::string_view callback_path = "/api/integrations/oauth/callback";
+// This browser's latest connect attempt: its page and state (platform/oauth_return.hpp). Sent only
+// to the callback, on the top-level navigation back from the provider (Lax).
+constexpr std::string_view attempt_cookie = "platform_oauth_attempt";
 
 int status_of(const error& e) {
   if (e.code == "invalid_body" || e.code == "invalid_state" || e.code == "oauth_denied") return 400;
   if (e.code == "forbidden") return 403;
   if (e.code == "not_found") return 404;
   if (e.code == "invalid_setup") return 422;
-  if (e.code == "oauth_token_refused" || e.code == "oauth_token_failed") return 502;
+  if (e.code == "oauth_token_refused" || e.code == "oauth_token_failed" || e.code == "oauth_provider_invalid" ||
+      e.code == "oauth_provider_error") {
+    return 502;
+  }
   return 503;
 }
 
@@ -312,7 +320,8 @@ std::vector<std::string> requested_scopes(web_app& app, const httplib::Request& 
 }
 
 // Any member connects their own account: OAuth app actions act as the current viewer.
-void connect_start(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
+void connect_start(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids,
+                   oauth_attempt& attempt) {
   auto c = authorize(app, req, res, ids[0]);
   if (!c || !load_app(app, ids[0], ids[1], res)) return;
   auto provider = app.db.integrations().get_provider(ids[0], ids[2]);
@@ -322,6 +331,7 @@ void connect_start(web_app& app, const httplib::Request& req, httplib::Response&
                          c->who.user_id, random_id(32), callback_url(app, req), requested_scopes(app, req, ids),
                          now_ms() + connect_state_ttl_ms};
   if (auto put = app.db.integrations().put_connect_state(st); !put) return send_failure(res, put.error());
+  attempt.state = st.state;
   std::string scope;
   for (const auto& s : st.scopes) scope += (scope.empty() ? "" : " ") + s;
   const auto& auth_url = (*provider)->authorization_url;
@@ -336,22 +346,34 @@ void connect_start(web_app& app, const httplib::Request& req, httplib::Response&
 
 // The state is consumed before anything else, so a replayed or forged callback finds nothing;
 // it must come back to the user who started it (CSRF: another user's browser cannot finish it).
-result<oauth_connect_state> callback_state(web_app& app, const httplib::Request& req, const identity& who) {
+// `who` is the signed-in caller, or nullptr when the attempt cookie vouches that this is the
+// browser that started the attempt (then its user is the attempt's). From then on the state,
+// being the caller's, names the page to go back to.
+result<oauth_connect_state> callback_state(web_app& app, const httplib::Request& req, const identity* who,
+                                           std::optional<oauth_attempt>& back) {
   auto st = app.db.integrations().take_connect_state(req.get_param_value("state"), now_ms());
   if (!st) return tl::unexpected(st.error());
   if (!*st) return fail("invalid_state", "unknown, used or expired OAuth state: start connecting again");
-  if ((*st)->user_id != who.user_id) return fail("forbidden", "this connect attempt belongs to another user");
-  if (req.has_param("error")) return fail("oauth_denied", "the provider did not grant access");
-  if (req.get_param_value("code").empty()) return fail("invalid_body", "the provider sent no code");
+  if (who && (*st)->user_id != who->user_id) return fail("forbidden", "this connect attempt belongs to another user");
+  back = oauth_attempt{(*st)->workspace_id, (*st)->app_id, (*st)->provider_key, (*st)->state};
+  if (auto answer = check_provider_answer(req.get_param_value("error"), req.get_param_value("code")); !answer) {
+    return tl::unexpected(answer.error());
+  }
   return std::move(**st);
 }
 
-void connect_callback(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids&) {
-  auto who = app.auth.identify(req, res);
-  if (!who) return;
-  auto st = callback_state(app, req, *who);
+// Signed in, the caller finishes it; without a sign-in (a provider on another site brings the
+// browser back without the SameSite=Strict session cookie), the browser whose attempt cookie
+// holds this state.
+void connect_callback(web_app& app, const httplib::Request& req, httplib::Response& res,
+                      std::optional<oauth_attempt>& back) {
+  auto who = app.auth.identity_of(req);
+  if (!who && !(back && is_this_browsers_attempt(*back, req.get_param_value("state")))) {
+    return send_error(res, 401, who.error().code, who.error().message);
+  }
+  auto st = callback_state(app, req, who ? &*who : nullptr, back);
   if (!st) return send_failure(res, st.error());
-  if (!member_role(app.db, st->workspace_id, *who, res)) return;
+  if (!member_role(app.db, st->workspace_id, who ? *who : identity{st->user_id, {}, {}}, res)) return;
   auto provider = app.db.integrations().get_provider(st->workspace_id, st->provider_key);
   if (!provider) return send_failure(res, provider.error());
   if (!*provider) return send_error(res, 404, "not_found", "the OAuth provider was removed meanwhile");
@@ -360,15 +382,53 @@ void connect_callback(web_app& app, const httplib::Request& req, httplib::Respon
   if (!tokens) return send_failure(res, tokens.error());
   oauth_account_key key{st->workspace_id, st->app_id, st->provider_key, st->user_id};
   if (auto put = app.db.integrations().put_account(key, *tokens, now_ms()); !put) return send_failure(res, put.error());
-  // A person's browser came here from the provider: back to the page it left, which reads the
-  // new state from the API. Programs get the JSON.
-  if (req.get_header_value("Accept").find("text/html") != std::string::npos) {
-    std::string back = "/w/" + key.workspace_id + (key.app_id.empty() ? "" : "/apps/" + key.app_id + "/integrations");
-    res.set_redirect(back + "?connected=" + key.provider_key, 303);
-    return;
-  }
   send_json(res, 200, json({{"ok", true}, {"providerKey", key.provider_key}, {"appId", key.app_id}, {"connected", true},
                             {"grantedScopes", tokens->scopes}}).dump());
+}
+
+// ---- the same two routes for a person's browser (platform/oauth_return.hpp) ----------------------
+
+bool is_navigation(const httplib::Request& req) {
+  return is_page_navigation(req.get_header_value("Sec-Fetch-Mode"), req.get_header_value("Accept"));
+}
+
+// What the handler wrote for a program becomes a 303 to the page; a failure's code is the one
+// in the error body it wrote, whichever check wrote it (sign-in, membership, store, provider).
+void send_to_page(httplib::Response& res, const std::optional<oauth_attempt>& back) {
+  std::string location;
+  if (res.status == 200 && back) {
+    location = connected_location(*back);
+  } else {
+    json body = servers::parse_json_within(res.body);
+    location = failure_location(back, string_field(servers::member(body, "error"), "code"));
+  }
+  res.body.clear();
+  res.headers.erase("Content-Type");
+  res.set_header("Cache-Control", "no-store");
+  res.set_redirect(location, 303);
+}
+
+void set_attempt_cookie(httplib::Response& res, const std::string& value, std::int64_t max_age_s, bool secure) {
+  res.set_header("Set-Cookie", std::string(attempt_cookie) + "=" + value + "; Path=" + std::string(callback_path) +
+                                   "; HttpOnly; SameSite=Lax; Max-Age=" + std::to_string(max_age_s) +
+                                   (secure ? "; Secure" : ""));
+}
+
+void connect_start_route(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
+  oauth_attempt attempt{ids[0], ids[1], ids[2], {}};
+  connect_start(app, req, res, ids, attempt);
+  if (!attempt.state.empty()) {
+    set_attempt_cookie(res, to_cookie_value(attempt), connect_state_ttl_ms / 1000, secure_cookies(app, req));
+  } else if (is_navigation(req)) {
+    send_to_page(res, attempt);
+  }
+}
+
+void connect_callback_route(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids&) {
+  std::optional<oauth_attempt> back = parse_oauth_attempt(cookie_of(req, attempt_cookie));
+  connect_callback(app, req, res, back);
+  forget_oauth_attempt(res);  // whatever happened, the attempt is over
+  if (is_navigation(req)) send_to_page(res, back);
 }
 
 void disconnect(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
@@ -443,6 +503,8 @@ void workspace_integrations(web_app& app, const httplib::Request& req, httplib::
 
 }  // namespace
 
+void forget_oauth_attempt(httplib::Response& res) { set_attempt_cookie(res, "", 0, false); }
+
 void register_integration_routes(httplib::Server& s, router& r, web_app& app) {
   const std::string app_path = "/api/workspaces/{}/apps/{}/integrations";
   const std::string providers = "/api/workspaces/{}/integrations/oauth-providers";
@@ -452,9 +514,9 @@ void register_integration_routes(httplib::Server& s, router& r, web_app& app) {
   on_get_route(r, providers, app, list_providers);
   on_body_route(s, "PUT", providers + "/{}", app, put_provider);
   on_body_route(s, "DELETE", providers + "/{}", app, delete_provider);
-  on_get_route(r, app_path + "/oauth/{}/connect", app, connect_start);
+  on_get_route(r, app_path + "/oauth/{}/connect", app, connect_start_route);
   on_body_route(s, "DELETE", app_path + "/oauth/{}", app, disconnect);
-  on_get_route(r, callback_path, app, connect_callback);
+  on_get_route(r, callback_path, app, connect_callback_route);
   on_body_route(s, "POST", "/api/internal/integration-requirements", app, sync_requirements);
   on_body_route(s, "POST", "/api/internal/workspace-integrations", app, workspace_integrations);
 }

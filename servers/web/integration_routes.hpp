@@ -19,4 +19,7 @@ struct web_app;
 
 void register_integration_routes(httplib::Server& s, router& r, web_app& app);
 
+// Ends the OAuth connect attempt this browser started (its cookie), e.g. when it signs out.
+void forget_oauth_attempt(httplib::Response& res);
+
 }  // namespace platform::web

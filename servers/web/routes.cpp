@@ -30,6 +30,12 @@ namespace platform::web {
 
 using nlohmann::json;
 
+bool secure_cookies(const web_app& app, const httplib::Request& req) {
+  return req.get_header_value("X-Forwarded-Proto") == "https" ||
+         std::any_of(app.cfg.public_origins.begin(), app.cfg.public_origins.end(),
+                     [](const std::string& o) { return o.rfind("https://", 0) == 0; });
+}
+
 namespace {
 
 json app_json(const app_record& a) {
@@ -211,16 +217,16 @@ void open_session(web_app& app, const httplib::Request& req, httplib::Response& 
   auto who = app.auth.identify(req, res);
   if (!who) return;
   std::int64_t max_age = std::max<std::int64_t>(0, who->expires_at - now_ms() / 1000);
-  bool secure = req.get_header_value("X-Forwarded-Proto") == "https" ||
-                std::any_of(app.cfg.public_origins.begin(), app.cfg.public_origins.end(),
-                            [](const std::string& o) { return o.rfind("https://", 0) == 0; });
   res.set_header("Set-Cookie", "platform_session=" + header.substr(7) + "; Path=/; HttpOnly; SameSite=Strict; Max-Age=" +
-                                   std::to_string(max_age) + (secure ? "; Secure" : ""));
+                                   std::to_string(max_age) + (secure_cookies(app, req) ? "; Secure" : ""));
   send_json(res, 200, json({{"id", who->user_id}, {"email", who->email}, {"name", who->name}, {"expiresAt", who->expires_at}}).dump());
 }
 
+// Signing out also ends an OAuth connect this browser started: nobody else using it later can
+// finish that attempt for the user who signed out.
 void close_session(web_app&, const httplib::Request&, httplib::Response& res, const path_ids&) {
   res.set_header("Set-Cookie", "platform_session=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0");
+  forget_oauth_attempt(res);
   res.status = 204;
 }
 

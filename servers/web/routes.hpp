@@ -24,6 +24,10 @@ struct web_app {
   std::string preview_key;  // signs preview tokens (derived from the secrets key: every replica agrees)
 };
 
+// Whether the cookies the page is given must be Secure: the page is served over https (a proxy
+// says so, or a public origin is https).
+bool secure_cookies(const web_app& app, const httplib::Request& req);
+
 // GET routes go to `r` (which the server runs as its pre-routing handler), the others to
 // httplib's own routing.
 void register_routes(httplib::Server& server, router& r, web_app& app);

@@ -5,6 +5,8 @@
 // - static secrets are write-only and app-scoped (app B's grant never satisfies app A);
 // - only admins and owners manage settings; the app creator may look;
 // - OAuth connect → provider → callback stores the account (state single-use, bound to user);
+// - a browser's navigation to connect or the callback never ends on JSON: a failure is a 303 to
+//   the page it started from with a code the page explains (programs keep the JSON);
 // - an expired token is refreshed once, on demand, when an app action needs it;
 // - the builder's requirement sync replaces the app's set; workspace-integrations is metadata;
 // - canary secrets and tokens appear in no response and no log.
@@ -110,8 +112,8 @@ async function providerHandler(req, res) {
 // ---- calls (every response text kept for the canary check) ----
 const responses = [];
 let base;
-async function call(who, method, p, body, { redirect = 'follow', internal = false } = {}) {
-  const headers = {};
+async function call(who, method, p, body, { redirect = 'follow', internal = false, headers: extra = {} } = {}) {
+  const headers = { ...extra };
   if (who) headers.authorization = `Bearer ${users[who]}`;
   if (internal) headers.authorization = `Bearer ${INTERNAL}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
@@ -120,7 +122,7 @@ async function call(who, method, p, body, { redirect = 'follow', internal = fals
   responses.push(text, res.headers.get('location') ?? '');
   let json;
   try { json = JSON.parse(text); } catch { json = undefined; }
-  return { status: res.status, json, text, location: res.headers.get('location') };
+  return { status: res.status, json, text, location: res.headers.get('location'), setCookie: res.headers.get('set-cookie') };
 }
 const ok = (r, status = 200) => {
   assert.equal(r.status, status, r.text);
@@ -297,6 +299,65 @@ async function main() {
     assert.equal(landed.headers.get('location'), `/w/${ws}/apps/${appA}/integrations?connected=localcrm`);
     const list = ok(await call('admin', 'GET', `${appPath}/integrations`));
     assert.deepEqual(list.oauth.find((o) => o.providerKey === 'localcrm').requiredScopes, ['contacts.read']);
+  });
+
+  await check('connect and callback failures: a browser goes back to the page with a code, a program gets JSON', async () => {
+    const nav = { accept: 'text/html,application/xhtml+xml' };  // Node's fetch sends Sec-Fetch-Mode cors
+    const page = `/w/${ws}/apps/${appA}/integrations`;
+    const connect = (who, provider, headers) => call(who, 'GET', `${appPath}/integrations/oauth/${provider}/connect`, undefined, { redirect: 'manual', headers });
+    const backTo = (r, location) => {
+      assert.equal(r.status, 303, r.text);
+      assert.equal(r.location, location);
+      assert.equal(r.text, '');
+    };
+    // No client registered for the provider.
+    assertError(await connect('collab', 'nocrm'), 404, 'not_found');
+    backTo(await connect('collab', 'nocrm', nav), `${page}?oauthError=not_found&provider=nocrm`);
+    backTo(await connect(null, 'localcrm', nav), `${page}?oauthError=unauthenticated&provider=localcrm`);
+    // A started attempt leaves its page and state in a cookie only the callback gets.
+    const started = await connect('collab', 'localcrm', nav);
+    assert.equal(started.status, 302);
+    const state = new URL(started.location).searchParams.get('state');
+    assert.equal(started.setCookie, `platform_oauth_attempt=${ws}.${appA}.localcrm.${state}; Path=/api/integrations/oauth/callback; HttpOnly; SameSite=Lax; Max-Age=600`);
+    const cookie = started.setCookie.split(';')[0];
+    const callback = (params) => `${base}/api/integrations/oauth/callback?${new URLSearchParams(params)}`;
+    // The person declines at the provider: the state names the page.
+    backTo(await call('collab', 'GET', callback({ error: 'access_denied', state }), undefined, { redirect: 'manual', headers: nav }), `${page}?oauthError=oauth_denied&provider=localcrm`);
+    // The state is used now: only the cookie can say where this browser came from, else "/".
+    backTo(await call('collab', 'GET', callback({ code: 'x', state }), undefined, { redirect: 'manual', headers: nav }), '/?oauthError=invalid_state');
+    const replay = await call('collab', 'GET', callback({ code: 'x', state }), undefined, { redirect: 'manual', headers: { ...nav, cookie } });
+    backTo(replay, `${page}?oauthError=invalid_state&provider=localcrm`);
+    assert.match(replay.setCookie, /^platform_oauth_attempt=; .*Max-Age=0/);
+    backTo(await call('collab', 'GET', callback({ code: 'x', state: 'forged' }), undefined, { redirect: 'manual', headers: { ...nav, cookie: 'platform_oauth_attempt=../evil.example/x' } }), '/?oauthError=invalid_state');
+    // Another provider error; a program gets the JSON.
+    const fresh = new URL((await connect('collab', 'localcrm')).location).searchParams.get('state');
+    const scopeError = await call('collab', 'GET', callback({ error: 'invalid_scope', state: fresh }), undefined, { redirect: 'manual' });
+    assertError(scopeError, 502, 'oauth_provider_error');
+    assert.equal(scopeError.json.error.message, 'the provider answered invalid_scope');
+    // Another user's attempt, even with its cookie.
+    const theirs = await connect('collab', 'localcrm');
+    const theirState = new URL(theirs.location).searchParams.get('state');
+    backTo(await call('viewer', 'GET', callback({ code: 'x', state: theirState }), undefined, { redirect: 'manual', headers: { ...nav, cookie: theirs.setCookie.split(';')[0] } }), `${page}?oauthError=forbidden&provider=localcrm`);
+  });
+
+  await check('back from a provider on another site (no session cookie): only the browser that started the attempt finishes it', async () => {
+    const listed = async () => ok(await call('creator', 'GET', `${appPath}/integrations`)).oauth.find((o) => o.providerKey === 'localcrm').connected;
+    assert.equal(await listed(), false);
+    const started = await call('creator', 'GET', `${appPath}/integrations/oauth/localcrm/connect`, undefined, { redirect: 'manual' });
+    const cookie = started.setCookie.split(';')[0];
+    const other = (await call('creator', 'GET', `${appPath}/integrations/oauth/localcrm/connect`, undefined, { redirect: 'manual' })).setCookie.split(';')[0];
+    const callback = (await fetch(started.location, { redirect: 'manual' })).headers.get('location');
+    const nav = { accept: 'text/html,application/xhtml+xml' };
+    // Neither a sign-in nor this attempt's cookie: refused, the state left for its browser.
+    assertError(await call(null, 'GET', callback, undefined, { redirect: 'manual' }), 401, 'unauthenticated');
+    assertError(await call(null, 'GET', callback, undefined, { redirect: 'manual', headers: { cookie: other } }), 401, 'unauthenticated');
+    const landed = await call(null, 'GET', callback, undefined, { redirect: 'manual', headers: { ...nav, cookie } });
+    assert.equal(landed.status, 303, landed.text);
+    assert.equal(landed.location, `/w/${ws}/apps/${appA}/integrations?connected=localcrm`);
+    assert.equal(await listed(), true);
+    // Signing out ends an attempt this browser started.
+    const out = await fetch(`${base}/api/session`, { method: 'DELETE' });
+    assert.deepEqual(out.headers.getSetCookie().map((c) => c.split(';')[0]).sort(), ['platform_oauth_attempt=', 'platform_session=']);
   });
 
   await check('an expired token is refreshed once, on demand, and the action succeeds', async () => {
