@@ -5,6 +5,7 @@ import { NewAppForm } from './apps/new-app-form';
 import { DemoBanner } from './components/demo-banner';
 import { ErrorNotice } from './components/error-notice';
 import { Spinner } from './components/spinner';
+import { ConnectOutcomeNotice } from './integrations/connect-outcome-notice';
 import { navigate, paths, useRoute } from './routing/location';
 import { OnboardingPage } from './onboarding/onboarding-page';
 import { PublishedAppPage } from './preview/published-app-page';
@@ -22,11 +23,12 @@ export function App() {
   if (route.page === 'not-found') return <p className="m-6 text-sm">No such page. <a className="text-accent underline" href="/">Go to your apps</a></p>;
   if (route.page === 'onboarding') return <OnboardingPage />;
   if (route.page === 'published') return <PublishedAppPage workspaceId={route.workspaceId} appId={route.appId} />;
-  if (route.page === 'home') return <div className="p-6"><Spinner label="Loading" /></div>;
+  if (route.page === 'home') return <><ConnectOutcomeNotice /><div className="p-6"><Spinner label="Loading" /></div></>;
 
   return (
     <div className="flex h-full flex-col">
       <DemoBanner />
+      <ConnectOutcomeNotice />
       <div className="flex min-h-0 flex-1">
       <Sidebar workspaceId={route.workspaceId} {...(route.page === 'app' ? { appId: route.appId } : {})} />
       <main className="flex min-w-0 flex-1">

@@ -11,6 +11,7 @@ import type {
   IntegrationsView,
   Me,
   Member,
+  OAuthClientConfig,
   ProviderDetection,
   PublishReview,
   Run,
@@ -33,6 +34,7 @@ export const keys = {
   agentRuns: (ws: string, app: string) => `${keys.app(ws, app)}/agent-runs?limit=50`,
   agents: (ws: string, app: string) => `${keys.app(ws, app)}/agents`,
   integrations: (ws: string, app: string) => `${keys.app(ws, app)}/integrations`,
+  oauthClients: (ws: string) => `/api/workspaces/${encodeURIComponent(ws)}/integrations/oauth-providers`,
   members: (ws: string) => `/api/workspaces/${encodeURIComponent(ws)}/members`,
   agentRun: (ws: string, app: string, run: string) => `${keys.app(ws, app)}/agent-runs/${encodeURIComponent(run)}`,
   agentRunMessages: (ws: string, app: string, run: string) => `${keys.agentRun(ws, app, run)}/messages`,
@@ -53,6 +55,8 @@ export const useAgentRuns = (ws: string, app: string, active: boolean) =>
 export const useAgentsView = (ws: string, app: string) => useSWR<AgentsView>(keys.agents(ws, app), fetcher, quiet);
 export const useIntegrations = (ws: string, app: string, active: boolean) =>
   useSWR<IntegrationsView>(active ? keys.integrations(ws, app) : null, fetcher, quiet);
+export const useOAuthClients = (ws: string, active: boolean) =>
+  useSWR<{ providers: OAuthClientConfig[] }>(active ? keys.oauthClients(ws) : null, fetcher, quiet);
 export const useReviews = (ws: string, app: string, active: boolean) =>
   useSWR<{ reviews: PublishReview[] }>(active ? keys.reviews(ws, app) : null, fetcher, quiet);
 export const useMembers = (ws: string, active: boolean) => useSWR<{ members: Member[] }>(active ? keys.members(ws) : null, fetcher, quiet);

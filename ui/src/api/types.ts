@@ -228,8 +228,16 @@ export interface IntegrationGrant {
   keyName?: string;
   capabilityLabel?: string;
   why?: string;
+  permissionGroups?: IntegrationPermissionGroup[];
   setupInstructions?: IntegrationSetupInstructions;
   secrets: IntegrationSecret[];
+}
+
+/** What the key must be allowed to do, as the builder's integration-setup.json says. */
+export interface IntegrationPermissionGroup {
+  name: string;
+  description?: string;
+  permissions?: string[];
 }
 
 /** integration-setup.json's help for finding the credential, as the builder wrote it. */
@@ -247,6 +255,16 @@ export interface OAuthProviderState {
   /** The caller's own account. */
   connected?: boolean;
   grantedScopes?: string[];
+}
+
+/** GET /api/workspaces/{ws}/integrations/oauth-providers (admins and owners): a registered
+ *  OAuth client, never its secret. */
+export interface OAuthClientConfig {
+  providerKey: string;
+  clientId: string;
+  authorizationUrl: string;
+  tokenUrl: string;
+  clientSecretConfigured: boolean;
 }
 
 export interface IntegrationsView {

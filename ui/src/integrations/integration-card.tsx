@@ -1,5 +1,6 @@
 import type { IntegrationGrant } from '../api/types';
 import { Badge } from '../components/badge';
+import { PermissionGroups } from './permission-groups';
 import { SecretRow } from './secret-row';
 import { SetupInstructions } from './setup-instructions';
 
@@ -35,6 +36,8 @@ export function IntegrationCard({
           {i.why}
         </p>
       ) : null}
+      {i.keyName ? <p className="mt-1 text-xs text-zinc-500">Key: <span className="text-zinc-700">{i.keyName}</span></p> : null}
+      <PermissionGroups groups={i.permissionGroups} />
       <SetupInstructions instructions={i.setupInstructions} />
       <div className="mt-2 space-y-2">
         {i.secrets.map((s) => (

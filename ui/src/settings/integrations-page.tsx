@@ -41,7 +41,7 @@ export function IntegrationsPage({ app, role }: { app: App; role: Role | undefin
           ) : (
             <ul className="divide-y divide-zinc-100 rounded-lg border border-zinc-200 bg-white">
               {data.oauth.map((p) => (
-                <OAuthProviderRow key={p.providerKey} workspaceId={app.workspaceId} appId={app.id} provider={p} onChanged={changed} />
+                <OAuthProviderRow key={p.providerKey} workspaceId={app.workspaceId} appId={app.id} provider={p} canManage={canManage} onChanged={changed} />
               ))}
             </ul>
           )}
