@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "platform/worker_message.hpp"
+
 namespace platform::worker {
 
 namespace {
@@ -12,11 +14,14 @@ bool approval_card_result(const std::string& line) {
   return line.find("\"tool_result\"") != std::string::npos && line.find("awaiting_approval") != std::string::npos;
 }
 
-std::string approval_stop_result(const std::optional<provider_session>& s) {
+// What the stopped turn used goes with it, as on any result line (`platform_turn_usage`).
+std::string approval_stop_result(const std::optional<provider_session>& s, const std::optional<run_usage>& usage) {
   nlohmann::json r = {{"type", "result"}, {"subtype", "success"}, {"is_error", false}, {"result", ""},
                       {"stop_reason", "approval_stop"}, {"num_turns", 1}};
   if (s) r["session_id"] = s->session_id;
-  return r.dump();
+  std::string line = r.dump();
+  if (usage) worker_message::add_turn_usage(line, *usage);
+  return line;
 }
 
 std::string not_connected_error() {
@@ -44,7 +49,7 @@ bool granted_turn::next(std::string& line) {
   if (lease_ && lease_->context().stop_requested.load() && approval_card_result(line)) {
     turn_->stop();
     done_ = stopped_ = true;
-    queued_ = approval_stop_result(turn_->session());
+    queued_ = approval_stop_result(turn_->session(), turn_->stopped_usage());
     return true;
   }
   if (lease_ && !lease_->access().servers.empty() && !result_checked_ && turn_->result_seen()) {

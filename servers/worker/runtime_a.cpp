@@ -236,14 +236,19 @@ void runtime_a_turn::stop() {
       std::unique_lock lock(m);
       if (!cv.wait_for(lock, std::chrono::seconds(60), [&] { return ended; })) proc_->kill_group();
     });
+    // Its result line carries what the turn used (the plan's or agents' reply too): the run's
+    // usage would miss it otherwise.
     std::string line;
     while (proc_->read_line(line)) {
       if (line.find("\"control_request\"") != std::string::npos) {
         json r = servers::parse_json_within(line);
         if (r.is_object() && r.value("type", "") == "control_request") answer_control_request(r);
-      } else if (line.find("\"result\"") != std::string::npos) {
-        proc_->close_stdin();
+        continue;
       }
+      if (usage_ && !line.empty() && line.front() == '{') {
+        if (auto u = usage_->feed_line(line)) stopped_usage_ = std::move(u);
+      }
+      if (line.find("\"result\"") != std::string::npos) proc_->close_stdin();
     }
     proc_->wait();
     {

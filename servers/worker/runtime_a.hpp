@@ -26,6 +26,7 @@ class runtime_a_turn final : public runtime_turn {
   int exit_code() override;
   [[nodiscard]] bool result_seen() const override { return result_seen_; }
   void stop() override;
+  [[nodiscard]] std::optional<run_usage> stopped_usage() const override { return stopped_usage_; }
 
  private:
   runtime_a_turn() = default;
@@ -35,6 +36,7 @@ class runtime_a_turn final : public runtime_turn {
   std::string home_;
   std::string cwd_;
   std::string session_id_;
+  std::optional<run_usage> stopped_usage_;  // from the result line of a turn the hook stopped
   std::string last_tool_result_id_;  // of the last tool result printed (approval stops wait for it)
   bool result_seen_ = false;
   bool stopped_ = false;

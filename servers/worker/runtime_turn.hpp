@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "platform/error.hpp"
+#include "platform/usage.hpp"
 #include "worker_config.hpp"
 
 namespace platform::worker {
@@ -64,6 +65,9 @@ class runtime_turn {
   // Ends the runtime now (an approval stop): next() then drains what is already read and
   // returns false.
   virtual void stop() = 0;
+  // After stop(): what the stopped turn used, when the runtime still reported it (the turn's
+  // result line is never read by next()).
+  [[nodiscard]] virtual std::optional<run_usage> stopped_usage() const { return std::nullopt; }
 
   // From any thread (a user's stop): kills the runtime's process group, so the reading thread's
   // next() ends. Only a process this turn started itself (never a warm one it borrowed).

@@ -30,6 +30,9 @@ class scripted_turn final : public runtime_turn {
   int exit_code() override { return 0; }
   bool result_seen() const override { return result_; }
   void stop() override { *stopped_ = true; }
+  std::optional<platform::run_usage> stopped_usage() const override { return *stopped_ ? usage : std::nullopt; }
+  // What the runtime reports for the turn once stopped (runtime-a: the result line it drains).
+  std::optional<platform::run_usage> usage;
 
  private:
   std::deque<std::string> lines_;
@@ -103,6 +106,40 @@ TEST_CASE("an approval stop ends the turn after the card's tool result with an a
   CHECK(rest[1]["session_id"] == "s-1");
   CHECK(t.approval_stopped());
   CHECK(t.result_seen());
+}
+
+TEST_CASE("the approval stop's result carries what the stopped turn used") {
+  config cfg;
+  broker b(cfg);
+  auto ctx = std::make_shared<turn_context>();
+  auto lease = b.open(ctx, one_tool());
+  REQUIRE(lease);
+  bool stopped = false;
+  auto turn = std::make_unique<scripted_turn>(std::deque<std::string>{card_result, result}, &stopped);
+  platform::run_usage used;
+  used.add("claude-opus-5-5", {.input_tokens = 1200, .output_tokens = 90, .cache_creation_input_tokens = 2000, .cost_usd = 0.0166});
+  turn->usage = used;
+  granted_turn t(std::move(turn), std::move(*lease));
+  ctx->stop_requested = true;
+  auto lines = drain(t);
+  REQUIRE(lines.size() == 2);
+  CHECK(lines[1]["stop_reason"] == "approval_stop");
+  CHECK(lines[1]["platform_turn_usage"] == json::parse(platform::run_usage_to_json(used)));
+  CHECK(lines[1]["platform_turn_usage"]["totalInputTokens"] == 1200);
+}
+
+TEST_CASE("an approval stop without reported usage has no platform_turn_usage") {
+  config cfg;
+  broker b(cfg);
+  auto ctx = std::make_shared<turn_context>();
+  auto lease = b.open(ctx, one_tool());
+  REQUIRE(lease);
+  bool stopped = false;
+  granted_turn t(std::make_unique<scripted_turn>(std::deque<std::string>{card_result, result}, &stopped), std::move(*lease));
+  ctx->stop_requested = true;
+  auto lines = drain(t);
+  REQUIRE(lines.size() == 2);
+  CHECK_FALSE(lines[1].contains("platform_turn_usage"));
 }
 
 TEST_CASE("a grant ends with its lease") {
