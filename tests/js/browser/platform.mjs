@@ -30,7 +30,7 @@ export async function launchBrowser() {
 /**
  * Starts the scripted model server with `turns` (or the scenario in `scenarioFile`), a worker
  * and a web server.
- * Returns { web, model: { port, release(name), arm(name), requests() }, dataDir }.
+ * Returns { web, worker, workerProcess, model: { port, release(name), arm(name), requests() }, dataDir }.
  */
 export async function startPlatform({ start, tmp }, { buildDir, projectDir, turns, scenarioFile, name = 'p', webEnv = {}, workerEnv = {}, demoProvider = false }) {
   let scenario = scenarioFile;
@@ -46,26 +46,25 @@ export async function startPlatform({ start, tmp }, { buildDir, projectDir, turn
   // call it: list_app_integration_keys, present_integration_setup), so its port is chosen first.
   const webPort = await freePort();
   const webUrl = `http://127.0.0.1:${webPort}`;
-  const worker = (
-    await start(
-      `${name}-worker`,
-      path.join(buildDir, 'servers/worker/platform-worker'),
-      [],
-      {
-        PLATFORM_WORKER_PORT: '0',
-        PLATFORM_DATA_DIR: `${dataDir}/worker`,
-        PLATFORM_APP_TEMPLATE_DIR: path.join(projectDir, 'templates/app-workspace'),
-        // As scripts/run.sh starts it without a key: the model server is the demo provider.
-        ...(demoProvider
-          ? { PLATFORM_DEMO_PROVIDER_URL: `http://127.0.0.1:${modelPort}` }
-          : { ANTHROPIC_BASE_URL: `http://127.0.0.1:${modelPort}`, ANTHROPIC_API_KEY: 'scripted-model-key' }),
-        CLAUDE_CODE_MAX_RETRIES: '0',
-        PLATFORM_WEB_URL: webUrl,
-        ...workerEnv,
-      },
-      /listening on (http:\S+)/,
-    )
-  ).match[1];
+  const workerStarted = await start(
+    `${name}-worker`,
+    path.join(buildDir, 'servers/worker/platform-worker'),
+    [],
+    {
+      PLATFORM_WORKER_PORT: '0',
+      PLATFORM_DATA_DIR: `${dataDir}/worker`,
+      PLATFORM_APP_TEMPLATE_DIR: path.join(projectDir, 'templates/app-workspace'),
+      // As scripts/run.sh starts it without a key: the model server is the demo provider.
+      ...(demoProvider
+        ? { PLATFORM_DEMO_PROVIDER_URL: `http://127.0.0.1:${modelPort}` }
+        : { ANTHROPIC_BASE_URL: `http://127.0.0.1:${modelPort}`, ANTHROPIC_API_KEY: 'scripted-model-key' }),
+      CLAUDE_CODE_MAX_RETRIES: '0',
+      PLATFORM_WEB_URL: webUrl,
+      ...workerEnv,
+    },
+    /listening on (http:\S+)/,
+  );
+  const worker = workerStarted.match[1];
   const web = (
     await start(
       `${name}-web`,
@@ -79,6 +78,7 @@ export async function startPlatform({ start, tmp }, { buildDir, projectDir, turn
   return {
     web,
     worker,
+    workerProcess: workerStarted.child,
     dataDir,
     model: {
       port: modelPort,

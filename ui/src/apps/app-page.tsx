@@ -1,4 +1,5 @@
 import { AgentsPage } from '../agents/agents-page';
+import { useAgentsFollowBuilder } from '../agents/use-agents-follow-builder';
 import { useApp, useRuns } from '../api/queries';
 import { ChatPane } from '../chat/chat-pane';
 import { cn } from '../components/cn';
@@ -25,6 +26,7 @@ export function AppPage({ workspaceId, appId, runId, tab }: { workspaceId: strin
   const { data: app, error } = useApp(workspaceId, appId);
   const { data: runs } = useRuns(workspaceId, appId);
   const role = useRole(workspaceId);
+  useAgentsFollowBuilder(workspaceId, appId);
   if (error) return <ErrorNotice error={error} className="m-6" />;
   if (!app) return <div className="p-6"><Spinner label="Loading app" /></div>;
   const currentRun = runId ?? runs?.runs[0]?.id;
