@@ -14,8 +14,9 @@
 
 #include "../common/json_fields.hpp"
 #include "app_workspace.hpp"
-#include "platform/runtime_registry.hpp"
 #include "claude_credential.hpp"
+#include "platform/runtime_registry.hpp"
+#include "platform/worker_message.hpp"
 
 namespace platform::worker {
 
@@ -184,10 +185,7 @@ bool runtime_a_turn::next(std::string& line) {
       session_id_ = m.value("session_id", session_id_);
       // One turn per process: the CLI exits when stdin closes after its result.
       proc_->close_stdin();
-      if (turn_usage && line.back() == '}') {
-        line.pop_back();
-        line += ",\"platform_turn_usage\":" + run_usage_to_json(*turn_usage) + "}";
-      }
+      if (turn_usage) worker_message::add_turn_usage(line, *turn_usage);
     }
     return true;
   }
