@@ -2,12 +2,14 @@ import { useEffect, useState } from 'react';
 import { mutate } from 'swr';
 import { keys, useAgentRuns, useRuns } from '../api/queries';
 import type { App } from '../api/types';
+import { Button } from '../components/button';
 import { ErrorNotice } from '../components/error-notice';
 import { useWorkspaceEvents } from '../events/use-workspace-events';
 import { navigate, paths } from '../routing/location';
 import { when } from '../settings/when';
 import { AgentRunsDrawer } from './agent-runs-drawer';
 import { RunStatusBadge } from './run-status-badge';
+import { useOlderRuns } from './use-older-runs';
 import { UsageLine } from './usage-line';
 
 const agentRunsPollMs = 5000;
@@ -15,6 +17,10 @@ const agentRunsPollMs = 5000;
 /** The app's past builder runs and app agent runs; an agent run opens in the drawer. */
 export function RunsPanel({ app }: { app: App }) {
   const { data, error } = useRuns(app.workspaceId, app.id);
+  const older = useOlderRuns(app.workspaceId, app.id, data?.nextCursor);
+  // A run created while older pages are read again may be on two pages for a moment: once is enough.
+  const firstIds = new Set((data?.runs ?? []).map((r) => r.id));
+  const runs = [...(data?.runs ?? []), ...older.runs.filter((r) => !firstIds.has(r.id))];
   const { data: agentRuns, error: agentRunsError } = useAgentRuns(app.workspaceId, app.id, true);
   const [openRun, setOpenRun] = useState<string | null>(null);
   // Agent runs publish only their end; the list's statuses follow it. A new run publishes
@@ -29,7 +35,7 @@ export function RunsPanel({ app }: { app: App }) {
       <h2 className="text-sm font-semibold">Builder runs</h2>
       <ErrorNotice error={error} />
       <ul className="mt-2 divide-y divide-zinc-200 rounded-lg border border-zinc-200 bg-white" data-testid="runs-list">
-        {(data?.runs ?? []).map((r) => (
+        {runs.map((r) => (
           <li key={r.id}>
             <button type="button" onClick={() => navigate(paths.run(app.workspaceId, app.id, r.id))} className="flex w-full items-center gap-3 px-3 py-2 text-left text-sm hover:bg-zinc-50">
               <RunStatusBadge status={r.status} />
@@ -43,6 +49,12 @@ export function RunsPanel({ app }: { app: App }) {
         ))}
         {data && data.runs.length === 0 ? <li className="px-3 py-2 text-sm text-zinc-500">No runs yet.</li> : null}
       </ul>
+      <ErrorNotice error={older.error} />
+      {older.more || older.loading ? (
+        <Button className="mt-2" onClick={older.loadMore} disabled={older.loading} data-testid="older-runs">
+          {older.loading ? 'Loading older runs…' : 'Show older runs'}
+        </Button>
+      ) : null}
       <h2 className="mt-6 text-sm font-semibold">Agent runs</h2>
       <ErrorNotice error={agentRunsError} />
       <ul className="mt-2 divide-y divide-zinc-200 rounded-lg border border-zinc-200 bg-white" data-testid="agent-runs-list">
