@@ -574,7 +574,7 @@ void workspace_events(web_app& app, const httplib::Request& req, httplib::Respon
 
 void detect_provider(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids&) {
   if (!app.auth.identify(req, res)) return;
-  auto r = app.worker.detect_provider();
+  auto r = app.worker.detect_provider(req.get_param_value("fresh") == "1");
   if (!r) return send_error(res, 502, r.error().code, r.error().message);
   send_json(res, 200, *r);
 }

@@ -190,11 +190,11 @@ result<void> worker_client::put_file(std::string_view app_id, std::string_view p
   return {};
 }
 
-result<std::string> worker_client::detect_provider() const {
+result<std::string> worker_client::detect_provider(bool fresh) const {
   httplib::Client cli(base_url_);
   cli.set_connection_timeout(5, 0);
   cli.set_read_timeout(30, 0);
-  auto res = cli.Get("/detect-provider", auth_headers(token_));
+  auto res = cli.Get(fresh ? "/detect-provider?fresh=1" : "/detect-provider", auth_headers(token_));
   if (!res) return fail("worker_unreachable", "the worker is unreachable: " + httplib::to_string(res.error()));
   if (res->status != 200) return fail("worker_http_" + std::to_string(res->status), "provider detection failed");
   return res->body;

@@ -75,7 +75,7 @@ class worker_client {
   result<void> put_file(std::string_view app_id, std::string_view path, std::string_view content) const;
 
   // GET /detect-provider, passed through as JSON text.
-  result<std::string> detect_provider() const;
+  result<std::string> detect_provider(bool fresh = false) const;
   // The app workspace's current build ({digest, files}); nullopt when it has none.
   struct preview_build {
     std::string digest;

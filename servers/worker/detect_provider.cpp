@@ -26,6 +26,7 @@ namespace {
 
 constexpr auto probe_timeout = std::chrono::seconds(15);
 constexpr auto reply_max_age = std::chrono::seconds(30);
+constexpr auto fresh_reply_max_age = std::chrono::seconds(2);
 constexpr const char* auth_variables[] = {"ANTHROPIC_API_KEY", "CODEX_API_KEY", "OPENAI_API_KEY", "GOOGLE_API_KEY",
                                           "GEMINI_API_KEY"};
 
@@ -156,10 +157,13 @@ void handle_put_provider_key(const config& cfg, const std::string& name, const s
   res.set_content(json({{"name", name}, {"configured", true}}).dump(), "application/json");
 }
 
-void handle_detect_provider(const config& cfg, httplib::Response& res) {
+void handle_detect_provider(const config& cfg, bool fresh, httplib::Response& res) {
   std::lock_guard lock(detect_mu);  // concurrent callers share one probe
   auto now = std::chrono::steady_clock::now();
-  if (detected.empty() || now - detected_at >= reply_max_age) {
+  // `fresh` (a person who just logged in with a CLI asks again) probes at once, but at most
+  // every two seconds: each probe starts the three CLIs.
+  auto max_age = fresh ? fresh_reply_max_age : reply_max_age;
+  if (detected.empty() || now - detected_at >= max_age) {
     detected = detect(cfg);
     detected_at = now;
   }

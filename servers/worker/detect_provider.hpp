@@ -11,7 +11,7 @@ struct Response;
 
 namespace platform::worker {
 
-void handle_detect_provider(const config& cfg, httplib::Response& res);
+void handle_detect_provider(const config& cfg, bool fresh, httplib::Response& res);
 // The next detection probes again (a key was just entered).
 void forget_detected_provider();
 

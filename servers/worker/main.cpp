@@ -264,7 +264,7 @@ int main(int, char** argv) {
   server.Get(mcp, on_mcp);
   server.Delete(mcp, on_mcp);
   server.Get("/detect-provider", [&](const httplib::Request& req, httplib::Response& res) {
-    if (authorized(*cfg, req, res)) handle_detect_provider(*cfg, res);
+    if (authorized(*cfg, req, res)) handle_detect_provider(*cfg, req.get_param_value("fresh") == "1", res);
   });
   server.Get(app + "/preview-artifact", [&](const httplib::Request& req, httplib::Response& res) {
     if (authorized(*cfg, req, res)) handle_preview_artifact(*cfg, req.matches[1], res);

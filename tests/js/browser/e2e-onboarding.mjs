@@ -51,7 +51,10 @@ function runtimeAEnvironments(dataDir) {
 }
 
 run(async () => {
-  const p = await startPlatform(t, { buildDir, projectDir, turns, workerEnv: { ANTHROPIC_API_KEY: '', ...decoys } });
+  // The operator's Claude Code config dir, empty: no CLI login yet.
+  const loginDir = path.join(tmp, 'operator-claude');
+  fs.mkdirSync(loginDir);
+  const p = await startPlatform(t, { buildDir, projectDir, turns, workerEnv: { ANTHROPIC_API_KEY: '', PLATFORM_CLAUDE_CONFIG_DIR: loginDir, ...decoys } });
   const browser = await launchBrowser();
   const page = watch(await (await browser.newContext({ viewport: { width: 1280, height: 860 } })).newPage());
   const answers = [];
@@ -63,6 +66,27 @@ run(async () => {
     await page.goto(`${p.web}/onboarding/provider`);
     const a = page.getByTestId('runtime-runtime-a');
     await a.getByText('Needs credentials').waitFor({ timeout: 60000 });
+  });
+
+  await check('a CLI login on the worker\'s machine makes runtime-a ready on Check again, without a restart', async () => {
+    const a = page.getByTestId('runtime-runtime-a');
+    // What `claude` then /login leaves in its config dir.
+    const login = { claudeAiOauth: { accessToken: 'sk-ant-oat01-onboarding', refreshToken: 'sk-ant-ort01-onboarding',
+      expiresAt: Date.now() + 3600000, scopes: ['user:inference'] } };
+    fs.writeFileSync(path.join(loginDir, '.credentials.json'), JSON.stringify(login), { mode: 0o600 });
+    // The worker probes again at most every 2 s: ask until it has.
+    const askUntil = async (text) => {
+      for (let i = 0; ; i += 1) {
+        await page.getByTestId('check-again').click();
+        if (await a.getByText(text).waitFor({ timeout: 1000 }).then(() => true, () => false)) return;
+        assert.ok(i < 10, `never shown: ${text}`);
+      }
+    };
+    await askUntil('Ready');
+    await a.getByText('Uses the Claude Code login').waitFor();
+    // Logged out again: back to needing credentials, for the key checks that follow.
+    fs.rmSync(path.join(loginDir, '.credentials.json'));
+    await askUntil('Needs credentials');
   });
 
   await check('a key entered on the page makes runtime-a ready, and is never shown again', async () => {

@@ -1,6 +1,7 @@
 import { mutate } from 'swr';
 import { keys, useDetection, useMe, useRuntimes } from '../api/queries';
-import type { RuntimeDetection } from '../api/types';
+import { api } from '../api/client';
+import type { ProviderDetection, RuntimeDetection } from '../api/types';
 import { Badge } from '../components/badge';
 import { ErrorNotice } from '../components/error-notice';
 import { Spinner } from '../components/spinner';
@@ -20,6 +21,8 @@ export function OnboardingPage() {
   const { data: runtimes } = useRuntimes();
   const { data: me } = useMe();
   const refresh = () => void mutate(keys.detect);
+  // After a CLI login on the worker's machine: the worker probes again at once.
+  const checkAgain = () => void mutate(keys.detect, api<ProviderDetection>(`${keys.detect}?fresh=1`, { noStore: true }), { revalidate: false });
   // External deployments set their provider up before deployment (spec "Authentication" 6);
   // a page still open from elsewhere says so instead of offering a key form.
   if (me && !me.defaultWorkspaceId) {
@@ -66,10 +69,15 @@ export function OnboardingPage() {
                     {id === 'runtime-a' && d.loggedIn && !data.auth.ANTHROPIC_API_KEY ? (
                       <p className="mt-2 text-sm text-zinc-600">Uses the Claude Code login on the worker's machine. A key entered here takes priority (API billing).</p>
                     ) : null}
+                    {id === 'runtime-a' && d.installed && !ok ? (
+                      <p className="mt-2 text-sm text-zinc-600">
+                        Enter a key below, or log in with the CLI's own login on the worker's machine (<code className="font-mono">claude</code>, then <code className="font-mono">/login</code>) and check again.
+                      </p>
+                    ) : null}
                     {id === 'runtime-a' && d.installed ? <ProviderKeyForm name="ANTHROPIC_API_KEY" configured={!!data.auth.ANTHROPIC_API_KEY} onSaved={refresh} /> : null}
                     {id === 'runtime-b' && d.installed && !ok ? (
                       <p className="mt-2 text-sm text-zinc-600">
-                        Log in with the CLI's own login on the worker's machine (<code className="font-mono">codex login</code>), or start the worker with <code className="font-mono">CODEX_API_KEY</code>.
+                        Log in with the CLI's own login on the worker's machine (<code className="font-mono">codex login</code>) and check again, or start the worker with <code className="font-mono">CODEX_API_KEY</code>.
                       </p>
                     ) : null}
                     {id === 'runtime-c' && d.usable ? <p className="mt-2 text-sm text-zinc-600">Uses {n.credential}, from the operator's opencode configuration.</p> : null}
@@ -81,6 +89,9 @@ export function OnboardingPage() {
         <div className="mt-6 flex items-center gap-3">
           <button type="button" className="text-sm text-accent underline" onClick={() => navigate(paths.workspace(me?.defaultWorkspaceId ?? 'default'))}>
             Continue to your apps
+          </button>
+          <button type="button" className="text-sm text-zinc-600 underline" onClick={checkAgain} data-testid="check-again">
+            Check again
           </button>
           {isValidating && data ? <Spinner label="Checking again" /> : null}
         </div>
