@@ -41,7 +41,7 @@ export function PreviewPane({ workspaceId, appId }: { workspaceId: string; appId
           className="m-3 flex-1 rounded-lg border border-zinc-200 bg-white shadow-sm"
         />
       ) : (
-        <div className="m-4 flex flex-1 flex-col items-center justify-center gap-2 rounded-xl border border-dashed border-zinc-300 bg-white text-sm text-zinc-400">
+        <div className="m-4 flex flex-1 flex-col items-center justify-center gap-2 rounded-xl border border-dashed border-zinc-300 bg-white px-6 text-center text-sm text-zinc-400">
           <Icon name="file" className="size-6" />
           The app appears here after its first successful build.
         </div>
