@@ -312,6 +312,7 @@ run(async () => {
     await frame.getByRole('button', { name: 'Ask builder to fix' }).click();
     // The repair run (runReason app_tool_failure) shows as the badge, then ends and clears it.
     await page.getByTestId('repair-badge').waitFor();
+    await screenshot(page, tmp, 'sidebar-repair');
     await page.getByTestId('repair-badge').waitFor({ state: 'detached', timeout: 120000 });
     const runs = await call('GET', `${appPath}/runs`);
     const repair = runs.runs.find((r) => r.runReason === 'app_tool_failure');
