@@ -463,6 +463,40 @@ TEST_CASE("wait_read wakes when another thread appends, completes or removes") {
   });
 }
 
+TEST_CASE("many followers of one stream, started at its tail and behind it, each get every event once") {
+  // The Redis store reads once per wake-up for all the waiters at the same cursor: each
+  // follower must still get exactly the events after its own cursor, across several appends.
+  for_each_backend([](backend& b) {
+    auto c = b.open({});
+    auto id = uid("s");
+    REQUIRE(c->create(id));
+    REQUIRE(c->append(id, ev(0)));
+    REQUIRE(c->append(id, ev(1)));
+    constexpr int followers = 48;
+    std::vector<std::future<std::vector<std::string>>> got;
+    for (int i = 0; i < followers; ++i) {
+      std::uint64_t start = i % 3 == 0 ? 1 : 2;  // a third one event behind the tail
+      got.push_back(std::async(std::launch::async, [&c, id, start] {
+        std::vector<std::string> seen;
+        std::uint64_t cursor = start;
+        while (seen.size() < 5 - start) {
+          auto r = c->wait_read(id, cursor, 100, patience);
+          if (!r || r->terminal) break;
+          for (const auto& chunk : r->chunks) seen.push_back(chunk.bytes);
+          cursor = r->next_cursor;
+        }
+        return seen;
+      }));
+    }
+    for (int i = 2; i < 5; ++i) REQUIRE(c->append(id, ev(i)));
+    for (int i = 0; i < followers; ++i) {
+      std::vector<std::string> want;
+      for (int k = i % 3 == 0 ? 1 : 2; k < 5; ++k) want.push_back(ev(k));
+      CHECK(got[static_cast<std::size_t>(i)].get() == want);
+    }
+  });
+}
+
 TEST_CASE("a follower on another thread sees every event once, in order, then the end") {
   for_each_backend([](backend& b) {
     auto c = b.open({});

@@ -165,6 +165,15 @@ struct waiters {
   std::condition_variable cv;
   std::uint64_t generation = 0;
   int count = 0;
+  // After a wake-up the group reads Redis once: the first waiter to ask reads from its cursor,
+  // and every waiter of the same generation at the same cursor takes that answer. A live
+  // stream's viewers all wait at its tail, so one append costs one read, not one per viewer.
+  std::condition_variable read_done;  // apart from cv: a read's end wakes only its sharers
+  bool reading = false;
+  std::uint64_t read_generation = 0;
+  std::uint64_t read_cursor = 0;
+  std::size_t read_max = 0;
+  std::shared_ptr<const result<replay_read>> read;
 };
 
 std::uint64_t to_u64(const redisReply* r) {
@@ -487,8 +496,8 @@ class redis_cache_store final : public cache_store {
       std::lock_guard lock(wait_mu_);
       seen = group.generation;
     }
+    auto r = read_from(id, cursor, max_chunks);
     for (;;) {
-      auto r = read_from(id, cursor, max_chunks);
       if (!worth_waiting(r)) return r;
       std::unique_lock lock(wait_mu_);
       if (!group.cv.wait_until(lock, deadline, [&] { return group.generation != seen; })) {
@@ -496,7 +505,39 @@ class redis_cache_store final : public cache_store {
         return read_from(id, cursor, max_chunks);
       }
       seen = group.generation;
+      r = shared_read(group, lock, id, cursor, max_chunks, seen);
     }
+  }
+
+  // The group's read for wake-up `seen` at `cursor` (see waiters). Called with wait_mu_ held;
+  // returns with it released.
+  result<replay_read> shared_read(waiters& g, std::unique_lock<std::mutex>& lock, std::string_view id,
+                                  std::uint64_t cursor, std::size_t max_chunks, std::uint64_t seen) {
+    auto same = [&] { return g.read_generation == seen && g.read_cursor == cursor && g.read_max == max_chunks; };
+    while (g.reading && same()) g.read_done.wait(lock);
+    if (g.read && same()) {
+      auto shared = g.read;
+      lock.unlock();
+      return *shared;
+    }
+    bool leader = !g.reading;
+    if (leader) {
+      g.reading = true;
+      g.read_generation = seen;
+      g.read_cursor = cursor;
+      g.read_max = max_chunks;
+    }
+    lock.unlock();
+    auto r = read_from(id, cursor, max_chunks);
+    if (leader) {
+      auto shared = std::make_shared<const result<replay_read>>(r);
+      lock.lock();
+      g.read = std::move(shared);
+      g.reading = false;
+      g.read_done.notify_all();
+      lock.unlock();
+    }
+    return r;
   }
 
   std::shared_ptr<waiters> join_waiters(std::string_view id) {
