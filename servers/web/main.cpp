@@ -96,6 +96,7 @@ int main(int, char** argv) {
   }
   worker_client worker(cfg->worker_url, cfg->internal_token);
   runtime_catalog runtimes(worker, platform::builtin_runtime_registry());
+  runtimes.refresh_soon();  // the worker lists runtime-c's models slowly: before anyone asks
   chat_service chat(*cfg, **db, *cache, worker);
   web_app app{*cfg, **db, *cache, worker, runtimes, auth, chat, preview_key};
   agent_run_recovery recovery(app);

@@ -31,6 +31,24 @@ std::map<std::string, std::string> persisted_params(const app_record& app) {
 runtime_catalog::runtime_catalog(const worker_client& worker, runtime_registry builtin)
     : worker_(worker), builtin_(std::move(builtin)), current_(std::make_shared<runtime_registry>(builtin_)) {}
 
+runtime_catalog::~runtime_catalog() {
+  std::future<void> pending;
+  {
+    std::lock_guard lock(mu_);
+    pending = std::move(background_);
+  }
+  if (pending.valid()) pending.wait();
+}
+
+void runtime_catalog::refresh_soon() {
+  std::lock_guard lock(mu_);
+  if (background_.valid() && background_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return;
+  background_ = std::async(std::launch::async, [this] {
+    std::lock_guard refreshing(refresh_mu_);
+    refresh();
+  });
+}
+
 std::shared_ptr<const runtime_registry> runtime_catalog::current() const {
   std::lock_guard lock(mu_);
   return current_;
@@ -42,27 +60,40 @@ std::shared_ptr<const runtime_registry> runtime_catalog::get(std::string_view ru
   // One refresh at a time; the others wait for it and then use what it found.
   std::lock_guard refreshing(refresh_mu_);
   auto now = std::chrono::steady_clock::now();
-  bool stale = !refreshed_once_ || now - refreshed_ > refresh_after;
+  // Without an answer yet (the worker was starting, or down), asked again a few seconds apart.
+  bool stale = !refreshed_once_ || now - refreshed_ > (have_catalog_ ? refresh_after : std::chrono::seconds(5));
   // A model nobody offers must not make every request ask the worker: a few seconds apart.
   bool retry_unknown = !runtime_id.empty() && !knows(*current(), runtime_id, model) &&
                        now - refreshed_ > std::chrono::seconds(5);
   if (!stale && !retry_unknown) return current();
-  refreshed_ = now;
+  if (stale && !retry_unknown && have_catalog_) {
+    // The last answer serves while the worker is asked again.
+    refreshed_ = now;
+    refresh_soon();
+    return current();
+  }
+  refresh();
+  return current();
+}
+
+bool runtime_catalog::refresh() {
+  refreshed_ = std::chrono::steady_clock::now();
   refreshed_once_ = true;
   auto text = worker_.opencode_models();
-  if (!text) return current();  // runtime-c is not usable on the worker (or it is down): no models
+  if (!text) return false;  // runtime-c is not usable on the worker (or it is down): no models
   auto reply = opencode_catalog_from_json(*text);
   if (!reply) {
     std::fprintf(stderr, "web: the worker's runtime-c catalog is unreadable: %s\n", reply.error().message.c_str());
-    return current();
+    return false;
   }
   auto next = std::make_shared<runtime_registry>(builtin_);
   for (const auto& info : builtin_.runtimes()) {
     if (info.dynamic_models) (void)next->set_models(info.id, runtime_c_models(reply->catalog), reply->default_model);
   }
+  have_catalog_ = true;
   std::lock_guard lock(mu_);
   current_ = std::move(next);
-  return current_;
+  return true;
 }
 
 result<normalized_settings> app_runtime_settings(runtime_catalog& catalog, const app_record& app,

@@ -2,9 +2,12 @@
 // The runtime registry as the worker sees it (spec "Runtime settings"): the built-in runtimes
 // plus runtime-c's models discovered from the worker's installed opencode (tool-call models
 // only, ids unchanged). Settings are normalized against it, so a model the worker offers is a
-// model the web accepts. The catalog is asked for at most once a minute, and again at once when
-// a request names a runtime-c model it does not know yet (an operator added a provider).
+// model the web accepts. The worker lists them slowly (opencode takes seconds), so the catalog
+// is asked for when the web starts, then at most once a minute in the background while the
+// last answer keeps serving; a request waits for the worker only when no answer is there yet,
+// or it names a runtime-c model not known yet (an operator added a provider).
 #include <chrono>
+#include <future>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -21,6 +24,12 @@ namespace platform::web {
 class runtime_catalog {
  public:
   runtime_catalog(const worker_client& worker, runtime_registry builtin);
+  ~runtime_catalog();
+  runtime_catalog(const runtime_catalog&) = delete;
+  runtime_catalog& operator=(const runtime_catalog&) = delete;
+
+  // Asks the worker in the background (at start: the first picker need not wait).
+  void refresh_soon();
 
   // The current registry; refreshed first when runtime-c is asked for (`runtime_id`) and its
   // models are unknown or older than a minute, or `model` is not among them.
@@ -28,6 +37,8 @@ class runtime_catalog {
 
  private:
   [[nodiscard]] std::shared_ptr<const runtime_registry> current() const;
+  // Asks the worker now; true when it answered with a catalog. Under refresh_mu_.
+  bool refresh();
 
   const worker_client& worker_;
   const runtime_registry builtin_;
@@ -36,6 +47,8 @@ class runtime_catalog {
   std::shared_ptr<const runtime_registry> current_;
   std::chrono::steady_clock::time_point refreshed_{};
   bool refreshed_once_ = false;
+  bool have_catalog_ = false;     // the last answer came from the worker
+  std::future<void> background_;  // a refresh_soon under way (waited for on destruction)
 };
 
 // Runtime settings as a request names them; absent fields keep the app's persisted ones.
