@@ -3,13 +3,16 @@
 // clients connecting at once (reconnecting viewers, a flood of slow ones) would be refused by
 // the kernel before any thread could take them.
 #include <httplib.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/socket.h>
 
 #include <string>
 
 namespace platform::servers {
 
-// Binds `server` to host:port (0: any free port) with a deep accept backlog and SO_REUSEADDR.
+// Binds `server` to host:port (0: any free port) with a deep accept backlog, SO_REUSEADDR and
+// TCP_NODELAY.
 // Returns the bound port, or -1. Serve with server.listen_after_bind().
 inline int bind_deep(httplib::Server& server, const std::string& host, int port) {
   int listen_fd = -1;
@@ -19,6 +22,11 @@ inline int bind_deep(httplib::Server& server, const std::string& host, int port)
     // As cpp-httplib's own default: a restarted server binds its port again at once, even
     // while a process of the old one still holds a socket on it.
     setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &yes, sizeof yes);
+    // Inherited by every accepted connection. cpp-httplib writes a response's headers and its
+    // body (and each SSE event) separately: with Nagle's algorithm the second write waited for
+    // the client's delayed ACK, 40 ms on every keep-alive request (measured: 44 ms per
+    // /api/health on one connection, 1.6 ms on fresh ones).
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &yes, sizeof yes);
     listen_fd = fd;
   });
   int bound = port == 0 ? server.bind_to_any_port(host) : (server.bind_to_port(host, port) ? port : -1);

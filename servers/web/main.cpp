@@ -104,7 +104,9 @@ int main(int, char** argv) {
   httplib::Server server;
   server.new_task_queue = [] { return new httplib::ThreadPool(2100); };
   server.set_keep_alive_max_count(100);
-  server.set_keep_alive_timeout(2);
+  // cpp-httplib also waits this long for a new connection's first request; a client busy
+  // opening hundreds of connections at once may take longer than 2 s to send it.
+  server.set_keep_alive_timeout(5);
   server.set_read_timeout(10, 0);  // a client silent this long mid-request is dropped
   server.set_write_timeout(30, 0);
   server.set_payload_max_length(cfg->max_body_bytes + 1);

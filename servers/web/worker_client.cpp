@@ -9,6 +9,8 @@
 
 #include "platform/ui_stream.hpp"
 
+// Every client sets TCP_NODELAY: cpp-httplib writes a request's headers and body separately,
+// and with Nagle's algorithm the body waited for the worker's delayed ACK.
 namespace platform::web {
 
 namespace {
@@ -26,6 +28,7 @@ std::string path_segment(std::string_view s) { return httplib::detail::encode_qu
 result<void> stream_sse(const std::string& base_url, httplib::Request req,
                         const std::function<bool(std::string_view)>& on_event, request_cancel* cancel) {
   httplib::Client cli(base_url);
+  cli.set_tcp_nodelay(true);
   cli.set_connection_timeout(5, 0);
   cli.set_read_timeout(600, 0);  // a model may think for minutes between events
   req.set_header("Accept", "text/event-stream");
@@ -109,6 +112,7 @@ result<void> worker_client::stream_messages(std::string_view app_id, const std::
 result<worker_client::reply> worker_client::start_agent_run(std::string_view app_id, std::string_view run_id,
                                                             const std::string& body_json) const {
   httplib::Client cli(base_url_);
+  cli.set_tcp_nodelay(true);
   cli.set_connection_timeout(5, 0);
   cli.set_read_timeout(60, 0);  // the worker answers at once, after writing the source files
   std::string path = "/sessions/" + path_segment(std::string(app_id) + "__agent__" + std::string(run_id)) + "/agent-run";
@@ -130,6 +134,7 @@ result<void> worker_client::agent_run_events(std::string_view app_id, std::strin
 
 result<std::optional<std::string>> worker_client::session_state(std::string_view app_id, std::string_view run_id) const {
   httplib::Client cli(base_url_);
+  cli.set_tcp_nodelay(true);
   cli.set_connection_timeout(5, 0);
   cli.set_read_timeout(30, 0);
   std::string path = "/sessions/" + path_segment(app_id) + "/session-state?runId=" + path_segment(run_id);
@@ -161,6 +166,7 @@ error worker_error(const httplib::Result& res, std::string_view what) {
 result<std::optional<std::map<std::string, std::string>>> worker_client::source_snapshot(std::string_view app_id) const {
   using files = std::map<std::string, std::string>;
   httplib::Client cli(base_url_);
+  cli.set_tcp_nodelay(true);
   cli.set_connection_timeout(5, 0);
   cli.set_read_timeout(60, 0);
   auto res = cli.Get("/sessions/" + path_segment(app_id) + "/source-snapshot", auth_headers(token_));
@@ -181,6 +187,7 @@ result<std::optional<std::map<std::string, std::string>>> worker_client::source_
 
 result<void> worker_client::put_file(std::string_view app_id, std::string_view path, std::string_view content) const {
   httplib::Client cli(base_url_);
+  cli.set_tcp_nodelay(true);
   cli.set_connection_timeout(5, 0);
   cli.set_read_timeout(30, 0);
   std::string body = nlohmann::json({{"path", path}, {"content", content}}).dump();
@@ -192,6 +199,7 @@ result<void> worker_client::put_file(std::string_view app_id, std::string_view p
 
 result<std::string> worker_client::detect_provider(bool fresh) const {
   httplib::Client cli(base_url_);
+  cli.set_tcp_nodelay(true);
   cli.set_connection_timeout(5, 0);
   cli.set_read_timeout(30, 0);
   auto res = cli.Get(fresh ? "/detect-provider?fresh=1" : "/detect-provider", auth_headers(token_));
@@ -202,6 +210,7 @@ result<std::string> worker_client::detect_provider(bool fresh) const {
 
 result<std::optional<worker_client::preview_build>> worker_client::preview_artifact(std::string_view app_id) const {
   httplib::Client cli(base_url_);
+  cli.set_tcp_nodelay(true);
   cli.set_connection_timeout(5, 0);
   cli.set_read_timeout(60, 0);
   auto res = cli.Get("/sessions/" + path_segment(app_id) + "/preview-artifact", auth_headers(token_));
@@ -224,6 +233,7 @@ result<std::optional<worker_client::preview_build>> worker_client::preview_artif
 
 result<void> worker_client::put_provider_key(std::string_view name, std::string_view value) const {
   httplib::Client cli(base_url_);
+  cli.set_tcp_nodelay(true);
   cli.set_connection_timeout(5, 0);
   cli.set_read_timeout(10, 0);
   std::string body = nlohmann::json({{"value", value}}).dump();
@@ -240,6 +250,7 @@ result<void> worker_client::put_provider_key(std::string_view name, std::string_
 
 result<std::optional<std::string>> worker_client::agent_run_status(std::string_view app_id, std::string_view run_id) const {
   httplib::Client cli(base_url_);
+  cli.set_tcp_nodelay(true);
   cli.set_connection_timeout(5, 0);
   cli.set_read_timeout(10, 0);
   std::string path = "/sessions/" + path_segment(std::string(app_id) + "__agent__" + std::string(run_id)) + "/agent-run/" +
@@ -257,6 +268,7 @@ result<std::optional<std::string>> worker_client::agent_run_status(std::string_v
 
 result<int> worker_client::stop_agent_run(std::string_view app_id, std::string_view run_id) const {
   httplib::Client cli(base_url_);
+  cli.set_tcp_nodelay(true);
   cli.set_connection_timeout(5, 0);
   cli.set_read_timeout(10, 0);
   std::string path = "/sessions/" + path_segment(std::string(app_id) + "__agent__" + std::string(run_id)) + "/agent-run/" +
@@ -268,6 +280,7 @@ result<int> worker_client::stop_agent_run(std::string_view app_id, std::string_v
 
 result<std::string> worker_client::opencode_models() const {
   httplib::Client cli(base_url_);
+  cli.set_tcp_nodelay(true);
   cli.set_connection_timeout(5, 0);
   cli.set_read_timeout(90, 0);  // a first discovery runs `opencode models --verbose`
   auto res = cli.Get("/opencode/models", auth_headers(token_));

@@ -181,6 +181,7 @@ void post_callback(const config& cfg, const run_spec& r, const run_outcome& o) {
   auto scheme_end = url.find("://");
   auto path_start = url.find('/', scheme_end + 3);
   httplib::Client client(url.substr(0, path_start));
+  client.set_tcp_nodelay(true);
   client.set_connection_timeout(5, 0);
   client.set_read_timeout(30, 0);
   httplib::Headers headers;

@@ -10,6 +10,7 @@ namespace platform::worker {
 result<internal_reply> post_internal(const config& cfg, const std::string& origin, const std::string& path,
                                      const std::string& json_body, int read_timeout_s) {
   httplib::Client client(origin);
+  client.set_tcp_nodelay(true);
   client.set_connection_timeout(5, 0);
   client.set_read_timeout(read_timeout_s, 0);
   httplib::Headers headers;
