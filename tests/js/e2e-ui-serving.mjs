@@ -169,7 +169,12 @@ await run(async () => {
     }
     assert.equal((await get(bare, '/assets/app-abc123.js')).status, 404);
     assert.equal((await get(bare, '/api/nope')).text, notFoundRoute);
-    assert.match(fs.readFileSync(path.join(tmp, 'web-no-ui.log'), 'utf8'), /builder page is not built/);
+    // The server's stderr reaches its log file through this process's pipe: wait for the line.
+    const log = path.join(tmp, 'web-no-ui.log');
+    for (let i = 0; !/builder page is not built/.test(fs.existsSync(log) ? fs.readFileSync(log, 'utf8') : ''); i += 1) {
+      assert.ok(i < 200, 'the server never said the page is not built');
+      await new Promise((r) => setTimeout(r, 25));
+    }
     // Provider setup is the page's too: the same explanation, the same headers (no inline script).
     const onboarding = await get(bare, '/onboarding/provider');
     assert.equal(onboarding.status, 200);
