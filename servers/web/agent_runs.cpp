@@ -203,7 +203,11 @@ void run_pump(web_app& app, const run_key& key, const std::string& stream_id, co
   bridge b(opt);
   std::string out;
   bool buffer_ok = true;
-  auto read = app.worker.agent_run_events(key.app_id, key.run_id, [&](std::string_view data) {
+  // The run stays on the worker it started on; when none holds it, the app's worker answers
+  // 404 (or cannot be reached) and the run's stream ends with that reason.
+  auto holder = app.workers.agent_run_holder(key.app_id, key.run_id);
+  const worker_client& worker = holder && *holder ? **holder : app.workers.for_app(key.app_id);
+  auto read = worker.agent_run_events(key.app_id, key.run_id, [&](std::string_view data) {
     if (data == "[DONE]") return true;
     b.feed_message(data, out);
     buffer_ok = append_events(app.cache, stream_id, out);
@@ -215,7 +219,7 @@ void run_pump(web_app& app, const run_key& key, const std::string& stream_id, co
     append_events(app.cache, stream_id, out);
   } else {
     if (!read) {
-      b.fail(read.error().code == "worker_http_404" ? "The worker no longer holds this run's stream."
+      b.fail(read.error().code == "not_found" ? "The worker no longer holds this run's stream."
                                                     : "The run's stream broke: " + read.error().message,
              out);
     }
@@ -442,14 +446,19 @@ result<start_outcome> start_agent_run(web_app& app, const run_key& key, const st
     (void)fail_start(app, key, "The run could not be prepared: " + body.error().message);
     return tl::unexpected(body.error());
   }
-  auto reply = app.worker.start_agent_run(key.app_id, key.run_id, *body);
+  // On the app's worker; one that cannot be reached or is draining did not start it, and the
+  // app's next worker takes it.
+  result<worker_client::reply> reply;
+  for (const worker_client* worker : app.workers.for_new_work(key.app_id)) {
+    reply = worker->start_agent_run(key.app_id, key.run_id, *body);
+    error refused = reply ? reply->refusal("the worker refused the run") : reply.error();
+    if ((reply && reply->status < 300) || !app.workers.moves_on(*worker, refused)) break;
+  }
   // 409: the worker holds this run already (an earlier start whose reply was lost).
   if (reply && (reply->status == 202 || reply->status == 200 || reply->status == 409)) {
     return start_outcome{true, agent_run_status::running};
   }
-  error e = reply ? error{"worker_http_" + std::to_string(reply->status), "the worker refused the run: " +
-                                                                               reply->body.substr(0, 300)}
-                  : reply.error();
+  error e = reply ? reply->refusal("the worker refused the run") : reply.error();
   (void)fail_start(app, key, "The worker could not start the run: " + e.message);
   return tl::unexpected(e);
 }
@@ -566,7 +575,10 @@ void agent_run_recovery::check_once() {
   run_recovery_policy policy{app_.cfg.agent_run_unreachable_limit.count()};
   for (const auto& r : *runs) {
     run_key key{r.workspace_id, r.app_id, r.run_id};
-    auto answer = app_.worker.agent_run_status(key.app_id, key.run_id);
+    auto holder = app_.workers.agent_run_holder(key.app_id, key.run_id);
+    auto answer = !holder ? result<std::optional<std::string>>(tl::unexpected(holder.error()))
+                  : !*holder ? result<std::optional<std::string>>(std::nullopt)
+                             : (*holder)->agent_run_status(key.app_id, key.run_id);
     worker_run_view view = !answer ? worker_run_view::unreachable
                            : !*answer ? worker_run_view::missing
                            : **answer == "running" ? worker_run_view::running
@@ -594,7 +606,9 @@ result<agent_stop_outcome> stop_agent_run(web_app& app, const run_key& key, agen
     (void)fail_start(app, key, std::string(platform::user_stop_reason));
     return agent_stop_outcome::stopped;
   }
-  auto worker_status = app.worker.stop_agent_run(key.app_id, key.run_id);
+  auto holder = app.workers.agent_run_holder(key.app_id, key.run_id);
+  if (!holder) return tl::unexpected(holder.error());
+  auto worker_status = *holder ? (*holder)->stop_agent_run(key.app_id, key.run_id) : result<int>(404);
   if (!worker_status) return tl::unexpected(worker_status.error());
   if (*worker_status == 202) return agent_stop_outcome::stopping;
   if (*worker_status == 409) return agent_stop_outcome::not_running;  // ended there: its callback is on the way

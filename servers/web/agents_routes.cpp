@@ -104,7 +104,7 @@ void patch_agents(web_app& app, const httplib::Request& req, httplib::Response& 
   if (!head) return send_store_error(res, head.error());
   // The builder edits the worker's workspace, and the next turn's snapshot replaces the draft:
   // the file must reach the workspace too. When it cannot, the draft keeps the edit.
-  auto synced = app.worker.put_file(x->app.id, agents_json_path, text);
+  auto synced = app.workers.for_app(x->app.id).put_file(x->app.id, agents_json_path, text);
   json extra = {{"workerSynced", synced.has_value()}};
   if (!synced) extra["workerError"] = synced.error().code;
   send_view(app, res, x->app, source_scope::draft, 200, std::move(extra));

@@ -9,6 +9,7 @@
 #include "events.hpp"
 #include "governed_agents.hpp"
 #include "http.hpp"
+#include "platform/source_digest.hpp"
 #include "platform/bridge.hpp"
 #include "platform/builder_run.hpp"
 #include "platform/replay_head.hpp"
@@ -70,15 +71,12 @@ std::string worker_body(const turn_request& r, const std::optional<builder_run_r
   return body.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
-// Writes the app's draft source snapshot into the worker's workspace, file by file.
-bool restore_worker_workspace(store& db, const worker_client& worker, const std::string& ws, const std::string& app_id) {
-  auto files = db.governance().snapshot_files(ws, app_id, source_scope::draft);
-  if (!files || files->empty()) return false;
-  for (const auto& [path, content] : *files) {
-    if (auto put = worker.put_file(app_id, path, content); !put) {
-      std::fprintf(stderr, "web: restoring the workspace of app=%s failed: %s\n", app_id.c_str(), put.error().code.c_str());
-      return false;
-    }
+// Makes the app's draft the worker's workspace (it had none, or a stale one).
+bool restore_worker_workspace(const worker_client& worker, const std::string& app_id, const source_files& draft) {
+  if (draft.empty()) return false;
+  if (auto put = worker.put_source(app_id, draft); !put) {
+    std::fprintf(stderr, "web: restoring the workspace of app=%s failed: %s\n", app_id.c_str(), put.error().code.c_str());
+    return false;
   }
   return true;
 }
@@ -88,8 +86,8 @@ std::string stop_channel(const run_key& k) { return "stop:" + k.workspace_id + "
 
 }  // namespace
 
-chat_service::chat_service(const config& cfg, store& db, cache_store& cache, const worker_client& worker)
-    : cfg_(cfg), db_(db), cache_(cache), worker_(worker) {
+chat_service::chat_service(const config& cfg, store& db, cache_store& cache, const worker_pool& workers)
+    : cfg_(cfg), db_(db), cache_(cache), workers_(workers) {
   keeper_ = std::thread([this] { housekeeping(); });
 }
 
@@ -192,8 +190,17 @@ void chat_service::run(const std::shared_ptr<turn>& t) {
   json body = json::parse(worker_body(t->req, run_record ? *run_record : std::nullopt));
   auto draft = db_.governance().head(key.workspace_id, key.app_id, source_scope::draft);
   body["hasDraft"] = draft && *draft;
-  auto stream = [&] {
-    return worker_.stream_messages(key.app_id, body.dump(-1, ' ', false, json::error_handler_t::replace),
+  // The worker checks its workspace against the draft: a stale copy (the app was on another
+  // worker meanwhile) must not replace the draft after the turn.
+  source_files draft_files;
+  if (draft && *draft) {
+    if (auto files = db_.governance().snapshot_files(key.workspace_id, key.app_id, source_scope::draft); files && !files->empty()) {
+      draft_files = std::move(*files);
+      body["draftDigest"] = source_digest(draft_files);
+    }
+  }
+  auto stream = [&](const worker_client& worker) {
+    return worker.stream_messages(key.app_id, body.dump(-1, ' ', false, json::error_handler_t::replace),
                                    [&](std::string_view data) {
                                      if (data == "[DONE]") return true;
                                      if (auto u = worker_message::turn_usage(data)) usage = u;
@@ -203,12 +210,21 @@ void chat_service::run(const std::shared_ptr<turn>& t) {
                                      return !t->claim_lost.load() && !t->stop_requested.load();
                                    }, &t->worker_request);
   };
-  auto streamed = stream();
-  // A worker without this app's workspace (a new host, a wiped disk) would build on the
-  // template and the draft would be replaced after the turn: give it the draft, then go on.
-  if (!streamed && streamed.error().code == "worker_http_409" &&
-      restore_worker_workspace(db_, worker_, key.workspace_id, key.app_id)) {
-    streamed = stream();
+  // The app's worker; one that cannot be reached or is draining did not start the turn, and
+  // the app's next worker takes it (docs/operations.md, "Several workers").
+  const worker_client* worker = nullptr;
+  result<void> streamed;
+  for (const worker_client* candidate : workers_.for_new_work(key.app_id)) {
+    worker = candidate;
+    streamed = stream(*worker);
+    // A worker without this app's workspace (a new host, a wiped disk, an app that moved) or
+    // with a stale one would build on the wrong files and the draft would be replaced after
+    // the turn: give it the draft, then go on.
+    if (!streamed && (streamed.error().code == "workspace_missing" || streamed.error().code == "workspace_stale") &&
+        restore_worker_workspace(*worker, key.app_id, draft_files)) {
+      streamed = stream(*worker);
+    }
+    if (streamed || !workers_.moves_on(*worker, streamed.error())) break;
   }
   t->stop_listener.reset();
   bool stopped = t->stop_requested.load() && !b.outcome().result_seen;
@@ -247,18 +263,18 @@ void chat_service::run(const std::shared_ptr<turn>& t) {
     return r;
   };
   if (!worker_failed) {
-    auto state = worker_.session_state(key.app_id, key.run_id);
+    auto state = worker->session_state(key.app_id, key.run_id);
     if (state && *state) (void)stored([&] { return db_.save_session_state(key, t->req.settings.runtime_id, {**state, count}); });
   }
   if (usage) (void)stored([&] { return db_.add_usage(key, *usage); });
   // Before run.completed, so a client that reloads the agents on the event sees this turn's edits.
-  if (auto synced = stored([&] { return sync_draft_from_worker(db_, worker_, key.workspace_id, key.app_id, now_ms()); }); !synced) {
+  if (auto synced = stored([&] { return sync_draft_from_worker(db_, *worker, key.workspace_id, key.app_id, now_ms()); }); !synced) {
     std::fprintf(stderr, "web: draft snapshot app=%s not synced: %s\n", key.app_id.c_str(), synced.error().code.c_str());
   }
   // The live preview moves to the build done_building just made, before run.completed tells
   // the page to look (spec "What the service does" 9).
   if (o.done_building_succeeded) {
-    if (auto shown = stored([&] { return sync_preview_from_worker(db_, worker_, key.workspace_id, key.app_id, now_ms()); }); !shown) {
+    if (auto shown = stored([&] { return sync_preview_from_worker(db_, *worker, key.workspace_id, key.app_id, now_ms()); }); !shown) {
       std::fprintf(stderr, "web: preview app=%s not stored: %s\n", key.app_id.c_str(), shown.error().code.c_str());
     }
   }

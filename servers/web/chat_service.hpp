@@ -16,7 +16,7 @@
 #include "platform/runtime_registry.hpp"
 #include "platform/store.hpp"
 #include "web_config.hpp"
-#include "worker_client.hpp"
+#include "worker_pool.hpp"
 
 namespace platform::web {
 
@@ -39,7 +39,7 @@ struct turn_start {
 
 class chat_service {
  public:
-  chat_service(const config& cfg, store& db, cache_store& cache, const worker_client& worker);
+  chat_service(const config& cfg, store& db, cache_store& cache, const worker_pool& workers);
   ~chat_service();
   chat_service(const chat_service&) = delete;
   chat_service& operator=(const chat_service&) = delete;
@@ -63,7 +63,7 @@ class chat_service {
   const config& cfg_;
   store& db_;
   cache_store& cache_;
-  const worker_client& worker_;
+  const worker_pool& workers_;
   mutable std::mutex mu_;
   std::condition_variable cv_;
   std::map<std::string, std::shared_ptr<turn>> turns_;  // by stream id

@@ -94,11 +94,11 @@ int main(int, char** argv) {
       return 1;
     }
   }
-  worker_client worker(cfg->worker_url, cfg->internal_token);
-  runtime_catalog runtimes(worker, platform::builtin_runtime_registry());
+  worker_pool workers(cfg->worker_urls, cfg->internal_token, cfg->worker_probe);
+  runtime_catalog runtimes(workers, platform::builtin_runtime_registry());
   runtimes.refresh_soon();  // the worker lists runtime-c's models slowly: before anyone asks
-  chat_service chat(*cfg, **db, *cache, worker);
-  web_app app{*cfg, **db, *cache, worker, runtimes, auth, chat, preview_key};
+  chat_service chat(*cfg, **db, *cache, workers);
+  web_app app{*cfg, **db, *cache, workers, runtimes, auth, chat, preview_key};
   agent_run_recovery recovery(app);
 
   httplib::Server server;

@@ -574,7 +574,7 @@ void workspace_events(web_app& app, const httplib::Request& req, httplib::Respon
 
 void detect_provider(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids&) {
   if (!app.auth.identify(req, res)) return;
-  auto r = app.worker.detect_provider(req.get_param_value("fresh") == "1");
+  auto r = app.workers.any().detect_provider(req.get_param_value("fresh") == "1");
   if (!r) return send_error(res, 502, r.error().code, r.error().message);
   send_json(res, 200, *r);
 }
@@ -589,7 +589,12 @@ void put_provider_key(web_app& app, const httplib::Request& req, httplib::Respon
   if (!body.is_object() || !body.contains("value") || !body["value"].is_string()) {
     return send_error(res, 400, "invalid_body", "the body is {\"value\": \"<the key>\"}");
   }
-  auto saved = app.worker.put_provider_key(ids.at(0), body["value"].get<std::string>());
+  // Every worker keeps its own copy: each may serve the app's next turn.
+  result<void> saved;
+  for (const auto& w : app.workers.all()) {
+    saved = w.put_provider_key(ids.at(0), body["value"].get<std::string>());
+    if (!saved) break;
+  }
   if (!saved) {
     bool bad_input = saved.error().code == "unknown_key" || saved.error().code == "invalid_key";
     return send_error(res, bad_input ? 400 : 502, saved.error().code, saved.error().message);

@@ -9,7 +9,7 @@
 #include "router.hpp"
 #include "runtime_catalog.hpp"
 #include "web_config.hpp"
-#include "worker_client.hpp"
+#include "worker_pool.hpp"
 
 namespace platform::web {
 
@@ -17,7 +17,7 @@ struct web_app {
   const config& cfg;
   store& db;
   cache_store& cache;
-  const worker_client& worker;
+  const worker_pool& workers;
   runtime_catalog& runtimes;  // the registry as the worker sees it
   authenticator& auth;
   chat_service& chat;

@@ -28,8 +28,8 @@ std::map<std::string, std::string> persisted_params(const app_record& app) {
 
 }  // namespace
 
-runtime_catalog::runtime_catalog(const worker_client& worker, runtime_registry builtin)
-    : worker_(worker), builtin_(std::move(builtin)), current_(std::make_shared<runtime_registry>(builtin_)) {}
+runtime_catalog::runtime_catalog(const worker_pool& workers, runtime_registry builtin)
+    : workers_(workers), builtin_(std::move(builtin)), current_(std::make_shared<runtime_registry>(builtin_)) {}
 
 runtime_catalog::~runtime_catalog() {
   std::future<void> pending;
@@ -79,7 +79,7 @@ std::shared_ptr<const runtime_registry> runtime_catalog::get(std::string_view ru
 bool runtime_catalog::refresh() {
   refreshed_ = std::chrono::steady_clock::now();
   refreshed_once_ = true;
-  auto text = worker_.opencode_models();
+  auto text = workers_.any().opencode_models();
   if (!text) return false;  // runtime-c is not usable on the worker (or it is down): no models
   auto reply = opencode_catalog_from_json(*text);
   if (!reply) {

@@ -17,13 +17,13 @@
 
 #include "platform/runtime_registry.hpp"
 #include "platform/store.hpp"
-#include "worker_client.hpp"
+#include "worker_pool.hpp"
 
 namespace platform::web {
 
 class runtime_catalog {
  public:
-  runtime_catalog(const worker_client& worker, runtime_registry builtin);
+  runtime_catalog(const worker_pool& workers, runtime_registry builtin);
   ~runtime_catalog();
   runtime_catalog(const runtime_catalog&) = delete;
   runtime_catalog& operator=(const runtime_catalog&) = delete;
@@ -40,7 +40,7 @@ class runtime_catalog {
   // Asks the worker now; true when it answered with a catalog. Under refresh_mu_.
   bool refresh();
 
-  const worker_client& worker_;
+  const worker_pool& workers_;
   const runtime_registry builtin_;
   std::mutex refresh_mu_;
   mutable std::mutex mu_;

@@ -68,7 +68,29 @@ result<config> config_from_env(const std::string& exe_path) {
   c.data_dir = env("PLATFORM_DATA_DIR", c.data_dir);
   c.database_url = env("PLATFORM_DATABASE_URL");
   c.redis_url = env("PLATFORM_REDIS_URL");
-  c.worker_url = env("PLATFORM_WORKER_URL", c.worker_url);
+  std::string workers = env("PLATFORM_WORKER_URLS", env("PLATFORM_WORKER_URL", c.worker_urls.front()));
+  c.worker_urls.clear();
+  for (std::size_t pos = 0; pos < workers.size();) {
+    std::size_t end = std::min(workers.find(',', pos), workers.size());
+    std::string item = workers.substr(pos, end - pos);
+    pos = end + 1;
+    item.erase(0, item.find_first_not_of(' '));
+    item.erase(item.find_last_not_of(' ') + 1);
+    while (!item.empty() && item.back() == '/') item.pop_back();
+    if (item.empty()) continue;
+    auto u = parse_url(item);
+    if (!u || u->origin() != item) {
+      return fail("invalid_config", "PLATFORM_WORKER_URLS must list worker origins such as http://10.0.0.5:8788, separated by commas");
+    }
+    if (std::find(c.worker_urls.begin(), c.worker_urls.end(), item) != c.worker_urls.end()) {
+      return fail("invalid_config", "PLATFORM_WORKER_URLS lists " + item + " twice");
+    }
+    c.worker_urls.push_back(item);
+  }
+  if (c.worker_urls.empty()) return fail("invalid_config", "PLATFORM_WORKER_URLS names no worker");
+  auto probe = env_number("PLATFORM_WORKER_PROBE_MS", c.worker_probe.count(), 50, 600000);
+  if (!probe) return tl::unexpected(probe.error());
+  c.worker_probe = std::chrono::milliseconds(*probe);
   c.web_url = env("PLATFORM_WEB_URL");
   while (!c.web_url.empty() && c.web_url.back() == '/') c.web_url.pop_back();
   std::string origins = env("PLATFORM_PUBLIC_ORIGINS");

@@ -17,7 +17,11 @@ struct config {
   std::string data_dir = "./data";
   std::string database_url;      // PLATFORM_DATABASE_URL: PostgreSQL; empty = SQLite in data_dir
   std::string redis_url;         // PLATFORM_REDIS_URL: Redis; empty = in-process
-  std::string worker_url = "http://127.0.0.1:8788";
+  // PLATFORM_WORKER_URLS (comma-separated) or PLATFORM_WORKER_URL: the workers an app's turns
+  // and agent runs are spread over (docs/operations.md, "Several workers"), each probed every
+  // PLATFORM_WORKER_PROBE_MS when there are several.
+  std::vector<std::string> worker_urls = {"http://127.0.0.1:8788"};
+  std::chrono::milliseconds worker_probe{1000};
   // PLATFORM_WEB_URL: this server's origin as the worker reaches it (app-agent completion
   // callbacks). Empty: the local address a request came in on (local development).
   std::string web_url;

@@ -2,6 +2,8 @@
 
 #include <httplib.h>
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "../common/json_fields.hpp"
@@ -36,11 +38,16 @@ result<void> stream_sse(const std::string& base_url, httplib::Request req,
   bool saw_done = false, aborted = false;
   sse_parser parser;
   std::vector<std::string> events;
+  std::string refusal;  // the body of a non-200 answer: the worker's error code
   req.response_handler = [&](const httplib::Response& r) {
     status = r.status;
-    return r.status == 200;
+    return true;
   };
   req.content_receiver = [&](const char* data, std::size_t len, std::uint64_t, std::uint64_t) {
+    if (status != 200) {
+      refusal.append(data, std::min(len, std::size_t{4096} - std::min(refusal.size(), std::size_t{4096})));
+      return refusal.size() < 4096;
+    }
     events.clear();
     if (!parser.feed(std::string_view(data, len), events)) return false;
     for (const auto& e : events) {
@@ -62,7 +69,12 @@ result<void> stream_sse(const std::string& base_url, httplib::Request req,
   }
   if (aborted) return {};
   if (status != 0 && status != 200) {
-    return fail("worker_http_" + std::to_string(status), "the worker answered HTTP " + std::to_string(status));
+    auto j = servers::parse_json_within(refusal);
+    std::string code = "worker_http_" + std::to_string(status);
+    if (j.is_object() && j.contains("error") && j["error"].is_object() && j["error"].value("code", "") != "") {
+      code = j["error"]["code"].get<std::string>();
+    }
+    return fail(code, "the worker answered HTTP " + std::to_string(status) + " (" + code + ")");
   }
   if (!ok && status == 0) return fail("worker_unreachable", "the worker is unreachable: " + httplib::to_string(err));
   if (!saw_done) return fail("worker_stream_broken", "the worker's stream ended before [DONE]");
@@ -163,6 +175,17 @@ error worker_error(const httplib::Result& res, std::string_view what) {
 
 }  // namespace
 
+error worker_client::reply::refusal(std::string_view what) const {
+  auto j = servers::parse_json_within(body);
+  std::string code = "worker_http_" + std::to_string(status);
+  std::string said;
+  if (j.is_object() && j.contains("error") && j["error"].is_object()) {
+    if (j["error"].value("code", "") != "") code = j["error"]["code"].get<std::string>();
+    said = j["error"].value("message", "");
+  }
+  return {code, std::string(what) + ": " + (said.empty() ? "HTTP " + std::to_string(status) : said.substr(0, 300)) + " (" + code + ")"};
+}
+
 result<std::optional<std::map<std::string, std::string>>> worker_client::source_snapshot(std::string_view app_id) const {
   using files = std::map<std::string, std::string>;
   httplib::Client cli(base_url_);
@@ -195,6 +218,29 @@ result<void> worker_client::put_file(std::string_view app_id, std::string_view p
   if (!res) return fail("worker_unreachable", "the worker is unreachable: " + httplib::to_string(res.error()));
   if (res->status != 200) return tl::unexpected(worker_error(res, "writing the file"));
   return {};
+}
+
+result<void> worker_client::put_source(std::string_view app_id, const std::map<std::string, std::string>& files) const {
+  httplib::Client cli(base_url_);
+  cli.set_tcp_nodelay(true);
+  cli.set_connection_timeout(5, 0);
+  cli.set_read_timeout(60, 0);
+  nlohmann::json body = {{"files", files}};
+  auto res = cli.Put("/sessions/" + path_segment(app_id) + "/source", auth_headers(token_),
+                     body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), "application/json");
+  if (!res) return fail("worker_unreachable", "the worker is unreachable: " + httplib::to_string(res.error()));
+  if (res->status != 200) return tl::unexpected(worker_error(res, "writing the app's source"));
+  return {};
+}
+
+worker_availability worker_client::health() const {
+  httplib::Client cli(base_url_);
+  cli.set_tcp_nodelay(true);
+  cli.set_connection_timeout(1, 0);
+  cli.set_read_timeout(2, 0);
+  auto res = cli.Get("/health");
+  if (!res || res->status != 200) return worker_availability::down;
+  return availability_from_health(res->body);
 }
 
 result<std::string> worker_client::detect_provider(bool fresh) const {

@@ -11,6 +11,7 @@
 
 #include "platform/error.hpp"
 #include "platform/preview_store.hpp"
+#include "platform/worker_routing.hpp"
 
 namespace httplib {
 class Client;
@@ -38,9 +39,16 @@ class worker_client {
  public:
   worker_client(std::string base_url, std::string internal_token);
 
+  [[nodiscard]] const std::string& base_url() const { return base_url_; }
+
+  // GET /health: up, draining, or down when it does not answer as a worker (short timeouts).
+  [[nodiscard]] worker_availability health() const;
+
   // POST /sessions/{appId}/messages; calls `on_event` with each SSE event's data (worker
   // messages, then "[DONE]"). `on_event` returning false, or `cancel`, aborts the request (the
-  // worker ends the turn when its client goes away). Errors: `worker_unreachable`,
+  // worker ends the turn when its client goes away). Errors: `worker_unreachable` (nothing was
+  // sent back: the turn did not start there), the worker's own code when it refused the turn
+  // (`worker_draining`, `workspace_missing`, `workspace_stale`, ...) or else
   // `worker_http_<status>`, `worker_stream_broken` (ended early).
   result<void> stream_messages(std::string_view app_id, const std::string& body_json,
                                const std::function<bool(std::string_view)>& on_event,
@@ -55,6 +63,8 @@ class worker_client {
   struct reply {
     int status = 0;
     std::string body;
+    // A refusal as an error: the worker's own code from its error body, else worker_http_<status>.
+    [[nodiscard]] error refusal(std::string_view what) const;
   };
   result<reply> start_agent_run(std::string_view app_id, std::string_view run_id, const std::string& body_json) const;
 
@@ -73,6 +83,10 @@ class worker_client {
 
   // PUT /sessions/{appId}/files: writes one text file into the builder workspace.
   result<void> put_file(std::string_view app_id, std::string_view path, std::string_view content) const;
+
+  // PUT /sessions/{appId}/source: makes `files` the workspace's whole source (a missing or
+  // stale workspace gets the app's draft).
+  result<void> put_source(std::string_view app_id, const std::map<std::string, std::string>& files) const;
 
   // GET /detect-provider, passed through as JSON text.
   result<std::string> detect_provider(bool fresh = false) const;

@@ -1,5 +1,7 @@
 #include "agent_runs.hpp"
 
+#include <algorithm>
+
 namespace platform::worker {
 
 void agent_run::append(std::string message) {
@@ -93,6 +95,11 @@ void agent_run_table::finished(const std::string& key, clock::time_point now) {
 std::size_t agent_run_table::size() {
   std::lock_guard lock(mu_);
   return runs_.size();
+}
+
+std::size_t agent_run_table::running() {
+  std::lock_guard lock(mu_);
+  return static_cast<std::size_t>(std::count_if(runs_.begin(), runs_.end(), [](const auto& r) { return !r.second.finished_at; }));
 }
 
 void agent_run_table::expire(clock::time_point now) {

@@ -74,6 +74,7 @@ class agent_run_table {
   // Records when a run finished (its retention starts then).
   void finished(const std::string& key, clock::time_point now);
   std::size_t size();
+  std::size_t running();  // admitted and not finished (a draining worker waits for them)
 
  private:
   struct entry {

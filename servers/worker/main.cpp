@@ -45,6 +45,11 @@ using namespace platform::worker;
 
 httplib::Server* running = nullptr;
 std::atomic<std::uint64_t> turns_started{0};  // for /health: tests count runtime queries
+// Draining (docs/operations.md, "Several workers"): the operator is taking this worker away.
+// It finishes its turns and agent runs and refuses new ones, so the web servers send them to
+// the app's next worker; /health says so, and how much still runs.
+std::atomic<bool> draining{false};
+std::atomic<std::int64_t> turns_running{0};
 void on_signal(int) {
   if (running) running->stop();
 }
@@ -124,6 +129,7 @@ bool has_workspace(const config& cfg, const std::string& app_id) {
 void post_messages(const config& cfg, session_table& sessions, worker_registry& registry, broker& brk,
                    const httplib::Request& req, httplib::Response& res) {
   if (!authorized(cfg, req, res)) return;
+  if (draining.load()) return send_error(res, 503, "worker_draining", "this worker is draining; send the turn to another worker");
   std::string app_id = req.matches[1];
   json body;
   if (!parse_json_body(req, res, body)) return;
@@ -159,6 +165,14 @@ void post_messages(const config& cfg, session_table& sessions, worker_registry& 
     // server writes the draft in first (PUT files) and asks again.
     return send_error(res, 409, "workspace_missing", "this worker has no workspace for the app; send its draft first");
   }
+  // A workspace left from before the app moved to another worker and back is stale: the
+  // draft is newer (platform::source_digest).
+  if (std::string want = string_field(body, "draftDigest"); !want.empty() && has_workspace(cfg, app_id)) {
+    auto have = workspace_source_digest(app_workspace_dir(cfg, app_id));
+    if (have && *have != want) {
+      return send_error(res, 409, "workspace_stale", "this worker's workspace for the app is older than its draft; send the draft first");
+    }
+  }
   auto lease = builder_grant(cfg, brk, body, *t);
   if (!lease) return send_error(res, 503, lease.error().code, lease.error().message);
   if (!(*lease)->access().servers.empty()) t->broker = (*lease)->access();
@@ -169,6 +183,7 @@ void post_messages(const config& cfg, session_table& sessions, worker_registry& 
   if (cfg.trace) std::fprintf(stderr, "worker: turn start app=%s run=%s\n", app_id.c_str(), t->run_id.c_str());
   turns_started.fetch_add(1);
   auto state = std::make_shared<turn_stream>();
+  turns_running.fetch_add(1);
   state->turn = std::make_unique<granted_turn>(std::move(*turn), std::move(*lease));
   state->workspace_dir = std::move(workspace_dir);
   state->files_before = std::move(files_before);
@@ -204,7 +219,10 @@ void post_messages(const config& cfg, session_table& sessions, worker_registry& 
         sink.done();
         return true;
       },
-      [state](bool) { state->turn.reset(); });  // a web server that went away ends the turn
+      [state](bool) {  // a web server that went away ends the turn
+        state->turn.reset();
+        turns_running.fetch_sub(1);
+      });
 }
 
 void get_session_state(const config& cfg, session_table& sessions, const httplib::Request& req, httplib::Response& res) {
@@ -246,7 +264,9 @@ int main(int, char** argv) {
   agent_run_table agent_runs(cfg->max_agent_runs, cfg->agent_run_retention);
   std::atomic<std::uint64_t> agent_runs_started{0};
   server.Post(app + "/agent-run", [&](const httplib::Request& req, httplib::Response& res) {
-    if (authorized(*cfg, req, res)) start_agent_run(*cfg, registry, brk, agent_runs, agent_runs_started, req.matches[1], req, res);
+    if (!authorized(*cfg, req, res)) return;
+    if (draining.load()) return send_error(res, 503, "worker_draining", "this worker is draining; start the run on another worker");
+    start_agent_run(*cfg, registry, brk, agent_runs, agent_runs_started, req.matches[1], req, res);
   });
   server.Post(app + "/agent-run/([A-Za-z0-9_-]{1,128})/stop", [&](const httplib::Request& req, httplib::Response& res) {
     if (authorized(*cfg, req, res)) stop_agent_run(agent_runs, req.matches[1], req.matches[2], res);
@@ -275,8 +295,20 @@ int main(int, char** argv) {
   server.Get("/opencode/models", [&](const httplib::Request& req, httplib::Response& res) {
     if (authorized(*cfg, req, res)) handle_opencode_models(registry, res);
   });
+  server.Post("/drain", [&](const httplib::Request& req, httplib::Response& res) {
+    if (!authorized(*cfg, req, res)) return;
+    draining.store(true);
+    std::fprintf(stderr, "worker: draining (%lld turns running)\n", static_cast<long long>(turns_running.load()));
+    res.set_content(json({{"ok", true}, {"draining", true}, {"turnsRunning", turns_running.load()}}).dump(), "application/json");
+  });
+  server.Delete("/drain", [&](const httplib::Request& req, httplib::Response& res) {
+    if (!authorized(*cfg, req, res)) return;
+    draining.store(false);
+    res.set_content(json({{"ok", true}, {"draining", false}}).dump(), "application/json");
+  });
   server.Get("/health", [&](const httplib::Request&, httplib::Response& res) {
-    res.set_content(json({{"ok", true}, {"sessions", sessions.size()}, {"turnsStarted", turns_started.load()},
+    res.set_content(json({{"ok", true}, {"draining", draining.load()}, {"turnsRunning", turns_running.load()},
+                          {"agentRunsRunning", agent_runs.running()}, {"sessions", sessions.size()}, {"turnsStarted", turns_started.load()},
                           {"agentRuns", agent_runs.size()}, {"brokerGrants", brk.live_grants()}, {"agentRunsStarted", agent_runs_started.load()},
                           {"codexProcessesStarted", codex_processes_started()}}).dump(),
                     "application/json");

@@ -6,10 +6,13 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <mutex>
+#include <set>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "platform/source_digest.hpp"
 #include "app_workspace.hpp"
 #include "worker_http.hpp"
 
@@ -139,6 +142,26 @@ std::string workspace_fingerprint(const std::string& dir) {
   return out;
 }
 
+std::optional<std::string> workspace_source_digest(const std::string& dir) {
+  // Per workspace: the fingerprint the digest was taken at. A turn reads its workspace whole
+  // only after something changed it.
+  static std::mutex mu;
+  static std::map<std::string, std::pair<std::string, std::string>> known;
+  std::string fingerprint = workspace_fingerprint(dir);
+  if (fingerprint.empty()) return std::nullopt;
+  {
+    std::lock_guard lock(mu);
+    auto it = known.find(dir);
+    if (it != known.end() && it->second.first == fingerprint) return it->second.second;
+  }
+  auto s = take_snapshot(dir);
+  if (!s) return std::nullopt;
+  std::string digest = platform::source_digest(s->files);
+  std::lock_guard lock(mu);
+  known[dir] = {std::move(fingerprint), digest};
+  return digest;
+}
+
 namespace {
 
 void get_snapshot(const config& cfg, const std::string& app_id, httplib::Response& res) {
@@ -207,6 +230,47 @@ void put_file(const config& cfg, const std::string& app_id, const httplib::Reque
   res.set_content(json({{"ok", true}, {"path", path}, {"bytes", text.size()}}).dump(), "application/json");
 }
 
+// The app's draft as the workspace's whole source. Checked whole before anything is written,
+// so a refused set changes nothing.
+void put_source(const config& cfg, const std::string& app_id, const httplib::Request& req, httplib::Response& res) {
+  json body;
+  if (!parse_json_body(req, res, body)) return;
+  auto files = body.find("files");
+  if (files == body.end() || !files->is_object()) return send_error(res, 400, "invalid_body", "files must be an object of path -> text");
+  if (files->size() > snapshot_max_files) return send_error(res, 413, "snapshot_too_large", "more than 5000 files");
+  std::string dir = app_workspace_dir(cfg, app_id);
+  std::size_t total = 0;
+  for (auto& [path, content] : files->items()) {
+    if (!writable_path(dir, path)) {
+      return send_error(res, 400, "invalid_path", "every path must be relative, inside the workspace, not in node_modules, dist or .git");
+    }
+    if (!content.is_string() || !is_text(content.get_ref<const std::string&>())) {
+      return send_error(res, 400, "invalid_body", "every file must be UTF-8 text without NUL");
+    }
+    total += content.get_ref<const std::string&>().size();
+  }
+  if (total > snapshot_max_bytes) return send_error(res, 413, "snapshot_too_large", "the files exceed 32 MiB");
+  std::error_code ec;
+  std::size_t removed = 0;
+  if (fs::is_directory(dir, ec)) {
+    auto current = take_snapshot(dir);
+    if (!current) return send_error(res, 503, current.error().code, current.error().message);
+    for (const auto& [path, content] : current->files) {
+      if (files->contains(path)) continue;
+      if (fs::remove(fs::path(dir) / path, ec); !ec) ++removed;
+    }
+  }
+  std::map<std::string, std::string> written;
+  for (auto& [path, content] : files->items()) {
+    const auto& text = content.get_ref<const std::string&>();
+    if (auto w = write_file(fs::path(dir) / path, text); !w) return send_error(res, 503, w.error().code, w.error().message);
+    written.emplace(path, text);
+  }
+  res.set_content(json({{"ok", true}, {"written", written.size()}, {"removed", removed},
+                        {"digest", platform::source_digest(written)}}).dump(),
+                  "application/json");
+}
+
 }  // namespace
 
 void register_source_routes(httplib::Server& server, const config& cfg, authorize_fn authorized) {
@@ -216,6 +280,9 @@ void register_source_routes(httplib::Server& server, const config& cfg, authoriz
   });
   server.Put(app + "/files", [&cfg, authorized](const httplib::Request& req, httplib::Response& res) {
     if (authorized(cfg, req, res)) put_file(cfg, req.matches[1], req, res);
+  });
+  server.Put(app + "/source", [&cfg, authorized](const httplib::Request& req, httplib::Response& res) {
+    if (authorized(cfg, req, res)) put_source(cfg, req.matches[1], req, res);
   });
 }
 

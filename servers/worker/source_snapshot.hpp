@@ -4,9 +4,13 @@
 // the web (a user's PATCH of agents.json reaches the workspace the builder works in).
 //   GET /sessions/{appId}/source-snapshot  -> {files: {path: content}, fileCount, totalBytes, skipped}
 //   PUT /sessions/{appId}/files            {path, content} -> {ok, path, bytes}
-// Both take the internal token.
+//   PUT /sessions/{appId}/source           {files: {path: content}} -> {ok, written, removed, digest}
+// All take the internal token. PUT source makes the files the workspace's whole source (the
+// app's draft, when its workspace here is missing or stale): text files the snapshot would
+// show and the set does not hold are removed; node_modules, dist, .git and binaries stay.
 #include <httplib.h>
 
+#include <optional>
 #include <string>
 
 #include "platform/error.hpp"
@@ -29,5 +33,9 @@ void register_source_routes(httplib::Server& server, const config& cfg, authoriz
 // (spec "Builder run": only an implementation that wrote files needs done_building). Empty
 // when the workspace cannot be read.
 std::string workspace_fingerprint(const std::string& dir);
+
+// source_digest of the workspace's snapshot, or nullopt when it cannot be taken (missing, too
+// large). Read again only when the workspace's fingerprint changed since the last call.
+std::optional<std::string> workspace_source_digest(const std::string& dir);
 
 }  // namespace platform::worker
