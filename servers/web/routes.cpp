@@ -627,7 +627,9 @@ void register_routes(httplib::Server& s, router& r, web_app& app) {
   const std::string run_path = app_path + "/runs/{}";
 
   get("/api/health", [](web_app& app, const httplib::Request&, httplib::Response& res, const path_ids&) {
-    send_json(res, 200, json({{"ok", true}, {"activeTurns", app.chat.active_turns()}}).dump());
+    auto w = app.workers.availability();
+    send_json(res, 200, json({{"ok", true}, {"activeTurns", app.chat.active_turns()},
+                              {"workers", {{"up", w.up}, {"draining", w.draining}, {"down", w.down}}}}).dump());
   });
   get("/api/me", [](web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids&) {
     auto who = app.auth.identify(req, res);

@@ -56,6 +56,17 @@ result<const worker_client*> worker_pool::agent_run_holder(std::string_view app_
   return static_cast<const worker_client*>(nullptr);
 }
 
+worker_pool::counts worker_pool::availability() const {
+  std::lock_guard lock(mu_);
+  counts c;
+  for (auto s : state_) {
+    if (s == worker_availability::up) ++c.up;
+    else if (s == worker_availability::draining) ++c.draining;
+    else ++c.down;
+  }
+  return c;
+}
+
 void worker_pool::observed(const worker_client& w, worker_availability state) const {
   std::size_t i = static_cast<std::size_t>(&w - workers_.data());
   if (i >= workers_.size()) return;

@@ -33,6 +33,11 @@ class worker_pool {
   // For requests about no app (provider detection, runtime-c's catalog): the first worker up.
   [[nodiscard]] const worker_client& any() const { return for_app(""); }
   [[nodiscard]] const std::vector<worker_client>& all() const { return workers_; }
+  // How many workers are up, draining and down, as this server last saw them (/api/health).
+  struct counts {
+    std::size_t up = 0, draining = 0, down = 0;
+  };
+  [[nodiscard]] counts availability() const;
 
   // The worker holding an app agent run (runs stay where they started): nullptr when every
   // worker that answered says it holds none. Errors: `worker_unreachable` when none holds it
