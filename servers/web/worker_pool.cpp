@@ -50,6 +50,7 @@ result<const worker_client*> worker_pool::agent_run_holder(std::string_view app_
   for (auto i : rank_workers(app_id, ids_, states)) {
     auto status = workers_[i].agent_run_status(app_id, run_id);
     if (status && *status) return &workers_[i];
+    if (!status && status.error().code == "worker_unreachable") observed(workers_[i], worker_availability::down);
     if (!status) unanswered = true;
   }
   if (unanswered) return fail("worker_unreachable", "no worker that answered holds the run, and one did not answer");
