@@ -1,5 +1,8 @@
 #include "platform/bridge.hpp"
 
+#include <algorithm>
+#include <array>
+#include <charconv>
 #include <cstring>
 #include <unordered_map>
 #include <vector>
@@ -9,9 +12,11 @@
 #include "platform/json_text.hpp"
 #include "platform/ui_stream.hpp"
 #include "platform/worker_message.hpp"
+#include "worker_line.hpp"
 
 namespace platform {
 namespace dom = simdjson::dom;
+using namespace std::string_view_literals;
 
 namespace {
 
@@ -44,6 +49,11 @@ bool missing_str(dom::object o, std::string_view key, std::string_view& out) {
 
 enum class block_kind : unsigned char { none, thinking, redacted, text, tool };
 
+enum class stream_event_type : unsigned char { message_start, message_stop, block_start, block_delta, block_stop, other };
+
+// Content block indexes accepted per message.
+constexpr std::int64_t max_block_index = 4096;
+
 struct tool_state {
   std::string id_json;       // toolCallId as a JSON literal
   std::string name;
@@ -55,6 +65,36 @@ struct tool_state {
 };
 
 constexpr std::size_t max_tracked_tools = 1024;
+
+// Tool calls by id, found by a string_view without a temporary string.
+struct id_hash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+};
+using tool_map = std::unordered_map<std::string, tool_state, id_hash, std::equal_to<>>;
+
+// The ids of the latest streamed messages (only they can still send their complete assistant
+// frames): a few, so memory stays flat on endless turns.
+class recent_ids {
+ public:
+  bool contains(std::string_view id) const {
+    for (std::size_t k = 0; k < count_; ++k) {
+      if (ids_[k] == id) return true;
+    }
+    return false;
+  }
+  void add(std::string_view id) {
+    ids_[next_].assign(id);
+    next_ = (next_ + 1) % ids_.size();
+    count_ = std::min(count_ + 1, ids_.size());
+  }
+  void clear() { count_ = next_ = 0; }
+
+ private:
+  std::array<std::string, 8> ids_;
+  std::size_t count_ = 0;
+  std::size_t next_ = 0;
+};
 
 struct pending_output {
   std::string tool_id;
@@ -85,7 +125,7 @@ struct bridge::impl {
   std::string message_id;
   std::vector<block_kind> blocks;
   std::vector<std::string> block_tool;  // index -> tool id
-  std::vector<std::string> streamed_ids;
+  recent_ids streamed_ids;
   bool thinking_seen = false;
   bool text_seen = false;
   std::string fallback_id;
@@ -96,8 +136,9 @@ struct bridge::impl {
   int text_index = -1;
   std::string reasoning_id_json;
   int reasoning_index = -1;  // -2 for the thinking_tokens placeholder
+  std::string part_id;       // scratch of set_part_id_json
 
-  std::unordered_map<std::string, tool_state> tools;
+  tool_map tools;
   std::vector<std::string> tool_order;
   std::vector<pending_output> pending;
 
@@ -110,29 +151,30 @@ struct bridge::impl {
   }
 
   void begin_chunk(std::string& out, std::string_view type) {
-    out.append("data: {\"type\":\"");
+    out.append("data: {\"type\":\""sv);
     out.append(type);
     out.push_back('"');
   }
   void end_chunk(std::string& out) {
-    out.append("}\n\n");
+    out.append("}\n\n"sv);
     ++outcome.chunks;
   }
 
   void id_chunk(std::string& out, std::string_view type, std::string_view id_json) {
     begin_chunk(out, type);
-    out.append(",\"id\":");
+    out.append(",\"id\":"sv);
     out.append(id_json);
     end_chunk(out);
   }
 
-  static std::string part_id_json(std::string_view msg, long index) {
-    std::string id(msg);
-    id.push_back(':');
-    id.append(std::to_string(index));
-    std::string json;
-    append_json_string(json, id);
-    return json;
+  // `json` becomes the JSON string of part id "<msg>:<index>".
+  void set_part_id_json(std::string& json, std::string_view msg, long index) {
+    part_id.assign(msg);
+    part_id.push_back(':');
+    char digits[24];
+    part_id.append(digits, std::to_chars(digits, digits + sizeof digits, index).ptr);
+    json.clear();
+    append_json_string(json, part_id);
   }
 
   // ---- turns and steps ---------------------------------------------------------------
@@ -143,7 +185,7 @@ struct bridge::impl {
     std::string id = opt.message_id;
     if (turn > 1) id += "-" + std::to_string(turn);
     begin_chunk(out, "start");
-    out.append(",\"messageId\":");
+    out.append(",\"messageId\":"sv);
     append_json_string(out, id);
     end_chunk(out);
   }
@@ -191,16 +233,16 @@ struct bridge::impl {
       auto it = tools.find(id);
       if (it == tools.end() || it->second.has_output) continue;
       input_available(out, it->second);
-      tool_output(out, it->second, {id, quoted(interrupted_text), true, false});
+      tool_output(out, it->second, quoted(interrupted_text), true, false);
     }
     if (abort_reason) {
       begin_chunk(out, "abort");
-      out.append(",\"reason\":");
+      out.append(",\"reason\":"sv);
       append_json_string(out, *abort_reason);
       end_chunk(out);
     }
     begin_chunk(out, "finish");
-    out.append(",\"finishReason\":\"");
+    out.append(",\"finishReason\":\""sv);
     out.append(reason);
     out.push_back('"');
     end_chunk(out);
@@ -223,9 +265,9 @@ struct bridge::impl {
     append_json_string(t.name_json, name);
     tool_order.push_back(it->first);
     begin_chunk(out, "tool-input-start");
-    out.append(",\"toolCallId\":").append(t.id_json);
-    out.append(",\"toolName\":").append(t.name_json);
-    out.append(",\"dynamic\":true");
+    out.append(",\"toolCallId\":"sv).append(t.id_json);
+    out.append(",\"toolName\":"sv).append(t.name_json);
+    out.append(",\"dynamic\":true"sv);
     end_chunk(out);
     return t;
   }
@@ -246,31 +288,32 @@ struct bridge::impl {
       }
     }
     begin_chunk(out, "tool-input-available");
-    out.append(",\"toolCallId\":").append(t.id_json);
-    out.append(",\"toolName\":").append(t.name_json);
-    out.append(",\"input\":").append(input);
-    out.append(",\"dynamic\":true");
+    out.append(",\"toolCallId\":"sv).append(t.id_json);
+    out.append(",\"toolName\":"sv).append(t.name_json);
+    out.append(",\"input\":"sv).append(input);
+    out.append(",\"dynamic\":true"sv);
     end_chunk(out);
   }
 
-  void tool_output(std::string& out, tool_state& t, const pending_output& o) {
-    if (o.is_error) {
+  // `content` is the result's JSON text.
+  void tool_output(std::string& out, tool_state& t, std::string_view content, bool is_error, bool preliminary) {
+    if (is_error) {
       begin_chunk(out, "tool-output-error");
-      out.append(",\"toolCallId\":").append(t.id_json);
-      out.append(",\"errorText\":");
-      append_json_string(out, error_text_of(o.content));
-      out.append(",\"dynamic\":true");
+      out.append(",\"toolCallId\":"sv).append(t.id_json);
+      out.append(",\"errorText\":"sv);
+      append_json_string(out, error_text_of(content));
+      out.append(",\"dynamic\":true"sv);
       end_chunk(out);
     } else {
       begin_chunk(out, "tool-output-available");
-      out.append(",\"toolCallId\":").append(t.id_json);
-      out.append(",\"output\":").append(o.content);
-      out.append(",\"dynamic\":true");
-      if (o.preliminary) out.append(",\"preliminary\":true");
+      out.append(",\"toolCallId\":"sv).append(t.id_json);
+      out.append(",\"output\":"sv).append(content);
+      out.append(",\"dynamic\":true"sv);
+      if (preliminary) out.append(",\"preliminary\":true"sv);
       end_chunk(out);
     }
     t.has_output = true;
-    if (!o.preliminary) detect_stops(t, o);
+    if (!preliminary && !is_error) detect_stops(t, content);
   }
 
   // A turn with endless tool calls must not grow memory: the oldest calls whose input is
@@ -305,7 +348,7 @@ struct bridge::impl {
       close_text(out);
       close_reasoning(out);
       input_available(out, it->second);
-      tool_output(out, it->second, p);
+      tool_output(out, it->second, p.content, p.is_error, p.preliminary);
     }
     pending = std::move(keep);
   }
@@ -316,7 +359,7 @@ struct bridge::impl {
       auto it = tools.find(block_tool[i]);
       if (it == tools.end() || it->second.input_available) continue;
       input_available(out, it->second);
-      tool_output(out, it->second, {block_tool[i], quoted(abandoned_text), true, false});
+      tool_output(out, it->second, quoted(abandoned_text), true, false);
     }
   }
 
@@ -328,7 +371,7 @@ struct bridge::impl {
 
   // ---- approval stops ------------------------------------------------------------------
   static std::string error_text_of(std::string_view content_json);
-  void detect_stops(const tool_state& t, const pending_output& o);
+  void detect_stops(const tool_state& t, std::string_view content);
 
   // ---- dispatch --------------------------------------------------------------------------
   void process_line(std::string_view json, std::size_t capacity, std::string& out);
@@ -346,6 +389,22 @@ struct bridge::impl {
   void on_result(dom::object o, std::string& out);
   void on_error(dom::object o, std::string& out);
   void on_thinking_tokens(std::string& out);
+  void on_worker_line(const worker_line::line& l, std::string& out);
+
+  // ---- steps, the same whichever way a line was read -----------------------------------
+  bool accept_stream_event(stream_event_type type, std::string& out);
+  void start_message(std::string_view id, std::string& out);
+  void start_thinking_block(std::size_t i, block_kind kind, std::string& out);
+  void start_text_block(std::size_t i, std::string& out);
+  void start_tool_block(std::size_t i, std::string_view id, std::string_view name, std::string& out);
+  void open_part(bool text, int i, std::string& out);
+  void begin_delta_chunk(std::string& out, std::string_view type, std::string_view id_json);
+  void stop_block(int i, std::string& out);
+  bool begin_assistant_frame(std::string_view id, std::string& out);
+  tool_state* streamed_tool(std::string_view id);
+  tool_state* new_fallback_tool(std::string_view id, std::string_view name, std::string& out);
+  void tool_result(tool_state& t, std::string_view id, std::string_view content, bool is_error, bool preliminary,
+                   std::string& out);
 
   void ensure_block_slot(std::size_t index) {
     if (index >= blocks.size()) {
@@ -438,14 +497,13 @@ verdict payload_verdict(std::string_view payload) {
 
 }  // namespace
 
-void bridge::impl::detect_stops(const tool_state& t, const pending_output& o) {
-  if (o.is_error) return;
+void bridge::impl::detect_stops(const tool_state& t, std::string_view content) {
   bool approval = t.name == "mcp__platform__present_plan" || t.name == "mcp__platform__present_agents";
   bool building = t.name == "mcp__platform__done_building";
   if (!approval && !building) return;
   simdjson::dom::parser p;  // not dom_validator(): its document would be overwritten below
   simdjson::dom::element e;
-  if (p.parse(o.content.data(), o.content.size()).get(e)) return;
+  if (p.parse(content.data(), content.size()).get(e)) return;
   std::string payload;
   if (!unwrap_mcp_payload(e, payload)) return;
   verdict v = payload_verdict(payload);
@@ -458,6 +516,11 @@ void bridge::impl::detect_stops(const tool_state& t, const pending_output& o) {
 
 void bridge::impl::process_line(std::string_view json, std::size_t capacity, std::string& out) {
   ++outcome.lines;
+  // Lines in the form the normalizers write are read without a parse (worker_line.hpp).
+  if (auto l = worker_line::read(json)) {
+    on_worker_line(*l, out);
+    return;
+  }
   dom::element doc;
   dom::object o;
   std::string_view type;
@@ -481,6 +544,61 @@ void bridge::impl::process_line(std::string_view json, std::size_t capacity, std
     on_error(o, out);
   } else {
     ++outcome.ignored_lines;  // control_*, keep_alive, transcript_mirror, future types
+  }
+}
+
+// The same steps as the parsed forms of these lines below take, with the values as read.
+void bridge::impl::on_worker_line(const worker_line::line& l, std::string& out) {
+  using worker_line::kind;
+  auto i = static_cast<std::size_t>(l.index);
+  switch (l.what) {
+    case kind::message_start:
+      if (accept_stream_event(stream_event_type::message_start, out)) start_message(l.id, out);
+      break;
+    case kind::message_stop:
+      if (accept_stream_event(stream_event_type::message_stop, out)) end_step(out);
+      break;
+    case kind::text_start:
+    case kind::thinking_start:
+    case kind::tool_use_start:
+      if (!accept_stream_event(stream_event_type::block_start, out) || l.index > max_block_index) break;
+      ensure_block_slot(i);
+      if (l.what == kind::text_start) start_text_block(i, out);
+      else if (l.what == kind::thinking_start) start_thinking_block(i, block_kind::thinking, out);
+      else start_tool_block(i, l.id, l.name, out);
+      break;
+    case kind::text_delta:
+    case kind::thinking_delta: {
+      bool text = l.what == kind::text_delta;
+      if (!accept_stream_event(stream_event_type::block_delta, out) || i >= blocks.size() ||
+          blocks[i] != (text ? block_kind::text : block_kind::thinking)) {
+        break;
+      }
+      open_part(text, l.index, out);
+      begin_delta_chunk(out, text ? "text-delta" : "reasoning-delta", text ? text_id_json : reasoning_id_json);
+      out.append(l.json);
+      end_chunk(out);
+      break;
+    }
+    case kind::block_stop:
+      if (accept_stream_event(stream_event_type::block_stop, out) && i < blocks.size()) stop_block(l.index, out);
+      break;
+    case kind::tool_use:
+      if (begin_assistant_frame(l.message_id, out)) {
+        if (tool_state* t = streamed_tool(l.id)) t->final_input = l.json;
+      } else {
+        ++fallback_index;
+        if (tool_state* t = new_fallback_tool(l.id, l.name, out)) {
+          t->final_input = l.json;
+          input_available(out, *t);
+        }
+      }
+      break;
+    case kind::tool_result: {
+      auto it = tools.find(l.id);
+      if (it != tools.end()) tool_result(it->second, l.id, l.json, l.is_error, l.preliminary, out);
+      break;
+    }
   }
 }
 
@@ -508,7 +626,7 @@ void bridge::impl::on_thinking_tokens(std::string& out) {
   reasoning_index = -2;
   id_chunk(out, "reasoning-start", reasoning_id_json);
   begin_chunk(out, "reasoning-delta");
-  out.append(",\"id\":").append(reasoning_id_json).append(",\"delta\":");
+  out.append(",\"id\":"sv).append(reasoning_id_json).append(",\"delta\":"sv);
   append_json_string(out, opt.thinking_placeholder);
   end_chunk(out);
 }
@@ -517,42 +635,52 @@ void bridge::impl::on_stream_event(dom::object o, std::string& out) {
   dom::object ev;
   std::string_view et;
   if (o["event"].get_object().get(ev) || missing_str(ev, "type", et)) return;
+  stream_event_type type = et == "content_block_delta"   ? stream_event_type::block_delta
+                           : et == "content_block_start" ? stream_event_type::block_start
+                           : et == "content_block_stop"  ? stream_event_type::block_stop
+                           : et == "message_start"       ? stream_event_type::message_start
+                           : et == "message_stop"        ? stream_event_type::message_stop
+                                                         : stream_event_type::other;
+  if (!accept_stream_event(type, out)) return;
+  switch (type) {
+    case stream_event_type::block_delta: on_block_delta(ev, out); break;
+    case stream_event_type::block_start: on_block_start(ev, out); break;
+    case stream_event_type::block_stop: on_block_stop(ev, out); break;
+    case stream_event_type::message_start: on_message_start(ev, out); break;
+    case stream_event_type::message_stop: on_message_stop(o, out); break;
+    case stream_event_type::other: break;
+  }
+}
+
+bool bridge::impl::accept_stream_event(stream_event_type type, std::string& out) {
   open_turn(out);
-  if (skip_stream && et != "message_start") {
-    if (et == "message_stop") skip_stream = false;
-    return;
+  if (skip_stream && type != stream_event_type::message_start) {
+    if (type == stream_event_type::message_stop) skip_stream = false;
+    return false;
   }
   // Block events belong to a streamed message; outside one (a stream joined mid-message, or
   // a message already rendered from its frames) they have no part to attach to.
-  bool in_message = step_open && !fallback_step;
-  if (et == "content_block_delta") {
-    if (in_message) on_block_delta(ev, out);
-  } else if (et == "content_block_start") {
-    if (in_message) on_block_start(ev, out);
-  } else if (et == "content_block_stop") {
-    if (in_message) on_block_stop(ev, out);
-  } else if (et == "message_start") {
-    on_message_start(ev, out);
-  } else if (et == "message_stop") {
-    on_message_stop(o, out);
-  }
+  bool block_event = type == stream_event_type::block_delta || type == stream_event_type::block_start ||
+                     type == stream_event_type::block_stop;
+  return !block_event || (step_open && !fallback_step);
 }
 
 void bridge::impl::on_message_start(dom::object ev, std::string& out) {
   std::string_view id;
   dom::object msg;
   if (ev["message"].get_object().get(msg) || missing_str(msg, "id", id)) id = "message";
+  start_message(id, out);
+}
+
+void bridge::impl::start_message(std::string_view id, std::string& out) {
   // A message already rendered whole from its assistant frames (the stream joined late)
   // must not be shown a second time from its stream events.
   skip_stream = !fallback_id.empty() && id == fallback_id;
   if (skip_stream) return;
   flush_pending(out, true);
   begin_step(out, false);
-  message_id = std::string(id);
-  // Only the latest messages can still send their complete assistant frames; keeping a few
-  // keeps memory flat on endless turns.
-  if (streamed_ids.size() >= 8) streamed_ids.erase(streamed_ids.begin());
-  streamed_ids.push_back(message_id);
+  message_id.assign(id);
+  streamed_ids.add(message_id);
 }
 
 void bridge::impl::on_message_stop(dom::object o, std::string& out) {
@@ -569,30 +697,42 @@ void bridge::impl::on_block_start(dom::object ev, std::string& out) {
   std::int64_t index = 0;
   dom::object block;
   std::string_view btype;
-  if (ev["index"].get_int64().get(index) || index < 0 || index > 4096 ||
+  if (ev["index"].get_int64().get(index) || index < 0 || index > max_block_index ||
       ev["content_block"].get_object().get(block) || missing_str(block, "type", btype)) {
     return;
   }
   auto i = static_cast<std::size_t>(index);
   ensure_block_slot(i);
   if (btype == "thinking" || btype == "redacted_thinking") {
-    close_text(out);
-    if (reasoning_index == -2) close_reasoning(out);  // the placeholder yields to real thinking
-    blocks[i] = btype == "thinking" ? block_kind::thinking : block_kind::redacted;
-    thinking_seen = true;
+    start_thinking_block(i, btype == "thinking" ? block_kind::thinking : block_kind::redacted, out);
   } else if (btype == "text") {
-    close_reasoning(out);
-    blocks[i] = block_kind::text;
-    text_seen = true;
+    start_text_block(i, out);
   } else if (btype == "tool_use") {
     std::string_view id, name;
     if (missing_str(block, "id", id) || missing_str(block, "name", name)) return;
-    close_text(out);
-    close_reasoning(out);
-    blocks[i] = block_kind::tool;
-    block_tool[i] = std::string(id);
-    add_tool(out, id, name);
+    start_tool_block(i, id, name, out);
   }
+}
+
+void bridge::impl::start_thinking_block(std::size_t i, block_kind kind, std::string& out) {
+  close_text(out);
+  if (reasoning_index == -2) close_reasoning(out);  // the placeholder yields to real thinking
+  blocks[i] = kind;
+  thinking_seen = true;
+}
+
+void bridge::impl::start_text_block(std::size_t i, std::string& out) {
+  close_reasoning(out);
+  blocks[i] = block_kind::text;
+  text_seen = true;
+}
+
+void bridge::impl::start_tool_block(std::size_t i, std::string_view id, std::string_view name, std::string& out) {
+  close_text(out);
+  close_reasoning(out);
+  blocks[i] = block_kind::tool;
+  block_tool[i].assign(id);
+  add_tool(out, id, name);
 }
 
 void bridge::impl::on_block_delta(dom::object ev, std::string& out) {
@@ -605,39 +745,15 @@ void bridge::impl::on_block_delta(dom::object ev, std::string& out) {
     return;
   }
   auto i = static_cast<int>(index);
-  if (dtype == "text_delta" && blocks[i] == block_kind::text) {
+  bool text = dtype == "text_delta" && blocks[i] == block_kind::text;
+  if (text || (dtype == "thinking_delta" && blocks[i] == block_kind::thinking)) {
     dom::element v;
-    if (delta["text"].get(v)) return;
-    if (text_index != i) {
-      close_text(out);
-      text_id_json = part_id_json(message_id, i);
-      text_index = i;
-      id_chunk(out, "text-start", text_id_json);
-    }
-    std::size_t mark = out.size();
-    begin_chunk(out, "text-delta");
-    out.append(",\"id\":").append(text_id_json).append(",\"delta\":");
-    if (!append_string_value(v, out)) {
-      out.resize(mark);
-      return;
-    }
-    end_chunk(out);
-  } else if (dtype == "thinking_delta" && blocks[i] == block_kind::thinking) {
-    dom::element v;
-    if (delta["thinking"].get(v)) return;
-    if (reasoning_index != i) {
-      close_reasoning(out);
-      reasoning_id_json = part_id_json(message_id, i);
-      reasoning_index = i;
-      id_chunk(out, "reasoning-start", reasoning_id_json);
-    }
-    std::size_t mark = out.size();
-    begin_chunk(out, "reasoning-delta");
-    out.append(",\"id\":").append(reasoning_id_json).append(",\"delta\":");
-    if (!append_string_value(v, out)) {
-      out.resize(mark);
-      return;
-    }
+    if (delta[text ? "text" : "thinking"].get(v)) return;
+    open_part(text, i, out);
+    std::string_view s;
+    if (v.get_string().get(s)) return;  // the part stays open, without this delta
+    begin_delta_chunk(out, text ? "text-delta" : "reasoning-delta", text ? text_id_json : reasoning_id_json);
+    append_json_string(out, s);
     end_chunk(out);
   } else if (dtype == "input_json_delta" && blocks[i] == block_kind::tool) {
     std::string_view partial;
@@ -646,10 +762,28 @@ void bridge::impl::on_block_delta(dom::object ev, std::string& out) {
     if (it == tools.end() || it->second.input_available) return;
     it->second.partial.append(partial);
     begin_chunk(out, "tool-input-delta");
-    out.append(",\"toolCallId\":").append(it->second.id_json).append(",\"inputTextDelta\":");
+    out.append(",\"toolCallId\":"sv).append(it->second.id_json).append(",\"inputTextDelta\":"sv);
     append_json_string(out, partial);
     end_chunk(out);
   }
+}
+
+// The text part (or the reasoning part) of block i becomes the open one, its start written.
+void bridge::impl::open_part(bool text, int i, std::string& out) {
+  int& index = text ? text_index : reasoning_index;
+  if (index == i) return;
+  if (text) close_text(out);
+  else close_reasoning(out);
+  std::string& id_json = text ? text_id_json : reasoning_id_json;
+  set_part_id_json(id_json, message_id, i);
+  index = i;
+  id_chunk(out, text ? "text-start" : "reasoning-start", id_json);
+}
+
+// A delta chunk up to its value, which the caller writes before end_chunk.
+void bridge::impl::begin_delta_chunk(std::string& out, std::string_view type, std::string_view id_json) {
+  begin_chunk(out, type);
+  out.append(",\"id\":"sv).append(id_json).append(",\"delta\":"sv);
 }
 
 void bridge::impl::on_block_stop(dom::object ev, std::string& out) {
@@ -658,7 +792,10 @@ void bridge::impl::on_block_stop(dom::object ev, std::string& out) {
       static_cast<std::size_t>(index) >= blocks.size()) {
     return;
   }
-  auto i = static_cast<int>(index);
+  stop_block(static_cast<int>(index), out);
+}
+
+void bridge::impl::stop_block(int i, std::string& out) {
   switch (blocks[i]) {
     case block_kind::text:
       if (text_index == i) close_text(out);
@@ -681,21 +818,12 @@ void bridge::impl::on_assistant(dom::object o, std::string& out) {
   dom::object msg;
   std::string_view id, model;
   if (o["message"].get_object().get(msg) || missing_str(msg, "id", id)) return;
-  bool streamed = false;
-  for (const auto& s : streamed_ids) streamed = streamed || s == id;
   if (missing_str(msg, "model", model)) model = {};
   // The CLI's synthetic error message repeats the result's error text: render it once.
   if (model == "<synthetic>") return;
   dom::array content;
   if (msg["content"].get_array().get(content)) return;
-  open_turn(out);
-  if (!streamed && fallback_id != id) {
-    flush_pending(out, true);
-    begin_step(out, true);
-    fallback_id = std::string(id);
-    message_id = fallback_id;
-    fallback_index = 0;
-  }
+  bool streamed = begin_assistant_frame(id, out);
   for (auto element : content) {
     dom::object block;
     if (element.get_object().get(block)) continue;
@@ -704,17 +832,33 @@ void bridge::impl::on_assistant(dom::object o, std::string& out) {
       // did not, e.g. replace_all:false on Edit).
       std::string_view btype, tid;
       dom::element input;
-      std::string_view raw;
       if (missing_str(block, "type", btype) || btype != "tool_use" || missing_str(block, "id", tid)) continue;
-      auto it = tools.find(std::string(tid));
-      if (it == tools.end() || it->second.input_available) continue;
-      if (!block["input"].get(input)) {
-        it->second.final_input = raw_value(input);
-      }
+      tool_state* t = streamed_tool(tid);
+      if (t && !block["input"].get(input)) t->final_input = raw_value(input);
     } else {
       on_fallback_block(block, out);
     }
   }
+}
+
+// Opens the step of an assistant frame's message unless it was streamed (returned) or is open.
+bool bridge::impl::begin_assistant_frame(std::string_view id, std::string& out) {
+  bool streamed = streamed_ids.contains(id);
+  open_turn(out);
+  if (!streamed && fallback_id != id) {
+    flush_pending(out, true);
+    begin_step(out, true);
+    fallback_id = std::string(id);
+    message_id = fallback_id;
+    fallback_index = 0;
+  }
+  return streamed;
+}
+
+// The call of a streamed message whose final input may still replace the streamed one.
+tool_state* bridge::impl::streamed_tool(std::string_view id) {
+  auto it = tools.find(id);
+  return it == tools.end() || it->second.input_available ? nullptr : &it->second;
 }
 
 void bridge::impl::on_fallback_block(dom::object block, std::string& out) {
@@ -725,12 +869,12 @@ void bridge::impl::on_fallback_block(dom::object block, std::string& out) {
     bool thinking = btype == "thinking";
     dom::element v;
     if (block[thinking ? "thinking" : "text"].get(v)) return;
-    std::string id_json = part_id_json(fallback_id, index);
+    std::string id_json;
+    set_part_id_json(id_json, fallback_id, index);
     std::size_t mark = out.size();
     std::size_t chunks_before = outcome.chunks;
     id_chunk(out, thinking ? "reasoning-start" : "text-start", id_json);
-    begin_chunk(out, thinking ? "reasoning-delta" : "text-delta");
-    out.append(",\"id\":").append(id_json).append(",\"delta\":");
+    begin_delta_chunk(out, thinking ? "reasoning-delta" : "text-delta", id_json);
     if (!append_string_value(v, out)) {
       out.resize(mark);
       outcome.chunks = chunks_before;
@@ -739,16 +883,20 @@ void bridge::impl::on_fallback_block(dom::object block, std::string& out) {
     end_chunk(out);
     id_chunk(out, thinking ? "reasoning-end" : "text-end", id_json);
   } else if (btype == "tool_use") {
-    std::string_view id, name, raw;
+    std::string_view id, name;
     dom::element input;
     if (missing_str(block, "id", id) || missing_str(block, "name", name)) return;
-    if (tools.count(std::string(id)) != 0) return;
-    tool_state& t = add_tool(out, id, name);
-    if (!block["input"].get(input)) {
-      t.final_input = raw_value(input);
-    }
-    input_available(out, t);
+    tool_state* t = new_fallback_tool(id, name, out);
+    if (!t) return;
+    if (!block["input"].get(input)) t->final_input = raw_value(input);
+    input_available(out, *t);
   }
+}
+
+// A call rendered whole from its frame; nullptr when the call is shown already.
+tool_state* bridge::impl::new_fallback_tool(std::string_view id, std::string_view name, std::string& out) {
+  if (tools.find(id) != tools.end()) return nullptr;
+  return &add_tool(out, id, name);
 }
 
 void bridge::impl::on_user(dom::object o, std::string& out) {
@@ -767,24 +915,28 @@ void bridge::impl::on_user(dom::object o, std::string& out) {
 }
 
 void bridge::impl::on_tool_result(dom::object block, std::string& out) {
-  pending_output p;
-  std::string_view id, raw;
+  std::string_view id;
   if (missing_str(block, "tool_use_id", id)) return;
-  auto it = tools.find(std::string(id));
+  auto it = tools.find(id);
   if (it == tools.end()) return;  // outputs only for tracked tools
   dom::element content;
-  p.content = block["content"].get(content) ? std::string("null") : raw_value(content);
-  p.tool_id = std::string(id);
+  std::string content_json = block["content"].get(content) ? std::string("null") : raw_value(content);
   bool flag = false;
-  p.is_error = !block["is_error"].get_bool().get(flag) && flag;
-  p.preliminary = !block["preliminary"].get_bool().get(flag) && flag;
+  bool is_error = !block["is_error"].get_bool().get(flag) && flag;
+  bool preliminary = !block["preliminary"].get_bool().get(flag) && flag;
+  tool_result(it->second, id, content_json, is_error, preliminary, out);
+}
+
+// A result waits for its call's complete input; `content` is JSON text.
+void bridge::impl::tool_result(tool_state& t, std::string_view id, std::string_view content, bool is_error,
+                               bool preliminary, std::string& out) {
   open_turn(out);
   if (fallback_step) end_step(out);
-  if (!it->second.input_available) {
-    pending.push_back(std::move(p));
+  if (!t.input_available) {
+    pending.push_back({std::string(id), std::string(content), is_error, preliminary});
     return;
   }
-  tool_output(out, it->second, p);
+  tool_output(out, t, content, is_error, preliminary);
 }
 
 void bridge::impl::on_result(dom::object o, std::string& out) {
@@ -814,7 +966,7 @@ void bridge::impl::on_result(dom::object o, std::string& out) {
   if (is_error) {
     outcome.error_text = text.empty() ? std::string("The agent runtime reported an error.") : std::string(text);
     begin_chunk(out, "error");
-    out.append(",\"errorText\":");
+    out.append(",\"errorText\":"sv);
     append_json_string(out, outcome.error_text);
     end_chunk(out);
     finish_turn(out, "error");
@@ -840,7 +992,7 @@ void bridge::impl::on_error(dom::object o, std::string& out) {
   outcome.is_error = true;
   outcome.error_text = std::string(text);
   begin_chunk(out, "error");
-  out.append(",\"errorText\":");
+  out.append(",\"errorText\":"sv);
   append_json_string(out, text);
   end_chunk(out);
 }

@@ -1,0 +1,47 @@
+#pragma once
+// Worker message lines recognized by their exact bytes, as platform/worker_message.hpp's
+// writers print the streamed parts of a message, so the bridge reads the lines the runtime-b
+// and runtime-c normalizers wrote without running a JSON parser on each (a parse costs about
+// 100 ns even for a 70-byte line, more than the bridge's own work on it).
+//
+// Only the writers' exact form is recognized: no other spacing, member order or extra member;
+// string escapes only as append_json_string writes them; integers without sign, fraction or
+// exponent. Anything else (runtime-a's CLI lines, a result, a hand-written line) is not, and
+// the caller parses it as before. A recognized line is valid JSON whose parse gives exactly the
+// values read here, and its JSON values are already in the compact form simdjson::minify
+// prints for them, so the two paths act alike byte for byte.
+#include <optional>
+#include <string_view>
+
+namespace platform::worker_line {
+
+enum class kind : unsigned char {
+  message_start,   // id
+  text_start,      // index
+  thinking_start,  // index
+  tool_use_start,  // index, id, name
+  text_delta,      // index, json (the text as a JSON string literal)
+  thinking_delta,  // index, json
+  block_stop,      // index
+  message_stop,
+  tool_use,        // message_id, id, name, json (the input): the complete assistant frame
+  tool_result,     // id (tool_use_id), json (the content), is_error, preliminary
+};
+
+// The values of one line, pointing into it. Ids and names hold no escapes, so they are the
+// strings themselves.
+struct line {
+  kind what = kind::message_stop;
+  int index = 0;
+  std::string_view id;
+  std::string_view message_id;
+  std::string_view name;
+  std::string_view json;
+  bool is_error = false;
+  bool preliminary = false;
+};
+
+// The line (without its newline) when it is in one of the forms above; nullopt otherwise.
+std::optional<line> read(std::string_view text);
+
+}  // namespace platform::worker_line
