@@ -11,6 +11,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "platform/runtime_registry.hpp"
 #include "platform/usage.hpp"
@@ -61,13 +62,36 @@ void check_model(const platform::opencode_model& m, std::set<std::string>& seen)
   if (m.cost) check(m.cost->input >= 0 && m.cost->output >= 0 && m.cost->cache_read >= 0 && m.cost->cache_write >= 0);
 }
 
-const platform::runtime_registry& builtin() {
-  static const platform::runtime_registry r = platform::builtin_runtime_registry();
+// Built once: none of this depends on the input. The catalog only ever changes runtime-c, so
+// each input copies, fills and serializes a registry of runtime-c alone (runtime-a and
+// runtime-b would serialize to the same bytes every time), and the pricing of runtime-a and
+// runtime-b is computed once.
+const platform::runtime_registry& builtin_runtime_c() {
+  static const platform::runtime_registry r = [] {
+    const auto all = platform::builtin_runtime_registry();
+    const auto* c = all.find("runtime-c");
+    check(c != nullptr && c->models.empty());
+    return platform::runtime_registry(std::vector<platform::runtime_info>{*c});
+  }();
   return r;
 }
 
-void check_registry(const platform::opencode_catalog& catalog) {
-  platform::runtime_registry r = builtin();
+const platform::pricing_table& builtin_pricing() {
+  static const platform::pricing_table p = platform::builtin_runtime_registry().pricing();
+  return p;
+}
+
+// The whole registry's pricing() once runtime-c has `with_c`'s models: the built-in runtimes
+// come first in the registry and the first entry of a name wins, as std::map::insert keeps it.
+platform::pricing_table registry_pricing(const platform::runtime_registry& with_c) {
+  platform::pricing_table table = builtin_pricing();
+  auto c = with_c.pricing();
+  table.insert(c.begin(), c.end());
+  return table;
+}
+
+platform::runtime_registry check_registry(const platform::opencode_catalog& catalog) {
+  platform::runtime_registry r = builtin_runtime_c();
   auto models = platform::runtime_c_models(catalog);
   check(r.set_models("runtime-c", models).has_value());
   for (const auto& m : models) {
@@ -80,6 +104,7 @@ void check_registry(const platform::opencode_catalog& catalog) {
     }
   }
   (void)platform::runtime_registry_to_json(r);
+  return r;
 }
 
 void check_usage(std::string_view text, const platform::pricing_table& pricing) {
@@ -115,10 +140,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::set<std::string> seen;
   for (const auto& m : whole.models) check_model(m, seen);
   for (const auto& s : whole.skipped) check(seen.count(s) == 0);
-  check_registry(whole);
-
-  platform::runtime_registry priced = builtin();
-  (void)priced.set_models("runtime-c", platform::runtime_c_models(whole));
-  check_usage(text, priced.pricing());
+  auto with_c = check_registry(whole);
+  check_usage(text, registry_pricing(with_c));
   return 0;
 }
