@@ -1,19 +1,34 @@
 #!/usr/bin/env bash
-# A fuzz campaign: every libFuzzer target (ASan + UBSan, built as scripts/fuzz-smoke.sh builds
-# them) runs until 10 million executions or MAX_SECONDS (default 600), JOBS targets at a time,
+# A fuzz campaign: every libFuzzer target (ASan + UBSan, the build of scripts/fuzz-smoke.sh) runs
 # on its seed corpus (fuzz/corpus/<target>, read only) plus what earlier campaigns found
-# (fuzz/campaign-corpus/<target>, not committed; run it again to go on). Prints one
-# markdown row per target: executions, executions per second, coverage (edges and features) and
-# how long coverage had stopped growing when the run ended (the plateau). Any crash, leak or
-# sanitizer report fails the run and leaves its input in fuzz/artifacts/ (a regression seed to add
-# to fuzz/corpus/<target>/ once fixed).
-#   MAX_SECONDS=600 JOBS=2 bash scripts/fuzz-campaign.sh [TARGET...]
+# (fuzz/campaign-corpus/<target>, not committed; run it again to go on) until the first of:
+#   - 10 million executions                                   (stop: 10M)
+#   - a coverage plateau: no new coverage feature for PLATEAU_SECONDS (default 120) and for at
+#     least PLATEAU_RUNS executions (default 100000)          (stop: plateau)
+#   - its time cap                                            (stop: cap)
+# "New coverage" is libFuzzer's NEW: an input that reached an edge, or an edge's hit-count
+# bucket, never seen before (ft grows). REDUCE lines (same coverage, a smaller input) are not.
+# The time cap is MAX_SECONDS (default 600); with BUDGET_SECONDS each target that starts gets at
+# most an equal share of what is left of the budget (left x JOBS / targets not yet started, at
+# least 60 s), so targets that stop early leave their time to the later ones.
+# Prints one markdown row per target. Any crash, leak, timeout, out-of-memory or sanitizer report
+# fails the run and leaves its input in fuzz/artifacts/ (a regression seed to add to
+# fuzz/corpus/<target>/ once fixed).
+#   nice -n 19 env BUDGET_SECONDS=6000 JOBS=1 bash scripts/fuzz-campaign.sh [TARGET...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MAX=${MAX_SECONDS:-600}
 JOBS=${JOBS:-2}
+PLATEAU_SECONDS=${PLATEAU_SECONDS:-120}
+PLATEAU_RUNS=${PLATEAU_RUNS:-100000}
+BUDGET=${BUDGET_SECONDS:-}
 BUILD=build-fuzz
-FUZZ_SECONDS=1 bash scripts/fuzz-smoke.sh >/dev/null  # builds every target once
+LOCK=${BUILD_LOCK:-/tmp/platform-build.lock}  # one build at a time on a shared machine
+if [ ! -f "$BUILD/build.ninja" ]; then
+  CXX=clang++-14 CC=clang-14 flock "$LOCK" meson setup "$BUILD" --wrap-mode=nodownload -Dfuzz=true \
+    -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debugoptimized >/dev/null
+fi
+flock "$LOCK" ninja -C "$BUILD" $(cd "$BUILD" && ninja -t targets all | grep -o '^fuzz/fuzz_[a-z_]*' | sort -u) >/dev/null
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ASAN_OPTIONS=detect_leaks=1
 mkdir -p fuzz/artifacts
 targets=("$@")
@@ -21,30 +36,79 @@ if [ ${#targets[@]} -eq 0 ]; then
   for exe in "$BUILD"/fuzz/fuzz_*; do [ -f "$exe" ] && [ -x "$exe" ] && targets+=("$(basename "$exe" | sed 's/^fuzz_//')"); done
 fi
 out=$(mktemp -d)
+echo "${#targets[@]}" >"$out/left"
+[ -z "$BUDGET" ] || echo $(( $(date +%s) + BUDGET )) >"$out/deadline"
+
+# The time cap of a target that starts now.
+cap_now() {
+  local left cap=$MAX
+  left=$(cat "$out/left"); echo $((left - 1)) >"$out/left"
+  if [ -f "$out/deadline" ]; then
+    local share=$(( ($(cat "$out/deadline") - $(date +%s)) * JOBS / left ))
+    [ $share -ge 60 ] || share=60
+    [ $share -ge $cap ] || cap=$share
+  fi
+  echo $cap
+}
+
 one() {
   local name=$1 log="$out/$1.log"
+  local cap; cap=$(flock "$out/left" bash -c cap_now)
   mkdir -p "fuzz/campaign-corpus/$name"
-  local start=$SECONDS
-  if "$BUILD/fuzz/fuzz_$name" -runs=10000000 -max_total_time="$MAX" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
-      -artifact_prefix="fuzz/artifacts/$name-" "fuzz/campaign-corpus/$name" "fuzz/corpus/$name" >"$log" 2>&1; then status=clean; else status=FAILED; fi
-  local secs=$((SECONDS - start)); [ $secs -gt 0 ] || secs=1
-  local runs cov ft last
-  runs=$(grep -Eo '^#[0-9]+' "$log" | tail -1 | tr -d '#')
-  cov=$(grep -Eo 'cov: [0-9]+' "$log" | tail -1 | grep -Eo '[0-9]+')
-  ft=$(grep -Eo 'ft: [0-9]+' "$log" | tail -1 | grep -Eo '[0-9]+')
-  # The execution count of the last line that found something new, against the final count.
-  last=$(grep -E '^#[0-9]+.*(NEW|REDUCE)' "$log" | tail -1 | grep -Eo '^#[0-9]+' | tr -d '#')
-  local plateau="-"
-  if [ -n "$last" ] && [ -n "$runs" ] && [ "$runs" -gt 0 ]; then plateau="$(( (runs - last) * secs / runs )) s"; fi
-  echo "| $name | $status | ${runs:-0} | $(( ${runs:-0} / secs ))/s | ${secs} s | ${cov:-?} | ${ft:-?} | $plateau |" >"$out/$name.row"
-  [ "$status" = clean ] || tail -30 "$log" >&2
+  local start; start=$(date +%s)
+  # Each output line gets the second it was printed: the plateau is measured in time too.
+  "$BUILD/fuzz/fuzz_$name" -runs=10000000 -max_total_time="$cap" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
+      -artifact_prefix="fuzz/artifacts/$name-" "fuzz/campaign-corpus/$name" "fuzz/corpus/$name" \
+      > >(while IFS= read -r line; do printf '%(%s)T %s\n' -1 "$line"; done >"$log") 2>&1 &
+  local pid=$! rc=0 stop=""
+  while kill -0 "$pid" 2>/dev/null; do
+    sleep 5
+    # Fuzzing has begun once the corpus is loaded (INITED); the plateau counts from there.
+    local t_new rate now
+    t_new=$(grep -E '^[0-9]+ #[0-9]+[[:space:]]+(INITED|NEW)' "$log" | tail -1 | cut -d' ' -f1 || true)
+    [ -n "$t_new" ] || continue
+    rate=$(grep -Eo 'exec/s: [0-9]+' "$log" | tail -1 | grep -Eo '[0-9]+' || echo 0)
+    now=$(date +%s)
+    if [ $((now - t_new)) -ge "$PLATEAU_SECONDS" ] && [ $(( (now - t_new) * rate )) -ge "$PLATEAU_RUNS" ]; then
+      stop=plateau; kill -INT "$pid" 2>/dev/null || true
+      break
+    fi
+  done
+  wait "$pid" || rc=$?
+  sleep 1  # the timestamping reader drains the last lines
+  # The run ended when the fuzzer printed its last line (not when this loop noticed).
+  local end; end=$(tail -1 "$log" | cut -d' ' -f1)
+  [ -n "$end" ] || end=$(date +%s)
+  local secs=$((end - start)); [ $secs -gt 0 ] || secs=1
+  local status=clean
+  # 72: libFuzzer's exit code when interrupted (by the plateau rule above).
+  if ! { [ $rc -eq 0 ] || { [ $rc -eq 72 ] && [ "$stop" = plateau ]; }; } || grep -qE 'ERROR: (libFuzzer|AddressSanitizer|LeakSanitizer)|runtime error:' "$log"; then
+    status=FAILED; stop=finding
+  fi
+  local runs cov ft last_new t_last
+  runs=$(grep -Eo 'stat::number_of_executed_units: [0-9]+' "$log" | grep -Eo '[0-9]+$' || true)
+  [ -n "$runs" ] || runs=$(grep -Eo '^[0-9]+ #[0-9]+' "$log" | tail -1 | cut -d'#' -f2)
+  cov=$(grep -Eo 'cov: [0-9]+' "$log" | tail -1 | grep -Eo '[0-9]+' || true)
+  ft=$(grep -Eo 'ft: [0-9]+' "$log" | tail -1 | grep -Eo '[0-9]+' || true)
+  # Executions and seconds since the last new coverage (or since fuzzing began, if none).
+  last_new=$(grep -E '^[0-9]+ #[0-9]+[[:space:]]+(INITED|NEW)' "$log" | tail -1 || true)
+  t_last=$(echo "$last_new" | cut -d' ' -f1)
+  last_new=$(echo "$last_new" | grep -Eo '#[0-9]+' | head -1 | tr -d '#')
+  if [ -z "$stop" ]; then
+    if [ "${runs:-0}" -ge 10000000 ]; then stop=10M; else stop=cap; fi
+  fi
+  local flat="-"
+  [ -z "$last_new" ] || flat="$((end - t_last)) s, $(( ${runs:-0} - last_new )) runs"
+  echo "| $name | $status | $stop | ${runs:-0} | $(( ${runs:-0} / secs ))/s | ${secs} s (cap ${cap} s) | ${cov:-?} | ${ft:-?} | $flat |" >"$out/$name.row"
+  cat "$out/$name.row" >&2
+  [ "$status" = clean ] || { echo "--- $name (log $log) ---" >&2; tail -40 "$log" >&2; }
 }
-export -f one
-export BUILD MAX out
-echo "| target | result | executions | speed | time | edges | features | no new coverage for |"
-echo "|---|---|---:|---:|---:|---:|---:|---:|"
+export -f one cap_now
+export BUILD MAX JOBS out PLATEAU_SECONDS PLATEAU_RUNS
+echo "| target | result | stop | executions | speed | time | edges | features | no new coverage for |"
+echo "|---|---|---|---:|---:|---:|---:|---:|---:|"
 printf '%s\n' "${targets[@]}" | xargs -P "$JOBS" -I{} bash -c 'one {}'
 failed=0
 for name in "${targets[@]}"; do cat "$out/$name.row"; grep -q '| FAILED |' "$out/$name.row" && failed=1; done
-rm -rf "$out"
+[ $failed -eq 0 ] && rm -rf "$out" || echo "logs kept in $out" >&2
 exit $failed
