@@ -11,6 +11,7 @@
 
 #include "platform/json_text.hpp"
 #include "platform/ui_stream.hpp"
+#include "dom_json.hpp"
 #include "platform/worker_message.hpp"
 #include "worker_line.hpp"
 
@@ -32,7 +33,7 @@ simdjson::dom::parser& dom_validator() {
 
 // The compact JSON text of any value. Lines are parsed with the validating DOM parser, so
 // whatever is copied into the output is well-formed JSON.
-std::string raw_value(dom::element v) { return simdjson::minify(v); }
+std::string raw_value(dom::element v) { return dom_json::minified(v); }
 
 // A string value, appended as a JSON string literal.
 bool append_string_value(dom::element v, std::string& out) {
@@ -450,16 +451,16 @@ bool unwrap_mcp_payload(simdjson::dom::element e, std::string& payload) {
     if (!obj["isError"].get_bool().get(is_error) && is_error) return false;
     simdjson::dom::element structured;
     if (!obj["structuredContent"].get(structured)) {
-      payload = simdjson::minify(structured);
+      payload = dom_json::minified(structured);
       return true;
     }
     if (obj["content"].get_array().get(blocks)) {
-      payload = simdjson::minify(e);  // a plain object payload
+      payload = dom_json::minified(e);  // a plain object payload
       return true;
     }
   } else if (e.get_array().get(blocks)) {
     std::string_view s;
-    payload = e.get_string().get(s) ? simdjson::minify(e) : std::string(s);
+    payload = e.get_string().get(s) ? dom_json::minified(e) : std::string(s);
     return true;
   }
   payload.clear();

@@ -8,8 +8,6 @@ namespace {
 using json_string_bytes::skip_plain;
 using json_string_bytes::utf8_sequence_length;
 
-constexpr char hex_digits[] = "0123456789abcdef";
-
 }  // namespace
 
 void append_json_string(std::string& out, std::string_view s) {
@@ -28,19 +26,7 @@ void append_json_string(std::string& out, std::string_view s) {
       continue;
     }
     flush(i);
-    switch (c) {
-      case '"': out.append("\\\""); break;
-      case '\\': out.append("\\\\"); break;
-      case '\n': out.append("\\n"); break;
-      case '\r': out.append("\\r"); break;
-      case '\t': out.append("\\t"); break;
-      case '\b': out.append("\\b"); break;
-      case '\f': out.append("\\f"); break;
-      default:
-        out.append("\\u00");
-        out.push_back(hex_digits[c >> 4]);
-        out.push_back(hex_digits[c & 0xF]);
-    }
+    json_string_bytes::append_escape(out, c);
     run = ++i;
   }
   flush(i);

@@ -10,6 +10,7 @@
 // every response, so `thread/tokenUsage/updated` ends the message.
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cstdint>
 #include <cstring>
 #include <deque>
@@ -20,6 +21,8 @@
 
 #include <simdjson.h>
 
+#include "dom_json.hpp"
+#include "json_string_bytes.hpp"
 #include "platform/json_text.hpp"
 #include "platform/worker_message.hpp"
 #include "runtime_normalizers.hpp"
@@ -64,10 +67,15 @@ constexpr std::string_view stopped_text = "The runtime stopped before this call 
 // A member of an object, or nothing when it is missing.
 using member = std::optional<dom::element>;
 
+// The first member `key` (not empty) of object `e`, as e[key] reads it, with short keys
+// compared in place.
 member at(dom::element e, std::string_view key) {
-  dom::element v;
-  if (e[key].get(v)) return std::nullopt;
-  return v;
+  dom::object o;
+  if (e.get_object().get(o)) return std::nullopt;
+  for (auto field : o) {
+    if (same_key(field.key, key)) return field.value;
+  }
+  return std::nullopt;
 }
 
 // The members `keys` of object `e` in one pass; a repeated key counts once, with its first
@@ -114,7 +122,7 @@ std::int64_t count_at(dom::element e, std::string_view key) {
 }
 
 // Compact JSON text of a value (simdjson escapes control characters, so it is one line).
-std::string json_of(dom::element e) { return simdjson::minify(e); }
+std::string json_of(dom::element e) { return dom_json::minified(e); }
 
 std::string json_quote(std::string_view s) {
   std::string q;
@@ -126,10 +134,16 @@ bool starts_with(std::string_view s, std::string_view prefix) {
   return s.size() >= prefix.size() && s.substr(0, prefix.size()) == prefix;
 }
 
-// A JSON-RPC id as a map key (numbers and strings never collide).
+// A JSON-RPC id as a map key (numbers and strings never collide). An integer is written as
+// json_of would print it, without building the printer.
 std::string id_key(dom::element id) {
   std::string_view s;
   if (!id.get_string().get(s)) return "s:" + std::string(s);
+  std::int64_t i = 0;
+  if (!id.get_int64().get(i)) {
+    char digits[24] = {'n', ':'};
+    return std::string(digits, std::to_chars(digits + 2, digits + sizeof digits, i).ptr);
+  }
   return "n:" + json_of(id);
 }
 
@@ -157,8 +171,8 @@ struct raw_reader {
   // A string without escapes.
   bool string(std::string_view& out) {
     if (!literal("\"")) return false;
-    std::size_t end = 0;
-    while (end < s.size() && s[end] != '"' && s[end] != '\\') ++end;
+    std::size_t end = json_string_bytes::skip_plain(s, 0);
+    while (end < s.size() && s[end] != '"' && s[end] != '\\') end = json_string_bytes::skip_plain(s, end + 1);
     if (end >= s.size() || s[end] != '"') return false;
     out = s.substr(0, end);
     s.remove_prefix(end + 1);
@@ -166,10 +180,55 @@ struct raw_reader {
   }
 };
 
-// The notifications on_notification acts on; the others are not shown.
-bool shown_notification(std::string_view method) {
-  return method == "thread/started" || method == "turn/started" || method == "turn/completed" ||
-         method == "thread/tokenUsage/updated" || method == "error" || method.substr(0, 5) == "item/";
+// The notifications on_notification acts on, by method; `hidden` ones are not shown. Every
+// `item/` method takes part in the turn (item_other: only that).
+enum class notification : unsigned char {
+  hidden, thread_started, turn_started, turn_completed, token_usage, error,
+  item_started, item_completed, item_text_delta, item_summary_delta, item_reasoning_delta, item_output_delta,
+  item_other,
+};
+
+notification notification_of(std::string_view method) {
+  constexpr std::pair<std::string_view, notification> shown[] = {
+      {"item/agentMessage/delta", notification::item_text_delta},
+      {"item/started", notification::item_started},
+      {"item/completed", notification::item_completed},
+      {"item/reasoning/summaryTextDelta", notification::item_summary_delta},
+      {"item/reasoning/textDelta", notification::item_reasoning_delta},
+      {"item/commandExecution/outputDelta", notification::item_output_delta},
+      {"thread/tokenUsage/updated", notification::token_usage},
+      {"thread/started", notification::thread_started},
+      {"turn/started", notification::turn_started},
+      {"turn/completed", notification::turn_completed},
+      {"error", notification::error},
+  };
+  for (const auto& [name, kind] : shown) {
+    if (method == name) return kind;
+  }
+  return starts_with(method, "item/") ? notification::item_other : notification::hidden;
+}
+
+// The start of a line in the capture form, as the capture writes it:
+// {"seq":N,"conn":N,"dir":"s2c"|"c2s","tMs":N,"msg":{ — read without validating the rest.
+struct capture_head {
+  std::int64_t conn = 0;
+  bool from_server = false;
+  std::string_view msg;  // from the message's first member on
+};
+
+std::optional<capture_head> read_capture_head(std::string_view text) {
+  raw_reader r{text};
+  capture_head h;
+  std::int64_t n = 0;
+  if (!r.literal(R"({"seq":)") || !r.integer(n) || !r.literal(R"(,"conn":)") || !r.integer(h.conn) ||
+      !r.literal(R"(,"dir":")")) {
+    return std::nullopt;
+  }
+  if (r.literal("s2c")) h.from_server = true;
+  else if (!r.literal("c2s")) return std::nullopt;
+  if (!r.literal(R"(","tMs":)") || !r.integer(n) || !r.literal(R"(,"msg":{)")) return std::nullopt;
+  h.msg = r.s;
+  return h;
 }
 
 // ---- writing ---------------------------------------------------------------------------
@@ -308,21 +367,21 @@ class runtime_b_normalizer final : public runtime_normalizer {
 
  private:
   void line(std::string_view text, std::string& out);
-  bool inert(std::string_view text) const;
+  bool inert(const capture_head& head) const;
   void on_client(dom::element msg);
   void on_server(dom::element msg, std::string& out);
   void on_response(dom::element msg, std::string& out);
-  void on_notification(std::string_view method, dom::element params, std::string& out);
+  void on_notification(notification kind, dom::element params, std::string& out);
   void on_thread(dom::element thread, std::string_view model, std::string& out);
   void on_connection(std::int64_t conn, std::string& out);
 
   // Turns.
-  bool accept_turn_event(dom::element params, std::string& out);
+  bool accept_turn_event(std::string_view turn, std::string& out);
   void begin_turn(std::string_view turn_id, std::string& out);
   void end_turn(dom::element turn, std::string& out);
   void close_turn(std::string_view tool_error, std::string& out);
   void abandon_turn(std::string_view tool_error, std::string& out);
-  void on_usage(dom::element params, std::string& out);
+  void on_usage(dom::element params, std::string_view turn, std::string& out);
   void on_error_notification(dom::element params, std::string& out);
   bool turn_ended(std::string_view id) const;
   void remember_ended(std::string_view id);
@@ -334,8 +393,9 @@ class runtime_b_normalizer final : public runtime_normalizer {
   stream_block* find_block(std::string_view item_id, stream_kind kind);
   void open_stream(std::string_view item_id, stream_kind kind, std::string& out);
   void close_stream(std::string_view item_id, stream_kind kind, std::string& out);
-  void on_text_delta(dom::element params, std::string& out);
-  void on_reasoning_delta(dom::element params, bool raw, std::string& out);
+  void on_text_delta(std::string_view item_id, std::string_view delta, std::string& out);
+  void on_reasoning_delta(dom::element params, std::string_view item_id, std::string_view delta, bool raw,
+                          std::string& out);
   void complete_text(dom::element item, std::string& out);
   void complete_reasoning(dom::element item, std::string& out);
 
@@ -347,7 +407,7 @@ class runtime_b_normalizer final : public runtime_normalizer {
   bool start_tool(std::string_view item_id, std::string_view tool_id, std::string_view name,
                   std::string_view input, std::string& out);
   running_item* start_command(dom::element item, std::string& out);
-  void on_output_delta(dom::element params, std::string& out);
+  void on_output_delta(std::string_view item_id, std::string_view delta, std::string& out);
   void emit_preliminary(running_item& r, std::string& out);
   void complete_command(dom::element item, std::string& out);
   running_item* start_file_change(dom::element item, std::string& out);
@@ -401,10 +461,23 @@ void runtime_b_normalizer::finish(std::string& out) {
 // `text` has simdjson::SIMDJSON_PADDING readable bytes after it (line_splitter).
 void runtime_b_normalizer::line(std::string_view text, std::string& out) {
   while (!text.empty() && (text.back() == '\r' || text.back() == ' ')) text.remove_suffix(1);
-  if (text.empty() || inert(text)) return;
+  if (text.empty()) return;
+  auto head = read_capture_head(text);
+  if (head && inert(*head)) return;
   if (parser_.capacity() > kept_parser_capacity) parser_ = dom::parser();  // after a long line
   dom::element root;
   if (parser_.parse(text.data(), text.size(), false).get(root) || !root.is_object()) return;
+  if (head) {
+    // Valid JSON in the capture form: its first members are the ones read from its start,
+    // the fifth is "msg".
+    dom::object o = root.get_object().value_unsafe();
+    auto field = o.begin();
+    for (int skipped = 0; skipped < 4; ++skipped) ++field;
+    on_connection(head->conn, out);
+    if (head->from_server) on_server(field.value(), out);
+    else on_client(field.value());
+    return;
+  }
   auto [dir_member, conn, msg_member] = members(root, {"dir", "conn", "msg"});
   dom::element msg;
   std::string_view dir = str_of(dir_member);
@@ -420,17 +493,16 @@ void runtime_b_normalizer::line(std::string_view text, std::string& out) {
 // A line that cannot change anything is not parsed: in the capture form, a server request
 // (the worker answers those) or a notification that is not shown, on the current connection.
 // Valid or not, such a line has no effect, so only its start is read, as the capture writes
-// it: {"seq":N,"conn":N,"dir":"s2c","tMs":N,"msg":{"method":"<method>"... or
-// ..."msg":{"id":<id>,"method":"<method>"... Anything else is parsed.
-bool runtime_b_normalizer::inert(std::string_view text) const {
-  raw_reader r{text};
+// it: the head, then "method":"<method>"... or "id":<id>,"method":"<method>"... Anything else
+// is parsed.
+bool runtime_b_normalizer::inert(const capture_head& head) const {
+  if (!head.from_server || head.conn != conn_) return false;
+  raw_reader r{head.msg};
   std::int64_t n = 0;
   std::string_view method, id;
-  if (!r.literal(R"({"seq":)") || !r.integer(n) || !r.literal(R"(,"conn":)") || !r.integer(n) || n != conn_ ||
-      !r.literal(R"(,"dir":"s2c","tMs":)") || !r.integer(n) || !r.literal(R"(,"msg":{)")) {
-    return false;
+  if (r.literal(R"("method":)")) {
+    return r.string(method) && !method.empty() && notification_of(method) == notification::hidden;
   }
-  if (r.literal(R"("method":)")) return r.string(method) && !method.empty() && !shown_notification(method);
   return r.literal(R"("id":)") && (r.integer(n) || r.string(id)) && r.literal(R"(,"method":)") && r.string(method) &&
          !method.empty();
 }
@@ -470,7 +542,7 @@ void runtime_b_normalizer::on_server(dom::element msg, std::string& out) {
   if (id) return;
   dom::element params;
   if (!obj_of(params_member, params)) return;
-  on_notification(method, params, out);
+  on_notification(notification_of(method), params, out);
 }
 
 void runtime_b_normalizer::on_response(dom::element msg, std::string& out) {
@@ -510,40 +582,54 @@ void runtime_b_normalizer::on_thread(dom::element thread, std::string_view model
   wm::system_init(out, thread_id_, model_);
 }
 
-void runtime_b_normalizer::on_notification(std::string_view method, dom::element params, std::string& out) {
-  if (!shown_notification(method)) return;
+void runtime_b_normalizer::on_notification(notification kind, dom::element params, std::string& out) {
+  if (kind == notification::hidden) return;
   dom::element obj;
-  if (method == "thread/started") {
+  if (kind == notification::thread_started) {
     if (!obj_at(params, "thread", obj)) return;
     std::string_view id = str_at(obj, "id");
     if (thread_id_.empty() || id == thread_id_) on_thread(obj, {}, out);
     return;
   }
+  auto [thread_member, turn_member, object_member, item_member, delta_member] =
+      members(params, {"threadId", "turnId", kind == notification::turn_started || kind == notification::turn_completed
+                                                ? std::string_view("turn") : std::string_view("item"),
+                       "itemId", "delta"});
   // Other threads (sub-agents) report on the same connection; they are not this chat.
-  std::string_view thread = str_at(params, "threadId");
+  std::string_view thread = str_of(thread_member);
   if (!thread.empty() && !thread_id_.empty() && thread != thread_id_) return;
-  if (method == "turn/started") {
-    if (obj_at(params, "turn", obj)) begin_turn(str_at(obj, "id"), out);
-  } else if (method == "turn/completed") {
-    if (obj_at(params, "turn", obj)) end_turn(obj, out);
-  } else if (method == "thread/tokenUsage/updated") {
-    on_usage(params, out);
-  } else if (method == "error") {
-    on_error_notification(params, out);
-  } else if (!starts_with(method, "item/") || !accept_turn_event(params, out)) {
-    return;
-  } else if (method == "item/started") {
-    if (obj_at(params, "item", obj)) on_item_started(obj, out);
-  } else if (method == "item/completed") {
-    if (obj_at(params, "item", obj)) on_item_completed(obj, out);
-  } else if (method == "item/agentMessage/delta") {
-    on_text_delta(params, out);
-  } else if (method == "item/reasoning/summaryTextDelta") {
-    on_reasoning_delta(params, false, out);
-  } else if (method == "item/reasoning/textDelta") {
-    on_reasoning_delta(params, true, out);
-  } else if (method == "item/commandExecution/outputDelta") {
-    on_output_delta(params, out);
+  std::string_view turn = str_of(turn_member);
+  switch (kind) {
+    case notification::turn_started:
+      if (obj_of(object_member, obj)) begin_turn(str_at(obj, "id"), out);
+      return;
+    case notification::turn_completed:
+      if (obj_of(object_member, obj)) end_turn(obj, out);
+      return;
+    case notification::token_usage:
+      on_usage(params, turn, out);
+      return;
+    case notification::error:
+      on_error_notification(params, out);
+      return;
+    default:
+      break;
+  }
+  if (!accept_turn_event(turn, out)) return;
+  std::string_view item_id = str_of(item_member);
+  std::string_view delta = str_of(delta_member);
+  switch (kind) {
+    case notification::item_started:
+      if (obj_of(object_member, obj)) on_item_started(obj, out);
+      break;
+    case notification::item_completed:
+      if (obj_of(object_member, obj)) on_item_completed(obj, out);
+      break;
+    case notification::item_text_delta: on_text_delta(item_id, delta, out); break;
+    case notification::item_summary_delta: on_reasoning_delta(params, item_id, delta, false, out); break;
+    case notification::item_reasoning_delta: on_reasoning_delta(params, item_id, delta, true, out); break;
+    case notification::item_output_delta: on_output_delta(item_id, delta, out); break;
+    default: break;
   }
 }
 
@@ -561,8 +647,10 @@ void runtime_b_normalizer::remember_ended(std::string_view id) {
 
 // Item events of a finished turn are late (an interrupted command keeps printing): dropped.
 // Events without a turn open one, so a transcript that starts mid-turn still renders.
-bool runtime_b_normalizer::accept_turn_event(dom::element params, std::string& out) {
-  std::string_view turn = str_at(params, "turnId");
+bool runtime_b_normalizer::accept_turn_event(std::string_view turn, std::string& out) {
+  // The open turn's id is never among the ended ones (a turn is opened only under an id that
+  // has not ended, and is closed before its id is remembered as ended).
+  if (turn_open_ && !turn.empty() && turn == turn_id_) return true;
   if (!turn.empty() && turn_ended(turn)) return false;
   if (!turn_open_) {
     begin_turn(turn, out);
@@ -660,8 +748,7 @@ void runtime_b_normalizer::end_turn(dom::element turn, std::string& out) {
 
 // Per-turn usage is the sum of `last` (one model response each) reported during the turn. A
 // resumed thread replays its stored total before the next turn starts: not this turn's.
-void runtime_b_normalizer::on_usage(dom::element params, std::string& out) {
-  std::string_view turn = str_at(params, "turnId");
+void runtime_b_normalizer::on_usage(dom::element params, std::string_view turn, std::string& out) {
   if (!turn_open_ || (!turn.empty() && !turn_id_.empty() && turn != turn_id_)) return;
   dom::element usage, last;
   if (!obj_at(params, "tokenUsage", usage) || !obj_at(usage, "last", last)) return;
@@ -750,9 +837,8 @@ void runtime_b_normalizer::close_stream(std::string_view item_id, stream_kind ki
   blocks_.erase(it);
 }
 
-void runtime_b_normalizer::on_text_delta(dom::element params, std::string& out) {
-  stream_block* b = find_block(str_at(params, "itemId"), stream_kind::text);
-  std::string_view delta = str_at(params, "delta");
+void runtime_b_normalizer::on_text_delta(std::string_view item_id, std::string_view delta, std::string& out) {
+  stream_block* b = find_block(item_id, stream_kind::text);
   if (!b || delta.empty()) return;
   wm::text_delta(out, b->index, delta);
   b->emitted = true;
@@ -765,9 +851,9 @@ void runtime_b_normalizer::on_text_delta(dom::element params, std::string& out) 
 }
 
 // Summary parts are separated by a blank line, as the completed item's parts would read.
-void runtime_b_normalizer::on_reasoning_delta(dom::element params, bool raw, std::string& out) {
-  stream_block* b = find_block(str_at(params, "itemId"), stream_kind::thinking);
-  std::string_view delta = str_at(params, "delta");
+void runtime_b_normalizer::on_reasoning_delta(dom::element params, std::string_view item_id, std::string_view delta,
+                                              bool raw, std::string& out) {
+  stream_block* b = find_block(item_id, stream_kind::thinking);
   if (!b || delta.empty()) return;
   // Summaries when there are any; raw reasoning (open models) only in their absence.
   if (raw ? b->summary : b->raw_reasoning) return;
@@ -881,9 +967,8 @@ running_item* runtime_b_normalizer::start_command(dom::element item, std::string
   return &running_.back();
 }
 
-void runtime_b_normalizer::on_output_delta(dom::element params, std::string& out) {
-  running_item* r = find_running(str_at(params, "itemId"));
-  std::string_view delta = str_at(params, "delta");
+void runtime_b_normalizer::on_output_delta(std::string_view item_id, std::string_view delta, std::string& out) {
+  running_item* r = find_running(item_id);
   if (!r || r->type != "commandExecution" || delta.empty()) return;
   r->tail.append(delta);
   r->since_emit += delta.size();

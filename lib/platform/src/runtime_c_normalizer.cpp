@@ -27,6 +27,7 @@
 #include <nlohmann/json.hpp>
 #include <simdjson.h>
 
+#include "dom_json.hpp"
 #include "platform/json_limits.hpp"
 #include "platform/json_text.hpp"
 #include "platform/worker_message.hpp"
@@ -150,18 +151,10 @@ std::size_t append_sorted_fields(dom::object o, std::vector<field_ref>& fields) 
 // members of the objects being written; the recursion is bounded by the parser's depth limit.
 void write_json(std::string& out, dom::element v, std::vector<field_ref>& scratch) {
   switch (v.type()) {
-    case dom::element_type::ARRAY: {
-      out.push_back('[');
-      bool first = true;
-      dom::array items = v.get_array().value_unsafe();
-      for (dom::element item : items) {
-        if (!first) out.push_back(',');
-        first = false;
-        write_json(out, item, scratch);
-      }
-      out.push_back(']');
+    case dom::element_type::ARRAY:
+      dom_json::append_array(out, v.get_array().value_unsafe(),
+                             [&](std::string& o, dom::element item) { write_json(o, item, scratch); });
       break;
-    }
     case dom::element_type::OBJECT: {
       std::size_t start = append_sorted_fields(v.get_object().value_unsafe(), scratch);
       std::size_t end = scratch.size();

@@ -18,6 +18,16 @@ std::unique_ptr<runtime_normalizer> make_runtime_c_normalizer();
 // with simdjson (the first), runtime-c with nlohmann::json (the last); each keeps its own.
 enum class repeated_key { first, last };
 
+// Whether an object's key is `key`: byte by byte, as member names are short (a call to
+// memcmp costs more than comparing them here).
+inline bool same_key(std::string_view a, std::string_view key) {
+  if (a.size() != key.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (a[i] != key[i]) return false;
+  }
+  return true;
+}
+
 // The values of `keys` in a simdjson DOM object, in one pass over its members; a missing key
 // stays empty. The keys are not empty.
 template <repeated_key which, class Object, std::size_t N>
@@ -25,7 +35,7 @@ auto pick_members(const Object& object, const std::string_view (&keys)[N]) {
   std::array<std::optional<decltype((*object.begin()).value)>, N> found;
   for (auto field : object) {
     for (std::size_t i = 0; i < N; ++i) {
-      if (field.key.size() == keys[i].size() && field.key[0] == keys[i][0] && field.key == keys[i]) {
+      if (same_key(field.key, keys[i])) {
         if (which == repeated_key::last || !found[i]) found[i] = field.value;
         break;
       }
