@@ -18,14 +18,16 @@
 #include "previews.hpp"
 #include "routes.hpp"
 #include "secrets_key.hpp"
+#include "viewer_hub.hpp"
 #include "web_config.hpp"
+#include "web_server.hpp"
 
 namespace {
 
-httplib::Server* running = nullptr;
+platform::web::web_server* running = nullptr;
 
 void on_signal(int) {
-  if (running) running->stop();
+  if (running) running->halt();
 }
 
 std::unique_ptr<platform::cache_store> open_cache(const platform::web::config& cfg) {
@@ -100,8 +102,11 @@ int main(int, char** argv) {
   chat_service chat(*cfg, **db, *cache, workers);
   web_app app{*cfg, **db, *cache, workers, runtimes, auth, chat, preview_key};
   agent_run_recovery recovery(app);
+  // After app, so it stops (and its followers stop asking app's store) before app goes.
+  viewer_hub viewers(*cache);
+  app.viewers = &viewers;
 
-  httplib::Server server;
+  web_server server;
   server.new_task_queue = [] { return new httplib::ThreadPool(2100); };
   server.set_keep_alive_max_count(100);
   // cpp-httplib also waits this long for a new connection's first request; a client busy

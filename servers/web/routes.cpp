@@ -25,6 +25,7 @@
 #include "ui_routes.hpp"
 #include "previews.hpp"
 #include "channel_stream.hpp"
+#include "web_server.hpp"
 
 namespace platform::web {
 
@@ -540,6 +541,15 @@ void resume_chat(web_app& app, const httplib::Request& req, httplib::Response& r
     return;
   }
   set_ui_stream_headers(res);
+  if (app.viewers && web_server::can_hand_over()) {
+    // The headers go out, then the connection is the viewer hub's: no thread waits for it.
+    auto plan = std::make_shared<viewer_plan>(viewer_plan{*run.active_stream_id, std::move(*first),
+                                                          stream_alive(app, key, *run.active_stream_id), app.cfg.heartbeat,
+                                                          app.cfg.cache_outage_limit});
+    web_server::hand_over([hub = app.viewers, plan](int fd) { hub->adopt(fd, std::move(*plan)); });
+    res.set_chunked_content_provider("text/event-stream", [](std::size_t, httplib::DataSink&) { return false; });
+    return;
+  }
   follow_replay(res, app.cache, {*run.active_stream_id, cursor, app.cfg.heartbeat,
                                  stream_alive(app, key, *run.active_stream_id), std::move(*first), nullptr, nullptr,
                                  app.cfg.cache_outage_limit});

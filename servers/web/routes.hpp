@@ -8,6 +8,7 @@
 #include "platform/store.hpp"
 #include "router.hpp"
 #include "runtime_catalog.hpp"
+#include "viewer_hub.hpp"
 #include "web_config.hpp"
 #include "worker_pool.hpp"
 
@@ -22,6 +23,7 @@ struct web_app {
   authenticator& auth;
   chat_service& chat;
   std::string preview_key;  // signs preview tokens (derived from the secrets key: every replica agrees)
+  viewer_hub* viewers = nullptr;  // chat viewers on an event loop (unset: a thread each)
 };
 
 // Whether the cookies the page is given must be Secure: the page is served over https (a proxy
