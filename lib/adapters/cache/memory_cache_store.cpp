@@ -1,6 +1,7 @@
 // The in-process cache store: one web process's replay buffers and pub/sub. Replays wrap the
-// core's memory_replay_store under one mutex; followers sleep on a condition variable that
-// every append, completion or removal wakes. Messages go through a queue to one dispatcher
+// core's memory_replay_store under one mutex; the followers of a stream sleep on that stream's
+// own condition variable, which its appends, completion or removal wake (one for all streams
+// woke every follower of every turn on each event: 100 turns at once spent their time waking). Messages go through a queue to one dispatcher
 // thread, so publish never runs a handler on the caller's stack: a handler that publishes
 // (even to its own channel) cannot deadlock or recurse, and every subscriber sees messages
 // in publish order.
@@ -9,6 +10,7 @@
 #include <deque>
 #include <mutex>
 #include <thread>
+#include <unordered_map>
 
 #include "platform/cache_store.hpp"
 #include "platform/replay_head.hpp"
@@ -80,13 +82,13 @@ class memory_cache_store final : public cache_store {
 
   result<std::uint64_t> append(std::string_view id, std::string_view chunk) override {
     auto r = locked([&] { return replays_.append(id, chunk); });
-    changed_.notify_all();
+    wake(id);
     return r;
   }
 
   result<void> complete(std::string_view id) override {
     auto r = locked([&] { return replays_.complete(id); });
-    changed_.notify_all();
+    wake(id);
     return r;
   }
 
@@ -98,13 +100,13 @@ class memory_cache_store final : public cache_store {
 
   result<void> remove(std::string_view id) override {
     auto r = locked([&] { return replays_.remove(id); });
-    changed_.notify_all();  // a follower of a removed stream learns it at once
+    wake(id);  // a follower of a removed stream learns it at once
     return r;
   }
 
   result<void> restore(std::string_view id, const replay_read& events) override {
     auto r = locked([&] { return replays_.restore(id, events); });
-    changed_.notify_all();
+    wake(id);
     return r;
   }
 
@@ -120,12 +122,20 @@ class memory_cache_store final : public cache_store {
                                 std::chrono::milliseconds timeout) override {
     auto deadline = std::chrono::steady_clock::now() + timeout;
     std::unique_lock lock(mu_);
+    std::shared_ptr<waiters> w;
     for (;;) {
-      replays_.tick(steady_ms());
+      expire();
       auto r = replays_.read_from(id, cursor, max_chunks);
-      if (!worth_waiting(r)) return r;
-      if (changed_.wait_until(lock, deadline) == std::cv_status::timeout) {
-        replays_.tick(steady_ms());
+      if (!worth_waiting(r)) return leave(w, id), r;
+      if (!w) {
+        auto& slot = waiting_[std::string(id)];
+        if (!slot) slot = std::make_shared<waiters>();
+        w = slot;
+        ++w->count;
+      }
+      if (w->changed.wait_until(lock, deadline) == std::cv_status::timeout) {
+        expire();
+        leave(w, id);
         return replays_.read_from(id, cursor, max_chunks);
       }
     }
@@ -142,12 +152,39 @@ class memory_cache_store final : public cache_store {
   }
 
  private:
+  // The followers of one stream.
+  struct waiters {
+    std::condition_variable changed;
+    std::size_t count = 0;
+  };
+
   // Every replay operation runs under the one lock, after expiring what outlived its TTL.
   template <class F>
   auto locked(F&& f) -> decltype(f()) {
     std::lock_guard lock(mu_);
-    replays_.tick(steady_ms());
+    expire();
     return f();
+  }
+
+  // Expiry walks every stream: a few times a second is enough for TTLs of minutes, where every
+  // operation made each append cost as much as the streams held.
+  void expire() {
+    std::int64_t now = steady_ms();
+    if (now - last_tick_ < 200) return;
+    last_tick_ = now;
+    replays_.tick(now);
+  }
+
+  void wake(std::string_view id) {
+    std::lock_guard lock(mu_);
+    if (auto it = waiting_.find(std::string(id)); it != waiting_.end()) it->second->changed.notify_all();
+  }
+
+  // With mu_ held: this follower stops waiting on `id`.
+  void leave(std::shared_ptr<waiters>& w, std::string_view id) {
+    if (!w) return;
+    if (--w->count == 0) waiting_.erase(std::string(id));
+    w.reset();
   }
 
   static bool worth_waiting(const result<replay_read>& r) {
@@ -155,7 +192,8 @@ class memory_cache_store final : public cache_store {
   }
 
   std::mutex mu_;
-  std::condition_variable changed_;
+  std::int64_t last_tick_ = 0;
+  std::unordered_map<std::string, std::shared_ptr<waiters>> waiting_;
   memory_replay_store replays_;
   std::shared_ptr<detail::subscriber_table> subscribers_ = std::make_shared<detail::subscriber_table>();
   dispatcher dispatch_;  // last: its thread stops first, while the table still exists
