@@ -147,37 +147,44 @@ std::string id_key(dom::element id) {
   return "n:" + json_of(id);
 }
 
-// Reads the start of a JSON text as written, without unescaping or validating it.
+// Reads the start of a JSON text as written, without unescaping or validating it. It runs on
+// every line before any parse, so it works on pointers (a string_view member kept going
+// through memory, where a copy of it waited on the stores of its two halves).
 struct raw_reader {
-  std::string_view s;
+  const char* p;
+  const char* end;
+
+  explicit raw_reader(std::string_view s) : p(s.data()), end(s.data() + s.size()) {}
 
   template <std::size_t N>
   bool literal(const char (&l)[N]) {
-    if (s.size() < N - 1 || std::memcmp(s.data(), l, N - 1) != 0) return false;
-    s.remove_prefix(N - 1);
+    if (static_cast<std::size_t>(end - p) < N - 1 || std::memcmp(p, l, N - 1) != 0) return false;
+    p += N - 1;
     return true;
   }
   // Digits, up to 18 of them, with a sign.
   bool integer(std::int64_t& out) {
     bool negative = literal("-");
-    std::size_t n = 0;
+    const char* start = p;
     std::int64_t v = 0;
-    for (; n < s.size() && n < 19 && s[n] >= '0' && s[n] <= '9'; ++n) v = v * 10 + (s[n] - '0');
-    if (n == 0 || n > 18) return false;
-    s.remove_prefix(n);
+    for (; p < end && p - start < 19 && *p >= '0' && *p <= '9'; ++p) v = v * 10 + (*p - '0');
+    if (p == start || p - start > 18) {
+      p = start;
+      return false;
+    }
     out = negative ? -v : v;
     return true;
   }
   // A string without escapes.
   bool string(std::string_view& out) {
     if (!literal("\"")) return false;
-    std::size_t end = json_string_bytes::skip_plain(s, 0);
-    while (end < s.size() && s[end] != '"' && s[end] != '\\') end = json_string_bytes::skip_plain(s, end + 1);
-    if (end >= s.size() || s[end] != '"') return false;
-    out = s.substr(0, end);
-    s.remove_prefix(end + 1);
+    const char* close = static_cast<const char*>(std::memchr(p, '"', static_cast<std::size_t>(end - p)));
+    if (!close || std::memchr(p, '\\', static_cast<std::size_t>(close - p))) return false;
+    out = std::string_view(p, static_cast<std::size_t>(close - p));
+    p = close + 1;
     return true;
   }
+  std::string_view rest() const { return std::string_view(p, static_cast<std::size_t>(end - p)); }
 };
 
 // The notifications on_notification acts on, by method; `hidden` ones are not shown. Every
@@ -189,7 +196,7 @@ enum class notification : unsigned char {
 };
 
 notification notification_of(std::string_view method) {
-  constexpr std::pair<std::string_view, notification> shown[] = {
+  static constexpr std::pair<std::string_view, notification> shown[] = {
       {"item/agentMessage/delta", notification::item_text_delta},
       {"item/started", notification::item_started},
       {"item/completed", notification::item_completed},
@@ -203,9 +210,10 @@ notification notification_of(std::string_view method) {
       {"error", notification::error},
   };
   for (const auto& [name, kind] : shown) {
-    if (method == name) return kind;
+    if (same_key(method, name)) return kind;
   }
-  return starts_with(method, "item/") ? notification::item_other : notification::hidden;
+  bool item = method.size() >= 5 && std::memcmp(method.data(), "item/", 5) == 0;
+  return item ? notification::item_other : notification::hidden;
 }
 
 // The start of a line in the capture form, as the capture writes it:
@@ -216,19 +224,18 @@ struct capture_head {
   std::string_view msg;  // from the message's first member on
 };
 
-std::optional<capture_head> read_capture_head(std::string_view text) {
-  raw_reader r{text};
-  capture_head h;
+bool read_capture_head(std::string_view text, capture_head& h) {
+  raw_reader r(text);
   std::int64_t n = 0;
   if (!r.literal(R"({"seq":)") || !r.integer(n) || !r.literal(R"(,"conn":)") || !r.integer(h.conn) ||
       !r.literal(R"(,"dir":")")) {
-    return std::nullopt;
+    return false;
   }
   if (r.literal("s2c")) h.from_server = true;
-  else if (!r.literal("c2s")) return std::nullopt;
-  if (!r.literal(R"(","tMs":)") || !r.integer(n) || !r.literal(R"(,"msg":{)")) return std::nullopt;
-  h.msg = r.s;
-  return h;
+  else if (!r.literal("c2s")) return false;
+  if (!r.literal(R"(","tMs":)") || !r.integer(n) || !r.literal(R"(,"msg":{)")) return false;
+  h.msg = r.rest();
+  return true;
 }
 
 // ---- writing ---------------------------------------------------------------------------
@@ -462,19 +469,20 @@ void runtime_b_normalizer::finish(std::string& out) {
 void runtime_b_normalizer::line(std::string_view text, std::string& out) {
   while (!text.empty() && (text.back() == '\r' || text.back() == ' ')) text.remove_suffix(1);
   if (text.empty()) return;
-  auto head = read_capture_head(text);
-  if (head && inert(*head)) return;
+  capture_head head;
+  bool captured = read_capture_head(text, head);
+  if (captured && inert(head)) return;
   if (parser_.capacity() > kept_parser_capacity) parser_ = dom::parser();  // after a long line
   dom::element root;
   if (parser_.parse(text.data(), text.size(), false).get(root) || !root.is_object()) return;
-  if (head) {
+  if (captured) {
     // Valid JSON in the capture form: its first members are the ones read from its start,
     // the fifth is "msg".
     dom::object o = root.get_object().value_unsafe();
     auto field = o.begin();
     for (int skipped = 0; skipped < 4; ++skipped) ++field;
-    on_connection(head->conn, out);
-    if (head->from_server) on_server(field.value(), out);
+    on_connection(head.conn, out);
+    if (head.from_server) on_server(field.value(), out);
     else on_client(field.value());
     return;
   }
@@ -497,7 +505,7 @@ void runtime_b_normalizer::line(std::string_view text, std::string& out) {
 // is parsed.
 bool runtime_b_normalizer::inert(const capture_head& head) const {
   if (!head.from_server || head.conn != conn_) return false;
-  raw_reader r{head.msg};
+  raw_reader r(head.msg);
   std::int64_t n = 0;
   std::string_view method, id;
   if (r.literal(R"("method":)")) {
