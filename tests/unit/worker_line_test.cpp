@@ -125,6 +125,41 @@ TEST_CASE("every streamed line the writers print is read back with its values") 
   l = read_ok(line_of([](std::string& o) { wm::tool_result(o, "call_1", "", false, true); }));
   CHECK(l.json == "null");
   CHECK(l.preliminary);
+
+  l = read_ok(line_of([](std::string& o) { wm::system_init(o, "thread_1", "gpt-5"); }));
+  CHECK(l.what == wl::kind::system_init);
+  CHECK(l.id == "thread_1");
+  CHECK(l.name == "gpt-5");
+  l = read_ok(line_of([](std::string& o) { wm::error(o, "the runtime failed"); }));
+  CHECK(l.what == wl::kind::error);
+  CHECK(l.text == "the runtime failed");
+
+  wm::result_fields r;
+  r.result_text = tricky;
+  r.session_id = "thread_1";
+  r.num_turns = 3;
+  l = read_ok(line_of([&](std::string& o) { wm::result(o, r); }));
+  CHECK(l.what == wl::kind::result);
+  CHECK_FALSE(l.is_error);
+  CHECK(l.id == "thread_1");
+  CHECK_FALSE(l.has_stop_reason);
+  CHECK(l.num_turns == 3);
+  CHECK(l.json.empty());
+  CHECK(l.model_usage.empty());
+  r.is_error = true;
+  r.result_text = "model not found";
+  r.stop_reason = "end_turn";
+  r.num_turns = -1;
+  r.usage_json = R"({"input_tokens":10,"output_tokens":5})";
+  r.model_usage_json = R"({"m":{"inputTokens":10}})";
+  l = read_ok(line_of([&](std::string& o) { wm::result(o, r); }));
+  CHECK(l.is_error);
+  CHECK(l.text == "model not found");
+  CHECK(l.has_stop_reason);
+  CHECK(l.stop_reason == "end_turn");
+  CHECK(l.num_turns == -1);
+  CHECK(l.json == r.usage_json);
+  CHECK(l.model_usage == r.model_usage_json);
 }
 
 TEST_CASE("lines in any other form are left to the parser") {
@@ -161,9 +196,13 @@ TEST_CASE("lines in any other form are left to the parser") {
       R"({"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"c","content":{"a" :1}}]}})",
       // flags in another order
       R"({"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"c","content":1,"preliminary":true,"is_error":true}]}})",
+      // a result with a cost or the worker's usage, an error result's text or an error with escapes
+      R"({"type":"result","subtype":"success","is_error":false,"result":"","session_id":"","num_turns":1,"total_cost_usd":0.5})",
+      R"({"type":"result","subtype":"success","is_error":false,"result":"","session_id":"","num_turns":1,"platform_turn_usage":{}})",
+      R"({"type":"result","subtype":"success","is_error":true,"result":"a\nb","session_id":"","num_turns":1})",
+      R"({"type":"error","error":"a\"b"})",
       // lines the bridge reads but the reader does not cover
-      R"({"type":"result","subtype":"success","is_error":false,"result":"","session_id":"","num_turns":1})",
-      R"({"type":"error","error":"x"})",
+      R"({"type":"system","subtype":"thinking_tokens"})",
   };
   for (const char* text : others) CHECK_FALSE_MESSAGE(wl::read(text).has_value(), text);
   CHECK_FALSE(wl::read(R"({"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"c","content":)" +
@@ -198,6 +237,7 @@ TEST_CASE("the bridge's output is the same whether a line is read or parsed") {
   wm::message_stop(t);
   wm::assistant_tool_use(t, "m2", "call_4", "mcp__platform__done_building", "{}");
   wm::tool_result(t, "call_4", R"({"ok":true})");
+  wm::error(t, "the worker lost the runtime");
   wm::message_start(t, "m3", "");
   wm::text_block_start(t, 0);
   wm::text_delta(t, 0, "after");
@@ -208,6 +248,11 @@ TEST_CASE("the bridge's output is the same whether a line is read or parsed") {
   r.result_text = "after";
   r.session_id = "session";
   r.stop_reason = "end_turn";
+  r.usage_json = R"({"input_tokens":10,"output_tokens":5})";
+  wm::result(t, r);
+  wm::message_start(t, "m4", "");
+  r.is_error = true;
+  r.result_text = "model not found";
   wm::result(t, r);
 
   translated read = translate(t);
@@ -222,4 +267,12 @@ TEST_CASE("the bridge's output is the same whether a line is read or parsed") {
   CHECK(read.outcome.lines == parsed.outcome.lines);
   CHECK(read.outcome.ignored_lines == parsed.outcome.ignored_lines);
   CHECK(read.outcome.chunks == parsed.outcome.chunks);
+  CHECK(read.outcome.is_error == parsed.outcome.is_error);
+  CHECK(read.outcome.error_text == parsed.outcome.error_text);
+  CHECK(read.outcome.session_id == parsed.outcome.session_id);
+  CHECK(read.outcome.model == parsed.outcome.model);
+  CHECK(read.outcome.usage_json == parsed.outcome.usage_json);
+  CHECK(read.outcome.usage_json == R"({"input_tokens":10,"output_tokens":5})");
+  CHECK(read.outcome.stop_reason == parsed.outcome.stop_reason);
+  CHECK(read.outcome.num_turns == parsed.outcome.num_turns);
 }

@@ -97,6 +97,16 @@ class recent_ids {
   std::size_t next_ = 0;
 };
 
+// What a result line says, as read; a missing member stays empty.
+struct result_members {
+  std::optional<bool> is_error;
+  std::optional<std::string_view> session_id, stop_reason;
+  std::optional<std::int64_t> num_turns;
+  std::optional<double> total_cost_usd;
+  std::optional<std::string_view> usage_json, model_usage_json, model_usage_delta_json;
+  std::string_view text;
+};
+
 struct pending_output {
   std::string tool_id;
   std::string content;
@@ -406,6 +416,8 @@ struct bridge::impl {
   tool_state* new_fallback_tool(std::string_view id, std::string_view name, std::string& out);
   void tool_result(tool_state& t, std::string_view id, std::string_view content, bool is_error, bool preliminary,
                    std::string& out);
+  void end_with_result(const result_members& r, std::string& out);
+  void worker_error(std::string_view text, std::string& out);
 
   void ensure_block_slot(std::size_t index) {
     if (index >= blocks.size()) {
@@ -600,6 +612,25 @@ void bridge::impl::on_worker_line(const worker_line::line& l, std::string& out) 
       if (it != tools.end()) tool_result(it->second, l.id, l.json, l.is_error, l.preliminary, out);
       break;
     }
+    case kind::system_init:
+      outcome.session_id.assign(l.id);
+      outcome.model.assign(l.name);
+      break;
+    case kind::result: {
+      result_members r;
+      r.is_error = l.is_error;
+      r.session_id = l.id;
+      if (l.has_stop_reason) r.stop_reason = l.stop_reason;
+      r.num_turns = l.num_turns;
+      if (!l.json.empty()) r.usage_json = l.json;
+      if (!l.model_usage.empty()) r.model_usage_json = l.model_usage;
+      r.text = l.text;
+      end_with_result(r, out);
+      break;
+    }
+    case kind::error:
+      worker_error(l.text, out);
+      break;
   }
 }
 
@@ -941,31 +972,40 @@ void bridge::impl::tool_result(tool_state& t, std::string_view id, std::string_v
 }
 
 void bridge::impl::on_result(dom::object o, std::string& out) {
+  result_members r;
+  bool is_error = false;
+  std::string_view v;
+  std::int64_t turns = 0;
+  double cost = 0;
+  dom::element val;
+  std::string usage, model_usage, model_usage_delta;  // what r's views show
+  if (!o["is_error"].get_bool().get(is_error)) r.is_error = is_error;
+  if (!missing_str(o, "session_id", v)) r.session_id = v;
+  if (!missing_str(o, "stop_reason", v)) r.stop_reason = v;
+  if (!o["num_turns"].get_int64().get(turns)) r.num_turns = turns;
+  if (!o["total_cost_usd"].get_double().get(cost)) r.total_cost_usd = cost;
+  if (!o["usage"].get(val)) r.usage_json = usage = raw_value(val);
+  if (!o["modelUsage"].get(val)) r.model_usage_json = model_usage = raw_value(val);
+  if (!o["model_usage_since_last_result"].get(val)) r.model_usage_delta_json = model_usage_delta = raw_value(val);
+  if (!missing_str(o, "result", v)) r.text = v;
+  end_with_result(r, out);
+}
+
+void bridge::impl::end_with_result(const result_members& r, std::string& out) {
   open_turn(out);
   outcome.result_seen = true;
-  bool is_error = false;
-  std::string_view text, v;
-  dom::element val;
-  std::string_view raw;
-  if (!o["is_error"].get_bool().get(is_error)) outcome.is_error = is_error;
-  if (!missing_str(o, "session_id", v)) outcome.session_id = std::string(v);
-  if (!missing_str(o, "stop_reason", v)) outcome.stop_reason = std::string(v);
-  std::int64_t turns = 0;
-  if (!o["num_turns"].get_int64().get(turns)) outcome.num_turns = turns;
-  double cost = 0;
-  if (!o["total_cost_usd"].get_double().get(cost)) outcome.total_cost_usd = cost;
-  if (!o["usage"].get(val)) outcome.usage_json = raw_value(val);
-  if (!o["modelUsage"].get(val)) {
-    outcome.model_usage_json = raw_value(val);
-  }
-  if (!o["model_usage_since_last_result"].get(val)) {
-    outcome.model_usage_delta_json = raw_value(val);
-  }
-  if (missing_str(o, "result", text)) text = {};
+  if (r.is_error) outcome.is_error = *r.is_error;
+  if (r.session_id) outcome.session_id.assign(*r.session_id);
+  if (r.stop_reason) outcome.stop_reason.assign(*r.stop_reason);
+  if (r.num_turns) outcome.num_turns = *r.num_turns;
+  if (r.total_cost_usd) outcome.total_cost_usd = *r.total_cost_usd;
+  if (r.usage_json) outcome.usage_json.assign(*r.usage_json);
+  if (r.model_usage_json) outcome.model_usage_json.assign(*r.model_usage_json);
+  if (r.model_usage_delta_json) outcome.model_usage_delta_json.assign(*r.model_usage_delta_json);
   end_step(out);
   flush_pending(out, true);
-  if (is_error) {
-    outcome.error_text = text.empty() ? std::string("The agent runtime reported an error.") : std::string(text);
+  if (r.is_error.value_or(false)) {
+    outcome.error_text = r.text.empty() ? std::string("The agent runtime reported an error.") : std::string(r.text);
     begin_chunk(out, "error");
     out.append(",\"errorText\":"sv);
     append_json_string(out, outcome.error_text);
@@ -987,6 +1027,11 @@ void bridge::impl::on_error(dom::object o, std::string& out) {
       text = "The agent runtime failed.";
     }
   }
+  worker_error(text, out);
+}
+
+// A worker-side failure of the turn: an error chunk; the turn's finish comes later.
+void bridge::impl::worker_error(std::string_view text, std::string& out) {
   open_turn(out);
   end_step(out);
   flush_pending(out, true);

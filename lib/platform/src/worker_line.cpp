@@ -12,8 +12,15 @@ constexpr int max_value_depth = 64;
 // Up to 18 digits an integer always fits in int64, the type simdjson reads it as and prints
 // back as written; longer ones it may read as unsigned or refuse.
 constexpr std::size_t max_integer_digits = 18;
-// Block indexes as the writers print them (the bridge refuses those above 4096 itself).
-constexpr std::size_t max_index_digits = 9;
+// Block indexes and turn counts as the writers print them (the bridge refuses indexes above
+// 4096 itself).
+constexpr std::size_t max_small_digits = 9;
+
+std::int64_t value_of_digits(const char* from, const char* to) {
+  std::int64_t v = 0;
+  for (; from < to; ++from) v = v * 10 + (*from - '0');
+  return v;
+}
 
 int hex_value(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -105,9 +112,18 @@ struct cursor {
 
   bool index(int& out) {
     const char* start = p;
-    if (!digits(max_index_digits)) return false;
-    out = 0;
-    for (const char* d = start; d < p; ++d) out = out * 10 + (*d - '0');
+    if (!digits(max_small_digits)) return false;
+    out = static_cast<int>(value_of_digits(start, p));
+    return true;
+  }
+
+  // An integer of a few digits, with a sign (not -0).
+  bool small_integer(std::int64_t& out) {
+    bool negative = literal("-");
+    const char* start = p;
+    if (!digits(max_small_digits) || (negative && *start == '0')) return false;
+    out = value_of_digits(start, p);
+    if (negative) out = -out;
     return true;
   }
 
@@ -201,25 +217,57 @@ bool stream_event(cursor& c, line& l) {
   return c.literal(R"(message_stop"}})");
 }
 
+// After {"type":"result","subtype":"success","is_error":
+bool result(cursor& c, line& l) {
+  l.what = kind::result;
+  if (c.literal("true")) l.is_error = true;
+  else if (!c.literal("false")) return false;
+  std::string_view ignored;
+  if (!c.literal(R"(,"result":)") || !(l.is_error ? c.plain_string(l.text) : c.json_string(ignored)) ||
+      !c.literal(R"(,"session_id":)") || !c.plain_string(l.id)) {
+    return false;
+  }
+  l.has_stop_reason = c.literal(R"(,"stop_reason":)");
+  if ((l.has_stop_reason && !c.plain_string(l.stop_reason)) || !c.literal(R"(,"num_turns":)") ||
+      !c.small_integer(l.num_turns)) {
+    return false;
+  }
+  if (c.literal(R"(,"usage":)") && !c.json_value(l.json)) return false;
+  if (c.literal(R"(,"modelUsage":)") && !c.json_value(l.model_usage)) return false;
+  return c.literal("}");
+}
+
 }  // namespace
 
 std::optional<line> read(std::string_view text) {
+  // Every streamed part, tool_use frame and tool result ends in "}}"; runtime-a's lines end
+  // in their uuid ("}) and are refused here before their text is scanned.
+  bool closes_twice = text.size() >= 2 && text.substr(text.size() - 2) == "}}";
   cursor c{text.data(), text.data() + text.size()};
   line l;
   bool ok = false;
-  if (c.literal(R"({"type":"stream_event","event":{"type":")")) {
+  if (closes_twice && c.literal(R"({"type":"stream_event","event":{"type":")")) {
     ok = stream_event(c, l);
-  } else if (c.literal(R"({"type":"assistant","message":{"id":)")) {
+  } else if (closes_twice && c.literal(R"({"type":"assistant","message":{"id":)")) {
     l.what = kind::tool_use;
     ok = c.plain_string(l.message_id) && c.literal(R"(,"role":"assistant","content":[{"type":"tool_use","id":)") &&
          c.plain_string(l.id) && c.literal(R"(,"name":)") && c.plain_string(l.name) && c.literal(R"(,"input":)") &&
          c.json_value(l.json) && c.literal("}]}}");
-  } else if (c.literal(R"({"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":)")) {
+  } else if (closes_twice &&
+             c.literal(R"({"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":)")) {
     l.what = kind::tool_result;
     ok = c.plain_string(l.id) && c.literal(R"(,"content":)") && c.json_value(l.json);
     l.is_error = ok && c.literal(R"(,"is_error":true)");
     l.preliminary = ok && c.literal(R"(,"preliminary":true)");
     ok = ok && c.literal("}]}}");
+  } else if (c.literal(R"({"type":"result","subtype":"success","is_error":)")) {
+    ok = result(c, l);
+  } else if (c.literal(R"({"type":"system","subtype":"init","session_id":)")) {
+    l.what = kind::system_init;
+    ok = c.plain_string(l.id) && c.literal(R"(,"model":)") && c.plain_string(l.name) && c.literal("}");
+  } else if (c.literal(R"({"type":"error","error":)")) {
+    l.what = kind::error;
+    ok = c.plain_string(l.text) && c.literal("}");
   }
   if (!ok || c.p != c.end) return std::nullopt;
   return l;
