@@ -162,13 +162,13 @@ struct raw_reader {
     p += N - 1;
     return true;
   }
-  // Digits, up to 18 of them, with a sign.
+  // A JSON integer of up to 18 digits (no leading zero).
   bool integer(std::int64_t& out) {
     bool negative = literal("-");
     const char* start = p;
     std::int64_t v = 0;
     for (; p < end && p - start < 19 && *p >= '0' && *p <= '9'; ++p) v = v * 10 + (*p - '0');
-    if (p == start || p - start > 18) {
+    if (p == start || p - start > 18 || (*start == '0' && p - start > 1)) {
       p = start;
       return false;
     }
@@ -217,7 +217,8 @@ notification notification_of(std::string_view method) {
 }
 
 // The start of a line in the capture form, as the capture writes it:
-// {"seq":N,"conn":N,"dir":"s2c"|"c2s","tMs":N,"msg":{ — read without validating the rest.
+// {"seq":N,"conn":N,"dir":"s2c"|"c2s","tMs":N,"msg":{ — valid JSON as far as it goes; the
+// rest is not read.
 struct capture_head {
   std::int64_t conn = 0;
   bool from_server = false;
@@ -236,6 +237,15 @@ bool read_capture_head(std::string_view text, capture_head& h) {
   if (!r.literal(R"(","tMs":)") || !r.integer(n) || !r.literal(R"(,"msg":{)")) return false;
   h.msg = r.rest();
   return true;
+}
+
+// A parser one level shallower than the default (1024 levels), for a capture line's message
+// parsed alone: it refuses exactly the messages whose whole line the default parser refuses.
+// Out of memory, it allocates again at its first parse, with the default depth.
+dom::parser message_parser() {
+  dom::parser p;
+  [[maybe_unused]] simdjson::error_code error = p.allocate(4096, simdjson::DEFAULT_MAX_DEPTH - 1);
+  return p;
 }
 
 // ---- writing ---------------------------------------------------------------------------
@@ -425,6 +435,7 @@ class runtime_b_normalizer final : public runtime_normalizer {
 
   line_splitter lines_{max_line_bytes, simdjson::SIMDJSON_PADDING};
   dom::parser parser_;
+  dom::parser message_parser_ = message_parser();
 
   // Session.
   std::string thread_id_;
@@ -472,20 +483,24 @@ void runtime_b_normalizer::line(std::string_view text, std::string& out) {
   capture_head head;
   bool captured = read_capture_head(text, head);
   if (captured && inert(head)) return;
+  if (captured && text.back() == '}') {
+    // The capture writes the message last, after a head read as valid JSON: when the text
+    // from the message to the line's last '}' is one JSON value (no deeper than the line
+    // allows), the line is valid and that value is its message, so only it is parsed.
+    // Otherwise (invalid, or other members after the message) the whole line is.
+    std::string_view message(head.msg.data() - 1, head.msg.size());
+    if (message_parser_.capacity() > kept_parser_capacity) message_parser_ = message_parser();
+    dom::element msg;
+    if (!message_parser_.parse(message.data(), message.size(), false).get(msg)) {
+      on_connection(head.conn, out);
+      if (head.from_server) on_server(msg, out);
+      else on_client(msg);
+      return;
+    }
+  }
   if (parser_.capacity() > kept_parser_capacity) parser_ = dom::parser();  // after a long line
   dom::element root;
   if (parser_.parse(text.data(), text.size(), false).get(root) || !root.is_object()) return;
-  if (captured) {
-    // Valid JSON in the capture form: its first members are the ones read from its start,
-    // the fifth is "msg".
-    dom::object o = root.get_object().value_unsafe();
-    auto field = o.begin();
-    for (int skipped = 0; skipped < 4; ++skipped) ++field;
-    on_connection(head.conn, out);
-    if (head.from_server) on_server(field.value(), out);
-    else on_client(field.value());
-    return;
-  }
   auto [dir_member, conn, msg_member] = members(root, {"dir", "conn", "msg"});
   dom::element msg;
   std::string_view dir = str_of(dir_member);
