@@ -148,6 +148,7 @@ struct bridge::impl {
   std::string reasoning_id_json;
   int reasoning_index = -1;  // -2 for the thinking_tokens placeholder
   std::string part_id;       // scratch of set_part_id_json
+  worker_line::line written_line;  // the values of the line being read, when read without a parse
 
   tool_map tools;
   std::vector<std::string> tool_order;
@@ -530,8 +531,8 @@ void bridge::impl::detect_stops(const tool_state& t, std::string_view content) {
 void bridge::impl::process_line(std::string_view json, std::size_t capacity, std::string& out) {
   ++outcome.lines;
   // Lines in the form the normalizers write are read without a parse (worker_line.hpp).
-  if (auto l = worker_line::read(json)) {
-    on_worker_line(*l, out);
+  if (worker_line::read(json, written_line)) {
+    on_worker_line(written_line, out);
     return;
   }
   dom::element doc;

@@ -220,8 +220,11 @@ bool stream_event(cursor& c, line& l) {
 // After {"type":"result","subtype":"success","is_error":
 bool result(cursor& c, line& l) {
   l.what = kind::result;
-  if (c.literal("true")) l.is_error = true;
-  else if (!c.literal("false")) return false;
+  l.is_error = c.literal("true");
+  if (!l.is_error && !c.literal("false")) return false;
+  l.text = {};
+  l.json = {};
+  l.model_usage = {};
   std::string_view ignored;
   if (!c.literal(R"(,"result":)") || !(l.is_error ? c.plain_string(l.text) : c.json_string(ignored)) ||
       !c.literal(R"(,"session_id":)") || !c.plain_string(l.id)) {
@@ -239,12 +242,11 @@ bool result(cursor& c, line& l) {
 
 }  // namespace
 
-std::optional<line> read(std::string_view text) {
+bool read(std::string_view text, line& l) {
   // Every streamed part, tool_use frame and tool result ends in "}}"; runtime-a's lines end
   // in their uuid ("}) and are refused here before their text is scanned.
   bool closes_twice = text.size() >= 2 && text.substr(text.size() - 2) == "}}";
   cursor c{text.data(), text.data() + text.size()};
-  line l;
   bool ok = false;
   if (closes_twice && c.literal(R"({"type":"stream_event","event":{"type":")")) {
     ok = stream_event(c, l);
@@ -269,8 +271,7 @@ std::optional<line> read(std::string_view text) {
     l.what = kind::error;
     ok = c.plain_string(l.text) && c.literal("}");
   }
-  if (!ok || c.p != c.end) return std::nullopt;
-  return l;
+  return ok && c.p == c.end;
 }
 
 }  // namespace platform::worker_line
