@@ -147,46 +147,6 @@ std::string id_key(dom::element id) {
   return "n:" + json_of(id);
 }
 
-// Reads the start of a JSON text as written, without unescaping or validating it. It runs on
-// every line before any parse, so it works on pointers (a string_view member kept going
-// through memory, where a copy of it waited on the stores of its two halves).
-struct raw_reader {
-  const char* p;
-  const char* end;
-
-  explicit raw_reader(std::string_view s) : p(s.data()), end(s.data() + s.size()) {}
-
-  template <std::size_t N>
-  bool literal(const char (&l)[N]) {
-    if (static_cast<std::size_t>(end - p) < N - 1 || std::memcmp(p, l, N - 1) != 0) return false;
-    p += N - 1;
-    return true;
-  }
-  // A JSON integer of up to 18 digits (no leading zero).
-  bool integer(std::int64_t& out) {
-    bool negative = literal("-");
-    const char* start = p;
-    std::int64_t v = 0;
-    for (; p < end && p - start < 19 && *p >= '0' && *p <= '9'; ++p) v = v * 10 + (*p - '0');
-    if (p == start || p - start > 18 || (*start == '0' && p - start > 1)) {
-      p = start;
-      return false;
-    }
-    out = negative ? -v : v;
-    return true;
-  }
-  // A string without escapes.
-  bool string(std::string_view& out) {
-    if (!literal("\"")) return false;
-    const char* close = static_cast<const char*>(std::memchr(p, '"', static_cast<std::size_t>(end - p)));
-    if (!close || std::memchr(p, '\\', static_cast<std::size_t>(close - p))) return false;
-    out = std::string_view(p, static_cast<std::size_t>(close - p));
-    p = close + 1;
-    return true;
-  }
-  std::string_view rest() const { return std::string_view(p, static_cast<std::size_t>(end - p)); }
-};
-
 // The notifications on_notification acts on, by method; `hidden` ones are not shown. Every
 // `item/` method takes part in the turn (item_other: only that).
 enum class notification : unsigned char {

@@ -8,7 +8,8 @@
 //
 // Reading: each line is parsed whole (so a malformed line is refused whole) by simdjson's DOM
 // parser, in place when the piece it came in has room after it; the few fields needed are
-// picked out in one pass per object. The output keeps the form it had when nlohmann::json read
+// picked out in one pass per object. A line that starts as opencode prints a part event is
+// read from its start and only its part is parsed (see event_head). The output keeps the form it had when nlohmann::json read
 // these lines: a repeated key keeps its last value, and the values copied into the output
 // (tool inputs and outputs) have their object keys sorted and numbers spelled as nlohmann
 // spells them. The rare texts simdjson refuses but nlohmann reads (a byte order mark, an
@@ -118,6 +119,28 @@ std::int64_t count_of(const value& v) {
 void add_saturating(std::int64_t& sum, std::int64_t v) {
   constexpr std::int64_t cap = std::numeric_limits<std::int64_t>::max() / 2;
   sum = sum > cap - v ? cap : sum + v;
+}
+
+// The start of a part event as opencode prints it:
+// {"type":"<type>","timestamp":N,"sessionID":"<id>","part":{ — valid JSON as far as it goes.
+// When the text from the part to the line's last '}' is one JSON value (no deeper than the
+// line allows), the line is valid, its members are exactly these four, and that value is the
+// part: only it is parsed, by a parser one level shallower.
+struct event_head {
+  std::string_view type, session;
+  const char* part = nullptr;  // the part's '{'
+};
+
+bool read_event_head(std::string_view text, event_head& h) {
+  raw_reader r(text);
+  std::int64_t timestamp = 0;
+  if (!r.literal(R"({"type":)") || !r.ascii_string(h.type) || !r.literal(R"(,"timestamp":)") ||
+      !r.integer(timestamp) || !r.literal(R"(,"sessionID":)") || !r.ascii_string(h.session) ||
+      !r.literal(R"(,"part":)") || r.p == r.end || *r.p != '{') {
+    return false;
+  }
+  h.part = r.p;
+  return true;
 }
 
 // ---- writing values back -------------------------------------------------------------------
@@ -287,10 +310,19 @@ class runtime_c_normalizer final : public runtime_normalizer {
       text.remove_suffix(1);
     }
     if (text.empty() || finished_) return;
-    value root = parse(text);
-    event(root, text, out);
+    event_head head;
+    dom::element part;
+    if (read_event_head(text, head) && text.back() == '}' &&
+        !part_parser_.parse(head.part, static_cast<std::size_t>(text.data() + text.size() - 1 - head.part), false)
+             .get(part)) {
+      if (!head.type.empty()) on_event(head.type, head.session, part, std::nullopt, out);
+    } else {
+      value root = parse(text);
+      event(root, text, out);
+    }
     fallback_parser_.reset();
     if (parser_.capacity() > kept_parser_capacity) parser_ = depth_limited_parser(max_json_depth);
+    if (part_parser_.capacity() > kept_parser_capacity) part_parser_ = depth_limited_parser(max_json_depth - 1);
   }
 
   value parse(std::string_view text) {
@@ -315,9 +347,15 @@ class runtime_c_normalizer final : public runtime_normalizer {
       if (first_foreign_line_.empty() && !is_object(root)) remember_foreign(text);
       return;
     }
-    events_seen_ = true;
-    init(as_string(session), out);
     value part = is_object(part_v) ? part_v : std::nullopt;  // anything else reads as {}
+    on_event(type, as_string(session), part, error, out);
+  }
+
+  // `part` is an object or nothing.
+  void on_event(std::string_view type, std::string_view session, const value& part, const value& error,
+                std::string& out) {
+    events_seen_ = true;
+    init(session, out);
     if (type == "step_start") {
       begin_step(part, out);
     } else if (type == "step_finish") {
@@ -562,6 +600,7 @@ class runtime_c_normalizer final : public runtime_normalizer {
 
   line_splitter lines_{max_line_bytes, simdjson::SIMDJSON_PADDING};
   dom::parser parser_ = depth_limited_parser(max_json_depth);
+  dom::parser part_parser_ = depth_limited_parser(max_json_depth - 1);
   std::unique_ptr<dom::parser> fallback_parser_;
   std::vector<field_ref> scratch_;
   std::vector<renamed_field> renamed_;

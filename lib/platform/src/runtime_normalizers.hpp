@@ -1,6 +1,7 @@
 #pragma once
 // Factories of the per-runtime normalizers, one source file each, and what they share.
 #include <array>
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <optional>
@@ -43,6 +44,56 @@ auto pick_members(const Object& object, const std::string_view (&keys)[N]) {
   }
   return found;
 }
+
+// Reads the start of a line as a runtime writes it, without unescaping it (the normalizers look
+// at the start of a line this way before parsing it, or instead of it). It runs on every line,
+// so it works on pointers (a string_view member kept going through memory, where a copy of it
+// waited on the stores of its two halves).
+struct raw_reader {
+  const char* p;
+  const char* end;
+
+  explicit raw_reader(std::string_view s) : p(s.data()), end(s.data() + s.size()) {}
+
+  template <std::size_t N>
+  bool literal(const char (&l)[N]) {
+    if (static_cast<std::size_t>(end - p) < N - 1 || std::memcmp(p, l, N - 1) != 0) return false;
+    p += N - 1;
+    return true;
+  }
+  // A JSON integer of up to 18 digits (no leading zero).
+  bool integer(std::int64_t& out) {
+    bool negative = literal("-");
+    const char* start = p;
+    std::int64_t v = 0;
+    for (; p < end && p - start < 19 && *p >= '0' && *p <= '9'; ++p) v = v * 10 + (*p - '0');
+    if (p == start || p - start > 18 || (*start == '0' && p - start > 1)) {
+      p = start;
+      return false;
+    }
+    out = negative ? -v : v;
+    return true;
+  }
+  // A string without escapes (its bytes are not checked).
+  bool string(std::string_view& out) {
+    if (!literal("\"")) return false;
+    const char* close = static_cast<const char*>(std::memchr(p, '"', static_cast<std::size_t>(end - p)));
+    if (!close || std::memchr(p, '\\', static_cast<std::size_t>(close - p))) return false;
+    out = std::string_view(p, static_cast<std::size_t>(close - p));
+    p = close + 1;
+    return true;
+  }
+  // A string of printable ASCII without escapes: valid JSON as it stands.
+  bool ascii_string(std::string_view& out) {
+    if (!string(out)) return false;
+    for (char c : out) {
+      auto byte = static_cast<unsigned char>(c);
+      if (byte < 0x20 || byte > 0x7E) return false;
+    }
+    return true;
+  }
+  std::string_view rest() const { return std::string_view(p, static_cast<std::size_t>(end - p)); }
+};
 
 // Cuts a runtime's output into lines for a parser that reads `padding` bytes past the end of
 // what it parses (simdjson). A line that arrives whole in one piece with `padding` more bytes
