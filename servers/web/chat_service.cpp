@@ -32,6 +32,7 @@ std::int64_t now_ms() {
 
 struct chat_service::turn {
   turn_request req;
+  std::chrono::steady_clock::time_point start_at, claimed_at;  // start() entered, and returned
   std::string claim_token;
   std::string stream_id;
   std::atomic<bool> claim_lost{false};
@@ -108,8 +109,10 @@ std::size_t chat_service::active_turns() const {
 
 result<turn_start> chat_service::start(turn_request request) {
   auto t = std::make_shared<turn>();
+  t->start_at = std::chrono::steady_clock::now();
   t->claim_token = random_id();
   t->req = std::move(request);
+  if (t->req.received == std::chrono::steady_clock::time_point{}) t->req.received = t->start_at;
   std::int64_t now = now_ms();
   auto outcome = db_.claim_builder_run(
       t->req.key, {t->req.message_count, t->claim_token, now, now + cfg_.lease.count(), t->req.messages_json});
@@ -143,6 +146,7 @@ result<turn_start> chat_service::start(turn_request request) {
     std::lock_guard lock(mu_);
     turns_[t->stream_id] = t;
   }
+  t->claimed_at = std::chrono::steady_clock::now();
   if (cfg_.trace) {
     std::fprintf(stderr, "web: turn start app=%s run=%s runtime=%s messages=%lld\n", t->req.key.app_id.c_str(),
                  t->req.key.run_id.c_str(), t->req.settings.runtime_id.c_str(), static_cast<long long>(t->req.message_count));
@@ -199,14 +203,35 @@ void chat_service::run(const std::shared_ptr<turn>& t) {
       body["draftDigest"] = source_digest(draft_files);
     }
   }
+  // PLATFORM_CODEX_TRACE: one line per turn at its first text (ids and numbers only): the
+  // route's work before the claim, the claim, the turn thread's work before the worker request,
+  // the worker's time to its first text message, and that text's way into the replay buffer.
+  std::optional<std::chrono::steady_clock::time_point> request_at;
+  bool timing_reported = false;
+  auto report_timing = [&](std::chrono::steady_clock::time_point text_at) {
+    timing_reported = true;
+    auto ms = [](auto from, auto to) { return std::chrono::duration<double, std::milli>(to - from).count(); };
+    std::fprintf(stderr,
+                 "web: turn timing app=%s run=%s runtime=%s post_to_claim_ms=%.2f claim_ms=%.2f claim_to_request_ms=%.2f "
+                 "request_to_first_text_ms=%.2f first_text_to_buffer_ms=%.2f\n",
+                 key.app_id.c_str(), key.run_id.c_str(), t->req.settings.runtime_id.c_str(), ms(t->req.received, t->start_at),
+                 ms(t->start_at, t->claimed_at), ms(t->claimed_at, *request_at), ms(*request_at, text_at),
+                 ms(text_at, std::chrono::steady_clock::now()));
+  };
   auto stream = [&](const worker_client& worker) {
+    if (!request_at) request_at = std::chrono::steady_clock::now();
     return worker.stream_messages(key.app_id, body.dump(-1, ' ', false, json::error_handler_t::replace),
                                    [&](std::string_view data) {
                                      if (data == "[DONE]") return true;
+                                     std::optional<std::chrono::steady_clock::time_point> text_at;
+                                     if (cfg_.trace && !timing_reported && data.find(R"("type":"text_delta")") != std::string_view::npos) {
+                                       text_at = std::chrono::steady_clock::now();
+                                     }
                                      if (auto u = worker_message::turn_usage(data)) usage = u;
                                      if (auto changed = worker_message::workspace_changed(data)) wrote_files = *changed;
                                      b.feed_message(data, out);
                                      emit();
+                                     if (text_at) report_timing(*text_at);
                                      return !t->claim_lost.load() && !t->stop_requested.load();
                                    }, &t->worker_request);
   };

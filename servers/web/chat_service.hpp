@@ -30,6 +30,9 @@ struct turn_request {
   std::string prompt;              // text of the last user message
   normalized_settings settings;
   std::string run_reason;
+  // When the chat POST reached its route: the start of the turn timing PLATFORM_CODEX_TRACE
+  // prints (unset: timed from start()).
+  std::chrono::steady_clock::time_point received{};
 };
 
 struct turn_start {

@@ -380,6 +380,7 @@ std::function<bool()> stream_alive(web_app& app, run_key key, std::string stream
 }
 
 void post_chat(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
+  const auto received = std::chrono::steady_clock::now();
   run_key key = key_of(ids);
   auto c = authorize(app, req, res, key.workspace_id);
   if (!c) return;
@@ -411,7 +412,7 @@ void post_chat(web_app& app, const httplib::Request& req, httplib::Response& res
     if (auto r = app.db.update_app(changed); !r) return send_store_error(res, r.error());
   }
 
-  turn_request t{key, messages_json, static_cast<std::int64_t>(*count), last_user_text(*messages), *settings, ""};
+  turn_request t{key, messages_json, static_cast<std::int64_t>(*count), last_user_text(*messages), *settings, "", received};
   auto started = app.chat.start(std::move(t));
   if (!started) return send_store_error(res, started.error());
   if (started->outcome == claim_outcome::not_found) return send_error(res, 404, "not_found", "no such run for this app");

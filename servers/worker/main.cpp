@@ -5,11 +5,13 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -90,15 +92,51 @@ std::optional<turn_request> parse_turn(const json& body, const std::string& app_
   return t;
 }
 
+// A turn's timing for PLATFORM_CODEX_TRACE (issue 17: the platform's share of the time to the
+// first text): the request's arrival, the runtime's spawn, start_runtime_turn's return and the
+// first worker message carrying text. One line per turn, ids and numbers only.
+struct turn_timing {
+  using clock = std::chrono::steady_clock;
+  // The worker's preparation before the spawn, in order: the request read (body, settings,
+  // session, workspace checks), the workspace made ready, the broker grant, the workspace
+  // fingerprint, then the runtime's own preparation (its temp home and config files).
+  clock::time_point request, workspace_start, workspace_ready, granted, fingerprinted, spawn, started;
+  std::string runtime_id;
+  bool reported = false;
+
+  static double ms(clock::time_point from, clock::time_point to) {
+    return std::chrono::duration<double, std::milli>(to - from).count();
+  }
+  // `first_text`: when the first text line was read; none when the turn ended without text.
+  void report(const std::string& app_id, const std::string& run_id, std::optional<clock::time_point> first_text) {
+    if (reported) return;
+    reported = true;
+    char text_ms[32] = "none";
+    if (first_text) std::snprintf(text_ms, sizeof text_ms, "%.2f", ms(spawn, *first_text));
+    std::fprintf(stderr,
+                 "worker: turn timing app=%s run=%s runtime=%s request_to_spawn_ms=%.2f spawn_to_started_ms=%.2f "
+                 "spawn_to_first_text_ms=%s request_ms=%.2f workspace_ms=%.2f grant_ms=%.2f fingerprint_ms=%.2f "
+                 "runtime_prep_ms=%.2f\n",
+                 app_id.c_str(), run_id.c_str(), runtime_id.c_str(), ms(request, spawn), ms(spawn, started), text_ms,
+                 ms(request, workspace_start), ms(workspace_start, workspace_ready), ms(workspace_ready, granted),
+                 ms(granted, fingerprinted), ms(fingerprinted, spawn));
+  }
+};
+
+// A worker message carrying text output: a text delta (runtime-a's own stream JSON, and the
+// runtime-b and runtime-c normalizers' lines, which take its form).
+bool carries_text(const std::string& line) { return line.find(R"("type":"text_delta")") != std::string::npos; }
+
 struct turn_stream {
   std::unique_ptr<granted_turn> turn;
   std::string workspace_dir;
   std::string files_before;  // workspace_fingerprint at the start of the turn
+  turn_timing timing;
 };
 
 // The builder's broker grant for this turn: the platform tools, acting on the app's workspace.
 platform::result<std::unique_ptr<broker_lease>> builder_grant(const config& cfg, broker& brk, const json& body,
-                                                    const turn_request& t) {
+                                                    const turn_request& t, turn_timing& timing) {
   auto ctx = std::make_shared<turn_context>();
   ctx->k = turn_context::kind::builder;
   ctx->workspace_id = string_field(body, "workspaceId");
@@ -116,6 +154,7 @@ platform::result<std::unique_ptr<broker_lease>> builder_grant(const config& cfg,
       std::fprintf(stderr, "worker: app workspace app=%s: %s\n", t.app_id.c_str(), why.c_str());
     }
   }
+  timing.workspace_ready = turn_timing::clock::now();
   return brk.open(std::move(ctx), builder_tools(cfg));
 }
 
@@ -128,6 +167,8 @@ bool has_workspace(const config& cfg, const std::string& app_id) {
 
 void post_messages(const config& cfg, session_table& sessions, worker_registry& registry, broker& brk,
                    const httplib::Request& req, httplib::Response& res) {
+  turn_timing timing;
+  timing.request = turn_timing::clock::now();
   if (!authorized(cfg, req, res)) return;
   if (draining.load()) return send_error(res, 503, "worker_draining", "this worker is draining; send the turn to another worker");
   std::string app_id = req.matches[1];
@@ -173,16 +214,24 @@ void post_messages(const config& cfg, session_table& sessions, worker_registry& 
       return send_error(res, 409, "workspace_stale", "this worker's workspace for the app is older than its draft; send the draft first");
     }
   }
-  auto lease = builder_grant(cfg, brk, body, *t);
+  timing.workspace_start = turn_timing::clock::now();
+  auto lease = builder_grant(cfg, brk, body, *t, timing);
+  timing.granted = turn_timing::clock::now();
   if (!lease) return send_error(res, 503, lease.error().code, lease.error().message);
   if (!(*lease)->access().servers.empty()) t->broker = (*lease)->access();
   std::string workspace_dir = app_workspace_dir(cfg, app_id);
   std::string files_before = workspace_fingerprint(workspace_dir);
+  timing.fingerprinted = turn_timing::clock::now();
   auto turn = start_runtime_turn(cfg, *t);
+  timing.started = turn_timing::clock::now();
   if (!turn) return send_error(res, 503, turn.error().code, turn.error().message);
   if (cfg.trace) std::fprintf(stderr, "worker: turn start app=%s run=%s\n", app_id.c_str(), t->run_id.c_str());
   turns_started.fetch_add(1);
   auto state = std::make_shared<turn_stream>();
+  timing.spawn = (*turn)->spawn_requested();
+  if (timing.spawn == turn_timing::clock::time_point{}) timing.spawn = timing.started;
+  timing.runtime_id = t->runtime_id;
+  state->timing = std::move(timing);
   turns_running.fetch_add(1);
   state->turn = std::make_unique<granted_turn>(std::move(*turn), std::move(*lease));
   state->workspace_dir = std::move(workspace_dir);
@@ -194,9 +243,14 @@ void post_messages(const config& cfg, session_table& sessions, worker_registry& 
       [state, &sessions, app_id, run_id, &cfg](std::size_t, httplib::DataSink& sink) {
         std::string line, out;
         if (state->turn->next(line)) {
+          std::optional<turn_timing::clock::time_point> first_text;
+          if (cfg.trace && !state->timing.reported && carries_text(line)) first_text = turn_timing::clock::now();
           platform::append_sse_data(out, line);
-          return sink.write(out.data(), out.size());
+          bool written = sink.write(out.data(), out.size());
+          if (first_text) state->timing.report(app_id, run_id, first_text);
+          return written;
         }
+        if (cfg.trace) state->timing.report(app_id, run_id, std::nullopt);
         int code = state->turn->exit_code();
         if (!state->turn->result_seen()) {
           // Only the exit code: stderr may quote the prompt or files.

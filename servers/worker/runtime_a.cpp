@@ -122,6 +122,7 @@ result<std::unique_ptr<runtime_turn>> runtime_a_turn::start(const config& cfg, c
   auto credential = claude_credential_for_turn(cfg);
   spec.env.insert(spec.env.end(), credential.env.begin(), credential.env.end());
   spec.fd3_input = std::move(credential.fd3);
+  t->mark_spawn();
   auto proc = child_process::spawn(spec);
   if (!proc) return tl::unexpected(proc.error());
   t->proc_ = std::move(*proc);

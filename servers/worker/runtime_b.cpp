@@ -240,6 +240,7 @@ result<std::unique_ptr<runtime_turn>> codex_turn::start(const config& cfg, const
   if (t->warm_) {
     t->proc_ = warm_pool::instance().take(req.app_id);
     reused = t->proc_ != nullptr;
+    if (reused) t->mark_spawn();  // the runtime's time starts with the warm process' handshake
     if (reused) trace(cfg, "reuse warm process app=%s pid=%d", req.app_id.c_str(), t->proc_->proc->pid());
   }
   if (!t->proc_) {
@@ -298,6 +299,7 @@ result<void> codex_turn::launch(const turn_request& req) {
   proc_->home = *home;
   std::string token = !warm_ && req.broker ? req.broker->token : std::string();
   process_spec spec{cfg_.codex_path, {"app-server"}, codex_env(cfg_, *home, token), cwd_};
+  mark_spawn();
   auto proc = child_process::spawn(spec);
   if (!proc) return tl::unexpected(proc.error());
   proc_->proc = std::move(*proc);

@@ -175,6 +175,7 @@ result<void> runtime_c_turn::spawn(bool resume) {
   std::vector<std::string> args = args_;
   if (resume) args.insert(args.end(), {"--session", resume_id_});
   process_spec spec{cfg_.opencode_path, std::move(args), tree_->env(cfg_), cwd_};
+  mark_spawn();
   auto proc = child_process::spawn(spec);
   if (!proc) return tl::unexpected(proc.error());
   proc_ = std::move(*proc);

@@ -5,6 +5,7 @@
 #include <signal.h>
 
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -76,12 +77,22 @@ class runtime_turn {
     if (group > 0) ::kill(-group, SIGKILL);
   }
 
+  // When the turn asked for its runtime's process (or took a warm one): where the runtime's own
+  // time starts in the worker's turn timing (PLATFORM_CODEX_TRACE). Unset before that.
+  [[nodiscard]] std::chrono::steady_clock::time_point spawn_requested() const { return spawn_requested_; }
+
  protected:
   // The process group interrupt() kills; set once the turn's own runtime process runs.
   void set_interrupt_group(int pid) { interrupt_group_.store(pid); }
+  // Called right before the runtime's process is started; the first call counts (a retry's
+  // second process is the runtime's time too).
+  void mark_spawn() {
+    if (spawn_requested_ == std::chrono::steady_clock::time_point{}) spawn_requested_ = std::chrono::steady_clock::now();
+  }
 
  private:
   std::atomic<int> interrupt_group_{-1};
+  std::chrono::steady_clock::time_point spawn_requested_{};
 };
 
 // Starts a turn of `req.runtime_id`. Errors: `runtime_not_available` (CLI missing or not
