@@ -182,7 +182,8 @@ notification notification_of(std::string_view method) {
 struct capture_head {
   std::int64_t conn = 0;
   bool from_server = false;
-  std::string_view msg;  // from the message's first member on
+  std::string_view msg;     // from the message's first member on
+  std::string_view method;  // when that member is "method": its value (without escapes)
 };
 
 bool read_capture_head(std::string_view text, capture_head& h) {
@@ -196,6 +197,8 @@ bool read_capture_head(std::string_view text, capture_head& h) {
   else if (!r.literal("c2s")) return false;
   if (!r.literal(R"(","tMs":)") || !r.integer(n) || !r.literal(R"(,"msg":{)")) return false;
   h.msg = r.rest();
+  h.method = {};
+  if (r.literal(R"("method":)") && !r.string(h.method)) h.method = {};
   return true;
 }
 
@@ -344,9 +347,9 @@ class runtime_b_normalizer final : public runtime_normalizer {
 
  private:
   void line(std::string_view text, std::string& out);
-  bool inert(const capture_head& head) const;
+  bool inert(const capture_head& head, notification kind) const;
   void on_client(dom::element msg);
-  void on_server(dom::element msg, std::string& out);
+  void on_server(dom::element msg, std::string& out, std::optional<notification> kind = std::nullopt);
   void on_response(dom::element msg, std::string& out);
   void on_notification(notification kind, dom::element params, std::string& out);
   void on_thread(dom::element thread, std::string_view model, std::string& out);
@@ -442,7 +445,10 @@ void runtime_b_normalizer::line(std::string_view text, std::string& out) {
   if (text.empty()) return;
   capture_head head;
   bool captured = read_capture_head(text, head);
-  if (captured && inert(head)) return;
+  // The method read from the start is the one the parse would find first: classified once.
+  std::optional<notification> kind;
+  if (captured && head.from_server && !head.method.empty()) kind = notification_of(head.method);
+  if (captured && inert(head, kind.value_or(notification::hidden))) return;
   if (captured && text.back() == '}') {
     // The capture writes the message last, after a head read as valid JSON: when the text
     // from the message to the line's last '}' is one JSON value (no deeper than the line
@@ -453,7 +459,7 @@ void runtime_b_normalizer::line(std::string_view text, std::string& out) {
     dom::element msg;
     if (!message_parser_.parse(message.data(), message.size(), false).get(msg)) {
       on_connection(head.conn, out);
-      if (head.from_server) on_server(msg, out);
+      if (head.from_server) on_server(msg, out, kind);
       else on_client(msg);
       return;
     }
@@ -478,14 +484,13 @@ void runtime_b_normalizer::line(std::string_view text, std::string& out) {
 // Valid or not, such a line has no effect, so only its start is read, as the capture writes
 // it: the head, then "method":"<method>"... or "id":<id>,"method":"<method>"... Anything else
 // is parsed.
-bool runtime_b_normalizer::inert(const capture_head& head) const {
+// `kind` is the notification of the message's leading method, if it has one.
+bool runtime_b_normalizer::inert(const capture_head& head, notification kind) const {
   if (!head.from_server || head.conn != conn_) return false;
+  if (!head.method.empty()) return kind == notification::hidden;
   raw_reader r(head.msg);
   std::int64_t n = 0;
   std::string_view method, id;
-  if (r.literal(R"("method":)")) {
-    return r.string(method) && !method.empty() && notification_of(method) == notification::hidden;
-  }
   return r.literal(R"("id":)") && (r.integer(n) || r.string(id)) && r.literal(R"(,"method":)") && r.string(method) &&
          !method.empty();
 }
@@ -514,7 +519,8 @@ void runtime_b_normalizer::on_client(dom::element msg) {
   }
 }
 
-void runtime_b_normalizer::on_server(dom::element msg, std::string& out) {
+// `kind`, when known, is the notification of the message's method.
+void runtime_b_normalizer::on_server(dom::element msg, std::string& out, std::optional<notification> kind) {
   auto [method_member, id, params_member] = members(msg, {"method", "id", "params"});
   std::string_view method = str_of(method_member);
   if (method.empty()) {
@@ -525,7 +531,7 @@ void runtime_b_normalizer::on_server(dom::element msg, std::string& out) {
   if (id) return;
   dom::element params;
   if (!obj_of(params_member, params)) return;
-  on_notification(notification_of(method), params, out);
+  on_notification(kind ? *kind : notification_of(method), params, out);
 }
 
 void runtime_b_normalizer::on_response(dom::element msg, std::string& out) {
