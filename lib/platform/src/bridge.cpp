@@ -330,19 +330,23 @@ struct bridge::impl {
 
   // A turn with endless tool calls must not grow memory: the oldest calls whose input is
   // complete are forgotten (a late output for them is then ignored, like any unknown id).
+  // Once enough are gone the later calls stay as they are, unvisited (every id in tool_order
+  // is tracked: both are only ever changed together).
   void forget_old_tools() {
-    std::vector<std::string> keep;
     std::size_t excess = tools.size() - max_tracked_tools / 2;
-    for (auto& id : tool_order) {
-      auto it = tools.find(id);
-      if (excess > 0 && it != tools.end() && it->second.input_available) {
+    std::size_t kept = 0, i = 0;
+    for (; i < tool_order.size() && excess > 0; ++i) {
+      auto it = tools.find(tool_order[i]);
+      if (it != tools.end() && it->second.input_available) {
         tools.erase(it);
         --excess;
-        continue;
+      } else if (it != tools.end()) {
+        if (kept != i) tool_order[kept] = std::move(tool_order[i]);  // not onto itself: that empties it
+        ++kept;
       }
-      if (it != tools.end()) keep.push_back(std::move(id));
     }
-    tool_order = std::move(keep);
+    tool_order.erase(tool_order.begin() + static_cast<std::ptrdiff_t>(kept),
+                     tool_order.begin() + static_cast<std::ptrdiff_t>(i));
   }
 
   // Tool results that arrived before their call's input was complete wait here; a new
