@@ -495,9 +495,8 @@ enum class verdict { unknown, ok, failed };
 
 // Reads `ok` and `status` of a JSON object payload.
 verdict payload_verdict(std::string_view payload) {
-  simdjson::dom::parser p;
   simdjson::dom::object obj;
-  if (p.parse(payload.data(), payload.size()).get_object().get(obj)) return verdict::unknown;
+  if (dom_validator().parse(payload.data(), payload.size()).get_object().get(obj)) return verdict::unknown;
   bool ok = false;
   if (!obj["ok"].get_bool().get(ok)) return ok ? verdict::ok : verdict::failed;
   bool success = false;
@@ -519,9 +518,10 @@ void bridge::impl::detect_stops(const tool_state& t, std::string_view content) {
   bool approval = t.name == "mcp__platform__present_plan" || t.name == "mcp__platform__present_agents";
   bool building = t.name == "mcp__platform__done_building";
   if (!approval && !building) return;
-  simdjson::dom::parser p;  // not dom_validator(): its document would be overwritten below
+  // One parser for both parses (a parser allocates its buffers at its first parse): `e` is not
+  // read once the payload is copied out of it.
   simdjson::dom::element e;
-  if (p.parse(content.data(), content.size()).get(e)) return;
+  if (dom_validator().parse(content.data(), content.size()).get(e)) return;
   std::string payload;
   if (!unwrap_mcp_payload(e, payload)) return;
   verdict v = payload_verdict(payload);
