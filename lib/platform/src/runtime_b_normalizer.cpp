@@ -227,7 +227,8 @@ class object_writer {
   }
   object_writer& num(std::string_view key, std::int64_t value) {
     this->key(key);
-    s_.append(std::to_string(value));
+    char digits[24];
+    s_.append(digits, std::to_chars(digits, digits + sizeof digits, value).ptr);
     return *this;
   }
   std::string done() {
