@@ -56,6 +56,18 @@ std::string joined(const std::vector<replay_chunk>& chunks, std::uint64_t from) 
 
 bool outage_of(const error& e) { return e.code == "cache_unavailable" || e.code == "replay_not_found"; }
 
+// Blocking: the whole of `data` to a connection still in blocking mode (its write timeout
+// bounds a client that stopped reading).
+bool send_all(int fd, std::string_view data) {
+  while (!data.empty()) {
+    ssize_t n = ::send(fd, data.data(), data.size(), MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    data.remove_prefix(static_cast<std::size_t>(n));
+  }
+  return true;
+}
+
 }  // namespace
 
 // One stream's follower: its thread reads for every viewer of the stream.
@@ -410,12 +422,31 @@ std::size_t viewer_hub::viewers() const { return impl_->count.load(); }
 
 void viewer_hub::adopt(int fd, viewer_plan plan) {
   auto& h = *impl_;
-  int flags = ::fcntl(fd, F_GETFL);
-  ::fcntl(fd, F_SETFL, flags | O_NONBLOCK);
   h.count.fetch_add(1);
   std::uint64_t cursor = plan.first.next_cursor;
   std::string framed;
   append_chunk(framed, joined(plan.first.chunks, 0));
+  // A backlog goes out from the calling thread, at the client's pace (the connection is still
+  // blocking, for at most 30 s per write): the loop takes the viewer once it is at the
+  // stream's live end, so a follower never reads ahead of a viewer still downloading history.
+  timeval send_limit{30, 0};
+  ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &send_limit, sizeof send_limit);
+  for (bool at_end = plan.first.at_end; !at_end && !plan.first.terminal;) {
+    if (!send_all(fd, framed)) {
+      ::close(fd);
+      h.count.fetch_sub(1);
+      return;
+    }
+    framed.clear();
+    auto r = h.cache.read_from(plan.stream_id, cursor, 16384);
+    if (!r || r->status != replay_status::ok) break;  // gone meanwhile: the join below ends it
+    append_chunk(framed, joined(r->chunks, cursor));
+    cursor = r->next_cursor;
+    at_end = r->at_end;
+    plan.first.terminal = r->terminal;
+  }
+  int flags = ::fcntl(fd, F_GETFL);
+  ::fcntl(fd, F_SETFL, flags | O_NONBLOCK);
   auto over = [&] {  // the stream ended already: write what there is and close
     framed += last_chunk;
     std::lock_guard lock(h.mu);

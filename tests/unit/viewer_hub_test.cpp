@@ -6,8 +6,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <string>
+#include <thread>
 
 #include "platform/cache_store.hpp"
 #include "platform/ui_stream.hpp"
@@ -66,7 +68,7 @@ viewer_plan plan_at(cache_store& cache, const std::string& id, std::uint64_t cur
   return p;
 }
 
-// The events in a chunked body, in order, without the framing.
+// The events in a chunked body, in order, without the framing and the keep-alives.
 std::string unchunked(const std::string& raw) {
   std::string out;
   std::size_t pos = 0;
@@ -75,7 +77,7 @@ std::string unchunked(const std::string& raw) {
     if (eol == std::string::npos) break;
     std::size_t len = std::stoul(raw.substr(pos, eol - pos), nullptr, 16);
     if (len == 0) break;
-    out += raw.substr(eol + 2, len);
+    if (std::string data = raw.substr(eol + 2, len); data != sse_heartbeat) out += data;
     pos = eol + 2 + len + 2;
   }
   return out;
@@ -174,4 +176,33 @@ TEST_CASE("a viewer that leaves is let go; the others go on") {
   CHECK(hub.viewers() == 1);
   REQUIRE(cache->append("s6", event(1)));
   CHECK(b.has("e1;"));
+}
+
+TEST_CASE("a backlog larger than a viewer may have queued goes out whole, then the stream live") {
+  auto cache = make_memory_cache_store({.replay = {.limits = {.max_bytes = 64u << 20, .max_chunks = 100000}}});
+  viewer_hub hub(*cache);
+  REQUIRE(cache->create("s7"));
+  const std::string pad(300, 'x');
+  std::string want;
+  for (int k = 0; k < 40000; ++k) {
+    std::string e = "data: {\"type\":\"text-delta\",\"id\":\"t\",\"delta\":\"" + pad + "e" + std::to_string(k) + ";\"}\n\n";
+    REQUIRE(cache->append("s7", e));
+    want += e;
+  }
+  client a;
+  int sv[2];
+  REQUIRE(::socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0);
+  a.fd = sv[0];
+  // adopt() writes the history itself, at the reader's pace: a thread of its own here.
+  std::thread handing([&] { hub.adopt(sv[1], plan_at(*cache, "s7", 0)); });
+  REQUIRE(a.has("e39999;"));
+  handing.join();
+  REQUIRE(cache->append("s7", event(40000)));
+  REQUIRE(a.has("e40000;"));
+  auto body = unchunked(a.got);
+  want += event(40000);
+  auto diff = std::mismatch(body.begin(), body.end(), want.begin(), want.end());
+  INFO("body " << body.size() << " bytes, want " << want.size() << ", first difference at "
+               << (diff.first - body.begin()) << ": " << std::string(diff.first, std::min(diff.first + 80, body.end())));
+  CHECK(body == want);
 }
