@@ -86,8 +86,10 @@ class socket_stream final : public httplib::Stream {
   void get_local_ip_and_port(std::string& ip, int& port) const override { address_of(fd_, false, ip, port); }
   socket_t socket() const override { return fd_; }
 
-  // Bytes of a next request already read (a pipelining client).
-  [[nodiscard]] bool buffered() const { return pos_ < len_; }
+  // Forgets what was read past the request: as cpp-httplib's own stream per request, so the
+  // unread rest of a body a handler refused before reading it is never taken for the next
+  // request (a pipelining client, which browsers are not, loses its next request).
+  void forget_read_ahead() { pos_ = len_ = 0; }
 
  private:
   int fd_;
@@ -126,7 +128,7 @@ bool web_server::process_and_close_socket(socket_t sock) {
   socket_stream strm(sock, read_ms, write_ms);
   std::function<void(int)> taken;
   for (std::size_t left = keep_alive_max_count_; left > 0 && svr_sock_ != INVALID_SOCKET; --left) {
-    if (!strm.buffered() && !wait_for(sock, POLLIN, stop_fd_, keep_alive_ms)) break;
+    if (!wait_for(sock, POLLIN, stop_fd_, keep_alive_ms)) break;
     bool connection_closed = false;
     current_hand_over = &taken;
     bool ok = process_request(strm, left == 1, connection_closed, nullptr);
@@ -136,6 +138,7 @@ bool web_server::process_and_close_socket(socket_t sock) {
       return true;
     }
     if (!ok || connection_closed) break;
+    strm.forget_read_ahead();
   }
   ::shutdown(sock, SHUT_RDWR);
   ::close(sock);
