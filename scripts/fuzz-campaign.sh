@@ -5,9 +5,10 @@
 #   - 10 million executions                                   (stop: 10M)
 #   - a coverage plateau: no new coverage feature for PLATEAU_SECONDS (default 120) and for at
 #     least PLATEAU_RUNS executions (default 100000)          (stop: plateau)
-#   - its time cap                                            (stop: cap)
-# "New coverage" is libFuzzer's NEW: an input that reached an edge, or an edge's hit-count
-# bucket, never seen before (ft grows). REDUCE lines (same coverage, a smaller input) are not.
+#   - its time cap                                            (stop: cap; "cap (edge plateau)"
+#     when the edge count alone had not grown for as long and as many executions)
+# "New coverage" is libFuzzer's feature count (ft) growing: an input reached an edge, or an
+# edge's hit-count bucket, never seen before (on a NEW line, and also on some REDUCE lines).
 # The time cap is MAX_SECONDS (default 600); with BUDGET_SECONDS each target that starts gets at
 # most an equal share of what is left of the budget (left x JOBS / targets not yet started, at
 # least 60 s), so targets that stop early leave their time to the later ones.
@@ -51,6 +52,19 @@ cap_now() {
   echo $cap
 }
 
+# "SECOND RUNS" of the status line where the value of KEY (ft: or cov:) last grew, or of INITED
+# (the corpus loaded, fuzzing begins) when it has not grown since. By value, not by tag: libFuzzer
+# also adds coverage on REDUCE lines.
+last_growth() {
+  awk -v key="$1" '$2 ~ /^#[0-9]+$/ {
+      v = ""; for (i = 3; i < NF; i++) if ($i == key) v = $(i + 1)
+      if (v == "") next
+      if ($3 == "INITED") { s = 1; b = v; t = $1; r = substr($2, 2); next }
+      if (s && v + 0 > b + 0) { b = v; t = $1; r = substr($2, 2) }
+    }
+    END { if (s) print t, r }' "$2"
+}
+
 one() {
   local name=$1 log="$out/$1.log"
   local cap; cap=$(flock "$out/left" bash -c cap_now)
@@ -65,7 +79,7 @@ one() {
     sleep 5
     # Fuzzing has begun once the corpus is loaded (INITED); the plateau counts from there.
     local t_new rate now
-    t_new=$(grep -E '^[0-9]+ #[0-9]+[[:space:]]+(INITED|NEW)' "$log" | tail -1 | cut -d' ' -f1 || true)
+    t_new=$(last_growth ft: "$log" | cut -d' ' -f1)
     [ -n "$t_new" ] || continue
     rate=$(grep -Eo 'exec/s: [0-9]+' "$log" | tail -1 | grep -Eo '[0-9]+' || echo 0)
     now=$(date +%s)
@@ -85,28 +99,36 @@ one() {
   if ! { [ $rc -eq 0 ] || { [ $rc -eq 72 ] && [ "$stop" = plateau ]; }; } || grep -qE 'ERROR: (libFuzzer|AddressSanitizer|LeakSanitizer)|runtime error:' "$log"; then
     status=FAILED; stop=finding
   fi
-  local runs cov ft last_new t_last
+  local runs cov ft
   runs=$(grep -Eo 'stat::number_of_executed_units: [0-9]+' "$log" | grep -Eo '[0-9]+$' || true)
   [ -n "$runs" ] || runs=$(grep -Eo '^[0-9]+ #[0-9]+' "$log" | tail -1 | cut -d'#' -f2)
   cov=$(grep -Eo 'cov: [0-9]+' "$log" | tail -1 | grep -Eo '[0-9]+' || true)
   ft=$(grep -Eo 'ft: [0-9]+' "$log" | tail -1 | grep -Eo '[0-9]+' || true)
-  # Executions and seconds since the last new coverage (or since fuzzing began, if none).
-  last_new=$(grep -E '^[0-9]+ #[0-9]+[[:space:]]+(INITED|NEW)' "$log" | tail -1 || true)
-  t_last=$(echo "$last_new" | cut -d' ' -f1)
-  last_new=$(echo "$last_new" | grep -Eo '#[0-9]+' | head -1 | tr -d '#')
   if [ -z "$stop" ]; then
     if [ "${runs:-0}" -ge 10000000 ]; then stop=10M; else stop=cap; fi
   fi
-  local flat="-"
-  [ -z "$last_new" ] || flat="$((end - t_last)) s, $(( ${runs:-0} - last_new )) runs"
-  echo "| $name | $status | $stop | ${runs:-0} | $(( ${runs:-0} / secs ))/s | ${secs} s (cap ${cap} s) | ${cov:-?} | ${ft:-?} | $flat |" >"$out/$name.row"
+  # Seconds and executions since features last grew (or since fuzzing began, if never).
+  local t_last r_last flat="-"
+  read -r t_last r_last < <(last_growth ft: "$log") || true
+  [ -z "$t_last" ] || flat="$((end - t_last)) s, $(( ${runs:-0} - r_last )) runs"
+  # The same for edges alone. Edges flat while features still grow (new hit-count buckets of
+  # edges already reached) is an edge plateau.
+  local t_edge r_edge eflat="-"
+  read -r t_edge r_edge < <(last_growth cov: "$log") || true
+  if [ -n "$t_edge" ]; then
+    eflat="$((end - t_edge)) s, $(( ${runs:-0} - r_edge )) runs"
+    if [ "$stop" = cap ] && [ $((end - t_edge)) -ge "$PLATEAU_SECONDS" ] && [ $(( ${runs:-0} - r_edge )) -ge "$PLATEAU_RUNS" ]; then
+      stop="cap (edge plateau)"
+    fi
+  fi
+  echo "| $name | $status | $stop | ${runs:-0} | $(( ${runs:-0} / secs ))/s | ${secs} s (cap ${cap} s) | ${cov:-?} | ${ft:-?} | $flat | $eflat |" >"$out/$name.row"
   cat "$out/$name.row" >&2
   [ "$status" = clean ] || { echo "--- $name (log $log) ---" >&2; tail -40 "$log" >&2; }
 }
-export -f one cap_now
+export -f one cap_now last_growth
 export BUILD MAX JOBS out PLATEAU_SECONDS PLATEAU_RUNS
-echo "| target | result | stop | executions | speed | time | edges | features | no new coverage for |"
-echo "|---|---|---|---:|---:|---:|---:|---:|---:|"
+echo "| target | result | stop | executions | speed | time | edges | features | no new feature for | no new edge for |"
+echo "|---|---|---|---:|---:|---:|---:|---:|---:|---:|"
 printf '%s\n' "${targets[@]}" | xargs -P "$JOBS" -I{} bash -c 'one {}'
 failed=0
 for name in "${targets[@]}"; do cat "$out/$name.row"; grep -q '| FAILED |' "$out/$name.row" && failed=1; done
