@@ -46,6 +46,25 @@ result<void> http_action_settings(config& c) {
   return {};
 }
 
+// A comma-separated list of origins ("https://a.example, http://10.0.0.5:8788/"): spaces and
+// trailing slashes trimmed, empty items skipped; `refusal` when one is not an origin.
+result<std::vector<std::string>> origin_list(const std::string& text, std::string_view refusal) {
+  std::vector<std::string> out;
+  for (std::size_t pos = 0; pos < text.size();) {
+    std::size_t end = std::min(text.find(',', pos), text.size());
+    std::string item = text.substr(pos, end - pos);
+    pos = end + 1;
+    item.erase(0, item.find_first_not_of(' '));
+    item.erase(item.find_last_not_of(' ') + 1);
+    while (!item.empty() && item.back() == '/') item.pop_back();
+    if (item.empty()) continue;
+    auto u = parse_url(item);
+    if (!u || u->origin() != item) return fail("invalid_config", std::string(refusal));
+    out.push_back(std::move(item));
+  }
+  return out;
+}
+
 // The builder page when PLATFORM_UI_DIR is unset: an installed one (<prefix>/bin/platform-web
 // finds <prefix>/share/platform/ui) or a checkout's built ui/dist, whichever is nearer; else
 // the checkout's ui/dist that scripts/setup-ui.sh builds (read per request, so a page built
@@ -68,24 +87,12 @@ result<config> config_from_env(const std::string& exe_path) {
   c.data_dir = env("PLATFORM_DATA_DIR", c.data_dir);
   c.database_url = env("PLATFORM_DATABASE_URL");
   c.redis_url = env("PLATFORM_REDIS_URL");
-  std::string workers = env("PLATFORM_WORKER_URLS", env("PLATFORM_WORKER_URL", c.worker_urls.front()));
-  c.worker_urls.clear();
-  for (std::size_t pos = 0; pos < workers.size();) {
-    std::size_t end = std::min(workers.find(',', pos), workers.size());
-    std::string item = workers.substr(pos, end - pos);
-    pos = end + 1;
-    item.erase(0, item.find_first_not_of(' '));
-    item.erase(item.find_last_not_of(' ') + 1);
-    while (!item.empty() && item.back() == '/') item.pop_back();
-    if (item.empty()) continue;
-    auto u = parse_url(item);
-    if (!u || u->origin() != item) {
-      return fail("invalid_config", "PLATFORM_WORKER_URLS must list worker origins such as http://10.0.0.5:8788, separated by commas");
-    }
-    if (std::find(c.worker_urls.begin(), c.worker_urls.end(), item) != c.worker_urls.end()) {
-      return fail("invalid_config", "PLATFORM_WORKER_URLS lists " + item + " twice");
-    }
-    c.worker_urls.push_back(item);
+  auto workers = origin_list(env("PLATFORM_WORKER_URLS", env("PLATFORM_WORKER_URL", c.worker_urls.front())),
+                             "PLATFORM_WORKER_URLS must list worker origins such as http://10.0.0.5:8788, separated by commas");
+  if (!workers) return tl::unexpected(workers.error());
+  c.worker_urls = std::move(*workers);
+  for (auto it = c.worker_urls.begin(); it != c.worker_urls.end(); ++it) {
+    if (std::find(c.worker_urls.begin(), it, *it) != it) return fail("invalid_config", "PLATFORM_WORKER_URLS lists " + *it + " twice");
   }
   if (c.worker_urls.empty()) return fail("invalid_config", "PLATFORM_WORKER_URLS names no worker");
   auto probe = env_number("PLATFORM_WORKER_PROBE_MS", c.worker_probe.count(), 50, 600000);
@@ -93,22 +100,11 @@ result<config> config_from_env(const std::string& exe_path) {
   c.worker_probe = std::chrono::milliseconds(*probe);
   c.web_url = env("PLATFORM_WEB_URL");
   while (!c.web_url.empty() && c.web_url.back() == '/') c.web_url.pop_back();
-  std::string origins = env("PLATFORM_PUBLIC_ORIGINS");
-  for (std::size_t pos = 0; pos < origins.size();) {
-    std::size_t end = std::min(origins.find(',', pos), origins.size());
-    std::string item = origins.substr(pos, end - pos);
-    pos = end + 1;
-    item.erase(0, item.find_first_not_of(' '));
-    item.erase(item.find_last_not_of(' ') + 1);
-    while (!item.empty() && item.back() == '/') item.pop_back();
-    if (item.empty()) continue;
-    auto u = parse_url(item);
-    if (!u || u->origin() != item) {
-      return fail("invalid_config", "PLATFORM_PUBLIC_ORIGINS must list origins such as https://builder.example.com "
-                                    "(scheme, lower-case host and optional port, no path), separated by commas");
-    }
-    c.public_origins.push_back(item);
-  }
+  auto origins = origin_list(env("PLATFORM_PUBLIC_ORIGINS"),
+                             "PLATFORM_PUBLIC_ORIGINS must list origins such as https://builder.example.com "
+                             "(scheme, lower-case host and optional port, no path), separated by commas");
+  if (!origins) return tl::unexpected(origins.error());
+  c.public_origins = std::move(*origins);
   c.production = env("PLATFORM_ENV") == "production";
   c.internal_token = env("INTERNAL_API_TOKEN");
   c.trace = env("PLATFORM_CODEX_TRACE") == "1";

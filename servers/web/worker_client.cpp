@@ -17,6 +17,18 @@ namespace platform::web {
 
 namespace {
 
+// What a worker's error body says (design notes' error body): its code, else
+// worker_http_<status>, and its message, else empty.
+error worker_said(int status, std::string_view body) {
+  auto j = servers::parse_json_within(body);
+  error said{"worker_http_" + std::to_string(status), ""};
+  if (j.is_object() && j.contains("error") && j["error"].is_object()) {
+    if (j["error"].value("code", "") != "") said.code = j["error"]["code"].get<std::string>();
+    said.message = j["error"].value("message", "");
+  }
+  return said;
+}
+
 httplib::Headers auth_headers(const std::string& token) {
   httplib::Headers h;
   if (!token.empty()) h.emplace("Authorization", "Bearer " + token);
@@ -69,11 +81,7 @@ result<void> stream_sse(const std::string& base_url, httplib::Request req,
   }
   if (aborted) return {};
   if (status != 0 && status != 200) {
-    auto j = servers::parse_json_within(refusal);
-    std::string code = "worker_http_" + std::to_string(status);
-    if (j.is_object() && j.contains("error") && j["error"].is_object() && j["error"].value("code", "") != "") {
-      code = j["error"]["code"].get<std::string>();
-    }
+    std::string code = worker_said(status, refusal).code;
     return fail(code, "the worker answered HTTP " + std::to_string(status) + " (" + code + ")");
   }
   if (!ok && status == 0) return fail("worker_unreachable", "the worker is unreachable: " + httplib::to_string(err));
@@ -165,25 +173,16 @@ namespace {
 
 // The worker's own error code when its body carries one (design notes' error body).
 error worker_error(const httplib::Result& res, std::string_view what) {
-  auto j = servers::parse_json_within(res->body);
-  std::string code = "worker_http_" + std::to_string(res->status);
-  if (j.is_object() && j.contains("error") && j["error"].is_object() && j["error"].value("code", "") != "") {
-    code = j["error"]["code"].get<std::string>();
-  }
-  return {code, std::string(what) + " failed: the worker answered HTTP " + std::to_string(res->status)};
+  auto said = worker_said(res->status, res->body);
+  return {said.code, std::string(what) + " failed: the worker answered HTTP " + std::to_string(res->status)};
 }
 
 }  // namespace
 
 error worker_client::reply::refusal(std::string_view what) const {
-  auto j = servers::parse_json_within(body);
-  std::string code = "worker_http_" + std::to_string(status);
-  std::string said;
-  if (j.is_object() && j.contains("error") && j["error"].is_object()) {
-    if (j["error"].value("code", "") != "") code = j["error"]["code"].get<std::string>();
-    said = j["error"].value("message", "");
-  }
-  return {code, std::string(what) + ": " + (said.empty() ? "HTTP " + std::to_string(status) : said.substr(0, 300)) + " (" + code + ")"};
+  auto said = worker_said(status, body);
+  return {said.code, std::string(what) + ": " + (said.message.empty() ? "HTTP " + std::to_string(status) : said.message.substr(0, 300)) +
+                         " (" + said.code + ")"};
 }
 
 result<std::optional<std::map<std::string, std::string>>> worker_client::source_snapshot(std::string_view app_id) const {
