@@ -156,11 +156,6 @@ ip_address ip_address::v6(const std::array<std::uint8_t, 16>& bytes) {
   return a;
 }
 
-std::uint32_t ip_address::v4_value() const {
-  return static_cast<std::uint32_t>(bytes[0]) << 24 | static_cast<std::uint32_t>(bytes[1]) << 16 |
-         static_cast<std::uint32_t>(bytes[2]) << 8 | bytes[3];
-}
-
 std::optional<ip_address> parse_ipv4(std::string_view text) {
   auto parts = split(text, '.');
   if (parts.size() > 4) return std::nullopt;

@@ -33,11 +33,4 @@ void append_json_string(std::string& out, std::string_view s) {
   out.push_back('"');
 }
 
-bool is_sse_safe_token(std::string_view token) noexcept {
-  for (char ch : token) {
-    if (static_cast<unsigned char>(ch) < 0x20) return false;
-  }
-  return true;
-}
-
 }  // namespace platform

@@ -22,7 +22,6 @@ struct ip_address {
   static ip_address v6(const std::array<std::uint8_t, 16>& bytes);
 
   [[nodiscard]] bool is_v4() const { return family == family_t::v4; }
-  [[nodiscard]] std::uint32_t v4_value() const;  // host order; IPv4 only
   [[nodiscard]] std::size_t size() const { return is_v4() ? 4 : 16; }
 
   friend bool operator==(const ip_address&, const ip_address&) = default;

@@ -9,8 +9,4 @@ namespace platform {
 // are escaped; invalid UTF-8 bytes are replaced by U+FFFD so the output is always valid JSON.
 void append_json_string(std::string& out, std::string_view s);
 
-// True when `token` (a raw JSON token taken from validated input) can be copied into SSE
-// output as is: it holds no raw control characters, so it cannot break `data:` framing.
-bool is_sse_safe_token(std::string_view token) noexcept;
-
 }  // namespace platform
