@@ -245,7 +245,7 @@ struct bridge::impl {
       auto it = tools.find(id);
       if (it == tools.end() || it->second.has_output) continue;
       input_available(out, it->second);
-      tool_output(out, it->second, quoted(interrupted_text), true, false);
+      tool_output(out, it->second, json_string_literal(interrupted_text), true, false);
     }
     if (abort_reason) {
       begin_chunk(out, "abort");
@@ -293,9 +293,7 @@ struct bridge::impl {
       simdjson::dom::element ignored;
       if (dom_validator().parse(input.data(), input.size()).get(ignored)) {
         // Unparsable streamed input: show what arrived as text rather than fail the stream.
-        std::string quoted;
-        append_json_string(quoted, t.partial);
-        t.partial = std::move(quoted);
+        t.partial = json_string_literal(t.partial);
         input = t.partial;
       }
     }
@@ -375,14 +373,8 @@ struct bridge::impl {
       auto it = tools.find(block_tool[i]);
       if (it == tools.end() || it->second.input_available) continue;
       input_available(out, it->second);
-      tool_output(out, it->second, quoted(abandoned_text), true, false);
+      tool_output(out, it->second, json_string_literal(abandoned_text), true, false);
     }
-  }
-
-  static std::string quoted(std::string_view s) {
-    std::string q;
-    append_json_string(q, s);
-    return q;
   }
 
   // ---- approval stops ------------------------------------------------------------------
@@ -659,7 +651,7 @@ void bridge::impl::on_thinking_tokens(std::string& out) {
     return;
   }
   thinking_seen = true;
-  reasoning_id_json = quoted(message_id + ":thinking");
+  reasoning_id_json = json_string_literal(message_id + ":thinking");
   reasoning_index = -2;
   id_chunk(out, "reasoning-start", reasoning_id_json);
   begin_chunk(out, "reasoning-delta");

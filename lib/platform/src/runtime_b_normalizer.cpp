@@ -124,12 +124,6 @@ std::int64_t count_at(dom::element e, std::string_view key) {
 // Compact JSON text of a value (simdjson escapes control characters, so it is one line).
 std::string json_of(dom::element e) { return dom_json::minified(e); }
 
-std::string json_quote(std::string_view s) {
-  std::string q;
-  append_json_string(q, s);
-  return q;
-}
-
 bool starts_with(std::string_view s, std::string_view prefix) {
   return s.size() >= prefix.size() && s.substr(0, prefix.size()) == prefix;
 }
@@ -678,7 +672,7 @@ void runtime_b_normalizer::close_turn(std::string_view tool_error, std::string& 
   blocks_.clear();
   for (const auto& r : running_) {
     for (const auto& id : r.tool_ids) {
-      if (!id.empty()) wm::tool_result(out, id, json_quote(tool_error), true);
+      if (!id.empty()) wm::tool_result(out, id, json_string_literal(tool_error), true);
     }
   }
   running_.clear();
@@ -999,7 +993,7 @@ void runtime_b_normalizer::complete_command(dom::element item, std::string& out)
                        : exit_code          ? "Exit code " + std::to_string(*exit_code)
                                             : std::string("The command failed.");
     if (!output.empty()) text.append("\n").append(output);
-    wm::tool_result(out, r->item_id, json_quote(text), true);
+    wm::tool_result(out, r->item_id, json_string_literal(text), true);
   } else {
     object_writer content;
     content.str("output", output);
@@ -1073,7 +1067,8 @@ void runtime_b_normalizer::complete_file_change(dom::element item, std::string& 
   if (!r) return;
   std::string_view status = str_at(item, "status");
   if (status == "failed" || status == "declined") {
-    std::string text = json_quote(status == "declined" ? "The file change was declined." : "The file change failed.");
+    std::string text =
+        json_string_literal(status == "declined" ? "The file change was declined." : "The file change failed.");
     for (const auto& tool_id : r->tool_ids) {
       if (!tool_id.empty()) wm::tool_result(out, tool_id, text, true);
     }
@@ -1110,9 +1105,9 @@ void runtime_b_normalizer::complete_mcp(dom::element item, std::string& out) {
   bool has_result = !item["result"].get(result) && !result.is_null();
   if (str_at(item, "status") == "failed") {
     std::string_view text = obj_at(item, "error", error) ? str_at(error, "message") : std::string_view();
-    std::string content = !text.empty() ? json_quote(text)
+    std::string content = !text.empty() ? json_string_literal(text)
                           : has_result  ? json_of(result)
-                                        : json_quote("The tool call failed.");
+                                        : json_string_literal("The tool call failed.");
     wm::tool_result(out, r->item_id, content, true);
   } else {
     wm::tool_result(out, r->item_id, has_result ? json_of(result) : std::string("null"));
