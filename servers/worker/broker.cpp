@@ -4,8 +4,9 @@
 #include <openssl/rand.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cstdio>
+
+#include "platform/ascii.hpp"
 
 namespace platform::worker {
 
@@ -26,10 +27,7 @@ result<std::string> mint_token() {
 
 std::string bearer_of(std::string_view authorization) {
   constexpr std::string_view prefix = "Bearer ";
-  if (authorization.size() <= prefix.size()) return {};
-  for (std::size_t i = 0; i < prefix.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(authorization[i])) != std::tolower(static_cast<unsigned char>(prefix[i]))) return {};
-  }
+  if (authorization.size() <= prefix.size() || !istarts_with(authorization, prefix)) return {};
   return std::string(authorization.substr(prefix.size()));
 }
 

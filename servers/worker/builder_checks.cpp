@@ -8,6 +8,7 @@
 #include <fstream>
 #include <memory>
 
+#include "platform/ascii.hpp"
 #include "platform/redaction.hpp"
 
 namespace platform::worker {
@@ -18,24 +19,6 @@ using nlohmann::json;
 namespace {
 
 bool continuation_byte(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
-
-char lower(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
-
-bool starts_with_icase(std::string_view s, std::string_view prefix) {
-  if (s.size() < prefix.size()) return false;
-  for (std::size_t i = 0; i < prefix.size(); ++i) {
-    if (lower(s[i]) != lower(prefix[i])) return false;
-  }
-  return true;
-}
-
-std::string squashed_lower(std::string_view name) {
-  std::string out;
-  for (char c : name) {
-    if (c != '-' && c != '_' && c != ' ') out += lower(c);
-  }
-  return out;
-}
 
 }  // namespace
 
@@ -112,7 +95,7 @@ struct html_scanner {
   std::string read_name() {
     std::string name;
     while (!at_end() && !std::isspace(static_cast<unsigned char>(peek())) && peek() != '=' && peek() != '>' && peek() != '/') {
-      name += lower(html[pos++]);
+      name += ascii_lower(html[pos++]);
     }
     return name;
   }
@@ -158,7 +141,7 @@ struct html_scanner {
   void skip_raw_text(std::string_view tag) {
     std::string close = "</" + std::string(tag);
     for (std::size_t i = pos; i + close.size() <= html.size(); ++i) {
-      if (starts_with_icase(html.substr(i), close)) {
+      if (istarts_with(html.substr(i), close)) {
         pos = i;
         return;
       }
@@ -183,7 +166,7 @@ std::vector<asset_ref> local_asset_refs(std::string_view html) {
       continue;
     }
     std::string tag;
-    while (!s.at_end() && std::isalnum(static_cast<unsigned char>(s.peek()))) tag += lower(html[s.pos++]);
+    while (!s.at_end() && std::isalnum(static_cast<unsigned char>(s.peek()))) tag += ascii_lower(html[s.pos++]);
     if (tag.empty()) continue;  // closing tags, doctype
     bool loads = tag == "script" || tag == "link" || tag == "img" || tag == "source";
     std::string url = s.read_attributes(tag == "link" ? "href" : "src");
@@ -318,14 +301,14 @@ bool metadata_name(const std::string& squashed) {
 }
 
 bool credential_member(std::string_view name) {
-  std::string n = squashed_lower(name);
+  std::string n = folded_member_name(name);
   if (metadata_name(n)) return false;
   if (n == "value" || n == "values" || n == "raw") return true;
   return secret_member_name(name);
 }
 
 bool secret_container(std::string_view name) {
-  std::string n = squashed_lower(name);
+  std::string n = folded_member_name(name);
   return metadata_name(n) && n.find("secret") != std::string::npos;
 }
 
@@ -364,7 +347,7 @@ json metadata_only(const json& value) { return filter(value, false); }
 
 bool looks_like_secret_value(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  if (starts_with_icase(s, "bearer ") || starts_with_icase(s, "basic ") || starts_with_icase(s, "-----begin")) return true;
+  if (istarts_with(s, "bearer ") || istarts_with(s, "basic ") || istarts_with(s, "-----begin")) return true;
   if (s.substr(0, 3) == "eyJ" && std::count(s.begin(), s.end(), '.') >= 2) return true;  // a JWT
   static constexpr std::string_view prefixes[] = {"sk-",  "sk_live_", "sk_test_", "rk_live_", "pk_live_", "ghp_",
                                                   "gho_", "ghs_",     "ghu_",     "github_pat_", "glpat-", "xoxb-",

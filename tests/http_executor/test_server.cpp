@@ -16,15 +16,12 @@
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 
+#include "platform/ascii.hpp"
+
 namespace test_support {
 namespace {
 
 constexpr std::size_t three_mib = 3 * 1024 * 1024;
-
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 std::string percent_decoded(std::string_view s) {
   std::string out;
@@ -67,7 +64,7 @@ std::string redirect(int status, const std::string& location) {
 
 std::optional<std::string> recorded_request::header(const std::string& name) const {
   for (const auto& [n, v] : headers) {
-    if (lower(n) == lower(name)) return v;
+    if (platform::iequals(n, name)) return v;
   }
   return std::nullopt;
 }
@@ -222,7 +219,7 @@ void test_server::respond(connection& c, const recorded_request& r) {
     c.write(response(200, R"({"ok":true,"items":[1,2,3]})"));
   } else if (path == "/echo") {
     nlohmann::json headers = nlohmann::json::object();
-    for (const auto& [n, v] : r.headers) headers[lower(n)] = v;
+    for (const auto& [n, v] : r.headers) headers[platform::ascii_lower(n)] = v;
     nlohmann::json body{{"method", r.method}, {"target", r.target}, {"headers", headers}, {"body", r.body}, {"sni", r.sni}};
     c.write(response(200, body.dump()));
   } else if (path == "/chunked") {

@@ -1,10 +1,10 @@
 // agents.json into typed values: the shape half of validation (types, required and unknown
 // fields, allowed values). The rules between values live in agents_validation.cpp.
 #include <algorithm>
-#include <cctype>
 
 #include "config_reader.hpp"
 #include "platform/agents_config.hpp"
+#include "platform/ascii.hpp"
 #include "platform/json_limits.hpp"
 
 namespace platform {
@@ -66,8 +66,7 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
     row[0] = i;
     for (std::size_t j = 1; j <= b.size(); ++j) {
       std::size_t up = row[j];
-      bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
-                  std::tolower(static_cast<unsigned char>(b[j - 1]));
+      bool same = ascii_lower(a[i - 1]) == ascii_lower(b[j - 1]);
       row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (same ? 0 : 1)});
       diag = up;
     }

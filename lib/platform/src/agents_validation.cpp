@@ -9,6 +9,7 @@
 
 #include "config_reader.hpp"
 #include "platform/agents_config.hpp"
+#include "platform/ascii.hpp"
 #include "platform/integration_setup.hpp"
 #include "platform/placeholder.hpp"
 
@@ -93,12 +94,6 @@ bool is_lower_alnum(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <=
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 bool is_host_label(std::string_view l) {
   if (l.empty() || l.size() > 63 || l.front() == '-' || l.back() == '-') return false;
   return std::all_of(l.begin(), l.end(), [](char c) { return is_lower_alnum(c) || c == '-'; });
@@ -153,7 +148,7 @@ std::optional<std::string> domain_problem(std::string_view d) {
   if (d.find("://") != std::string_view::npos) return "must be only the host name, without the scheme" + example;
   if (d.find('/') != std::string_view::npos) return "must be only the host name, without a path" + example;
   if (d.find(':') != std::string_view::npos) return "must be only the host name, without a port" + example;
-  if (lower(d) != d) return "must be lower case: " + json_quoted(lower(d));
+  if (ascii_lower(d) != d) return "must be lower case: " + json_quoted(ascii_lower(d));
   if (!is_host(d)) {
     return "is not a host name: write labels of lower-case letters, digits and `-` joined by dots" + example +
            ", or an IPv4 address; no wildcards";
@@ -186,7 +181,7 @@ struct url_head {
 tl::expected<url_head, std::string> split_url(std::string_view url) {
   std::string_view rest;
   for (std::string_view scheme : {"https://", "http://"}) {
-    if (url.size() >= scheme.size() && lower(url.substr(0, scheme.size())) == scheme) {
+    if (istarts_with(url, scheme)) {
       rest = url.substr(scheme.size());
       break;
     }
@@ -210,7 +205,7 @@ tl::expected<url_head, std::string> split_url(std::string_view url) {
     if (!ok) return tl::unexpected<std::string>("has an invalid port: write a number from 1 to 65535 or none");
     host = authority.substr(0, colon);
   }
-  head.host = lower(host);
+  head.host = ascii_lower(host);
   if (head.host.empty()) return tl::unexpected<std::string>("has no host: write https://<host>/...");
   if (!is_host(head.host)) {
     return tl::unexpected<std::string>("has an invalid host " + json_quoted(host) +
@@ -264,7 +259,7 @@ bool is_token_char(char c) {
 
 bool is_credential_name(std::string_view name) {
   std::string key;
-  for (char c : lower(name)) {
+  for (char c : ascii_lower(name)) {
     if (c != '-' && c != '_') key += c;
   }
   return contains(credential_names, key);
@@ -294,7 +289,7 @@ struct tool_view {
 
 void check_tool_name(const tool& t, const json_path& at, violations& out) {
   if (t.name.empty()) return;
-  if (lower(t.name) == reserved_name) {
+  if (ascii_lower(t.name) == reserved_name) {
     report(out, at.key("name"), code::reserved_tool_name,
            "\"report_tool_call_failed\" is reserved for the platform's failure report tool: choose another name");
     return;
@@ -353,9 +348,9 @@ void check_builtin(const tool& t, const json_path& at, bool app_tool, violations
            "appTools are HTTP actions the app calls; WebSearch and WebFetch can only be given to an agent: move "
            "this tool into an agent's tools (an agent without custom tools), or make it a custom HTTP tool");
   }
-  if (t.name.empty() || contains(builtin_names, t.name) || lower(t.name) == reserved_name) return;
+  if (t.name.empty() || contains(builtin_names, t.name) || ascii_lower(t.name) == reserved_name) return;
   std::string msg = "builtin tool " + json_quoted(t.name) + " does not exist: builtin tools are only \"WebSearch\" and \"WebFetch\"";
-  auto same = std::find_if(builtin_names.begin(), builtin_names.end(), [&](auto b) { return lower(b) == lower(t.name); });
+  auto same = std::find_if(builtin_names.begin(), builtin_names.end(), [&](auto b) { return iequals(b, t.name); });
   msg += same != builtin_names.end() ? "; write " + json_quoted(*same) + " (exact case)"
                                      : ". For an HTTP API write a custom tool with integration and endpoint";
   report(out, at.key("name"), code::unknown_builtin, std::move(msg));
@@ -468,7 +463,7 @@ void check_headers(const tool_view& v, violations& out) {
   std::vector<std::string> seen;
   for (const auto& [name, value] : v.t.endpoint->headers) {
     json_path h = at.key(name);
-    std::string low = lower(name);
+    std::string low = ascii_lower(name);
     if (name.empty() || !std::all_of(name.begin(), name.end(), is_token_char)) {
       report(out, h, code::invalid_header_name,
              "header name " + json_quoted(name) + " is not a valid HTTP header name: use letters, digits and `-` "
@@ -513,7 +508,7 @@ void check_body(const tool_view& v, violations& out) {
   if (ep == v.node.end() || !ep->is_object()) return;
   auto body = ep->find("body");
   if (body == ep->end() || body->is_null()) return;
-  if (lower(v.t.endpoint->method) == "get") {
+  if (ascii_lower(v.t.endpoint->method) == "get") {
     report(out, at, code::body_not_allowed,
            "a GET request carries no body: move the values to queryParams, or use POST if the API expects a body");
   }
@@ -576,8 +571,8 @@ std::string written(const placeholder& p) {
 
 bool is_token_placeholder(const placeholder& p) {
   if (p.k == placeholder::kind::secret) return true;
-  std::string path = lower(p.path);
-  return path == "access_token" || path == "token" || lower(p.steps.front()) == "oauth";
+  std::string path = ascii_lower(p.path);
+  return path == "access_token" || path == "token" || ascii_lower(p.steps.front()) == "oauth";
 }
 
 void check_oauth_placeholders(const tool_view& v, violations& out) {
@@ -598,7 +593,7 @@ void check_hardcoded_credentials(const tool_view& v, violations& out) {
     if (s.w != site::where::header && s.w != site::where::query) continue;
     if (!s.parsed || !s.parsed->placeholders().empty() || !is_credential_name(s.name)) continue;
     if (s.text.find_first_not_of(' ') == std::string::npos) continue;
-    if (v.oauth && lower(s.name) == "authorization") continue;  // reported as oauth_authorization_header
+    if (v.oauth && ascii_lower(s.name) == "authorization") continue;  // reported as oauth_authorization_header
     report(out, s.at, code::hardcoded_credential,
            json_quoted(s.name) + " holds a literal value that looks like a credential; agents.json is shown to "
            "reviewers and stored with the app, so never put keys in it. Write {{secrets.NAME}} here and declare "

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "platform/ascii.hpp"
 #include "platform/json_limits.hpp"
 #include "platform/redaction.hpp"
 
@@ -64,14 +65,6 @@ const failure_row& row_of(http_action_failure f) {
   return failure_rows.back();
 }
 
-char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
-
-std::string lowered(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), lower);
-  return out;
-}
-
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
@@ -80,7 +73,7 @@ std::string_view trim(std::string_view s) {
 
 std::string media_type(const http_response& r) {
   std::string_view ct = r.header("content-type").value_or("");
-  return lowered(trim(ct.substr(0, ct.find(';'))));
+  return ascii_lower(trim(ct.substr(0, ct.find(';'))));
 }
 
 bool json_media_type(std::string_view mt) {
@@ -89,7 +82,7 @@ bool json_media_type(std::string_view mt) {
 
 bool compressed(const http_response& r) {
   auto ce = r.header("content-encoding");
-  return ce && !trim(*ce).empty() && lowered(trim(*ce)) != "identity";
+  return ce && !trim(*ce).empty() && ascii_lower(trim(*ce)) != "identity";
 }
 
 std::string dump(const json& v) { return v.dump(-1, ' ', false, json::error_handler_t::replace); }
@@ -114,7 +107,7 @@ std::string_view resolution_for_status(int s) {
 bool retryable_status(int s) { return s == 408 || s == 425 || s == 429 || s >= 500; }
 
 bool credential_header(std::string_view name) {
-  std::string n = lowered(name);
+  std::string n = ascii_lower(name);
   return n == "authorization" || n == "proxy-authorization" || n == "cookie" || n.ends_with("key") ||
          secret_member_name(name);
 }
@@ -199,7 +192,7 @@ std::vector<std::string> credential_values(const std::vector<std::pair<std::stri
     out.emplace_back(v);
     std::size_t space = v.find(' ');
     if (space != std::string_view::npos) out.emplace_back(trim(v.substr(space + 1)));
-    if (lowered(name) == "cookie") add_cookie_values(v, out);
+    if (ascii_lower(name) == "cookie") add_cookie_values(v, out);
   }
   return out;
 }

@@ -4,8 +4,9 @@
 #include "platform/ip_guard.hpp"
 
 #include <array>
-#include <cctype>
 #include <vector>
+
+#include "platform/ascii.hpp"
 
 namespace platform {
 namespace {
@@ -170,8 +171,7 @@ result<allow_rule> parse_rule(std::string_view e) {
   }
   std::string_view host = e.substr(0, colon);
   if (auto a = parse_ipv4_strict(host)) return address_port_rule(*a, e.substr(colon + 1), e);
-  std::string lower;
-  for (char c : host) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  std::string lower = ascii_lower(host);
   auto port = parse_port(e.substr(colon + 1));
   if (!valid_host_name(lower) || !port) {
     return fail("invalid_allow_rule", "\"" + std::string(e) + "\" is not a CIDR block, address, address:port or name:port");

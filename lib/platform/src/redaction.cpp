@@ -5,21 +5,13 @@
 #include <nlohmann/json.hpp>
 
 #include "bounded_json.hpp"
+#include "platform/ascii.hpp"
 
 namespace platform {
 
 namespace {
 
 using nlohmann::json;
-
-std::string squashed_lower(std::string_view name) {
-  std::string out;
-  for (char c : name) {
-    if (c == '-' || c == '_' || c == ' ') continue;
-    out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  }
-  return out;
-}
 
 // Cuts at a UTF-8 character boundary.
 std::string cut_utf8(std::string_view s, std::size_t max) {
@@ -68,8 +60,16 @@ json bound(const json& v, const redaction_limits& l, std::size_t depth) {
 
 }  // namespace
 
+std::string folded_member_name(std::string_view name) {
+  std::string out;
+  for (char c : name) {
+    if (c != '-' && c != '_' && c != ' ') out += ascii_lower(c);
+  }
+  return out;
+}
+
 bool secret_member_name(std::string_view name) noexcept {
-  std::string n = squashed_lower(name);
+  std::string n = folded_member_name(name);
   for (std::string_view word : {"authorization", "cookie", "token", "secret", "password", "passwd", "apikey",
                                 "privatekey", "credential", "session"}) {
     if (n.find(word) != std::string::npos) return true;

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "platform/ascii.hpp"
+
 namespace platform {
 namespace {
 
@@ -14,14 +16,6 @@ constexpr std::size_t max_url_bytes = 16 * 1024;
 bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_control(char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7F; }
-
-char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
-
-std::string lowered(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), lower);
-  return out;
-}
 
 bool needs_encoding(char c) {
   auto u = static_cast<unsigned char>(c);
@@ -76,7 +70,7 @@ result<url> host_name(std::string_view h, url u) {
       return fail("invalid_host", std::string("the host contains '") + c + "', which no host name may hold");
     }
   }
-  std::string host = lowered(h);
+  std::string host = ascii_lower(h);
   if (host.size() > 253 || host.back() == '.' || host.front() == '.' || host.find("..") != std::string::npos) {
     return fail("invalid_host", "the host name has an empty label, a trailing dot or is too long");
   }
@@ -234,7 +228,7 @@ result<url> parse_url(std::string_view text) {
   std::size_t scheme_end = scheme_length(text);
   if (scheme_end == 0) return fail("invalid_url", "not an absolute URL: it must start with https:// or http://");
   url u;
-  u.scheme = lowered(text.substr(0, scheme_end - 1));
+  u.scheme = ascii_lower(text.substr(0, scheme_end - 1));
   if (u.scheme != "http" && u.scheme != "https") {
     return fail("scheme_not_allowed", "only http and https URLs can be called, not " + u.scheme.substr(0, 32));
   }
@@ -283,7 +277,7 @@ result<url> resolve_url(const url& base, std::string_view reference) {
 }
 
 bool host_in_domain(const url& u, std::string_view domain) {
-  std::string d = lowered(domain);
+  std::string d = ascii_lower(domain);
   if (d.empty()) return false;
   std::optional<ip_address> ip = parse_ipv4_strict(d);
   if (!ip && d.size() > 2 && d.front() == '[' && d.back() == ']') ip = parse_ipv6(std::string_view(d).substr(1, d.size() - 2));

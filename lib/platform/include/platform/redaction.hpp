@@ -16,6 +16,10 @@ struct redaction_limits {
   std::size_t max_total_bytes = 8192;   // the whole result; past it, the record is cut down
 };
 
+// `name` as the name checks compare it: lower case, with `-`, `_` and spaces dropped
+// ("API-Key", "api_key" and "apiKey" are all "apikey").
+[[nodiscard]] std::string folded_member_name(std::string_view name);
+
 // True for member names that hold credentials: authorization, cookie, token, secret,
 // password, api key and their spellings (case, `-`, `_` ignored).
 [[nodiscard]] bool secret_member_name(std::string_view name) noexcept;
