@@ -656,6 +656,74 @@ TEST_CASE("Redis: two stores on one server see each other's streams and messages
   CHECK(a->read_from(id, 0).error().code == "replay_not_found");
 }
 
+// A replica answers its own viewers from the events it appended, without asking Redis; an
+// event or the end written by another replica must still reach them, also when both write at
+// once (the other's notification can look like one of its own appends still on the way).
+TEST_CASE("Redis: a store's own followers also see what another store appends and completes") {
+  if (redis_url().empty()) return;
+  auto a = open_redis(), b = open_redis();
+  auto id = uid("two-writers");
+  REQUIRE(a->create(id));
+  REQUIRE(a->append(id, ev(0)));
+  REQUIRE(a->append(id, ev(1)));
+
+  std::promise<void> started;
+  auto waiting = wait_read_async(*a, id, 2, patience, started);
+  started.get_future().wait();
+  CHECK(b->append(id, ev(2)).value() == 2);
+  auto woke = waiting.get();
+  CHECK(woke.took < patience);
+  CHECK(bytes_of(woke.read.value()) == std::vector<std::string>{ev(2)});
+  CHECK(a->append(id, ev(3)).value() == 3);
+  CHECK(bytes_of(a->read_from(id, 0).value()) == std::vector<std::string>{ev(0), ev(1), ev(2), ev(3)});
+
+  std::promise<void> started2;
+  waiting = wait_read_async(*a, id, 4, patience, started2);
+  started2.get_future().wait();
+  REQUIRE(b->complete(id));
+  woke = waiting.get();
+  CHECK(woke.took < patience);
+  CHECK(woke.read.value().terminal);
+
+  // Both at once, with a follower on each: every event once, in Redis's order, then the end.
+  auto both = uid("both");
+  REQUIRE(a->create(both));
+  auto follow = [&](cache_store& c) {
+    return std::async(std::launch::async, [&c, both] {
+      std::vector<std::string> seen;
+      std::uint64_t cursor = 0;
+      for (;;) {
+        auto r = c.wait_read(both, cursor, 50, patience);
+        if (!r || r->status != replay_status::ok) return seen;
+        for (auto& x : r->chunks) seen.push_back(x.bytes);
+        cursor = r->next_cursor;
+        if (r->terminal) return seen;
+        if (r->chunks.empty()) {
+          seen.push_back("stuck at " + std::to_string(cursor));
+          return seen;
+        }
+      }
+    });
+  };
+  auto at_a = follow(*a), at_b = follow(*b);
+  auto writer = [&](cache_store& c, int from) {
+    return std::async(std::launch::async, [&c, both, from] {
+      for (int i = from; i < from + 300; ++i) {
+        if (!c.append(both, ev(i))) return false;
+      }
+      return true;
+    });
+  };
+  auto wa = writer(*a, 0), wb = writer(*b, 1000);
+  REQUIRE(wa.get());
+  REQUIRE(wb.get());
+  REQUIRE(a->complete(both));
+  auto stored = bytes_of(b->read_from(both, 0, 1000).value());
+  CHECK(stored.size() == 600);
+  CHECK(at_a.get() == stored);
+  CHECK(at_b.get() == stored);
+}
+
 // After connections die, commands reconnect at once (and a retried append is stored once);
 // the subscriber reconnects with backoff. A new subscription returns only when Redis
 // confirmed it, and the subscriber re-subscribes everything in one command, so once a new
