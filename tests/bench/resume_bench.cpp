@@ -12,7 +12,7 @@
 //
 // Needs PLATFORM_TEST_PG_URL and PLATFORM_TEST_REDIS_URL (scripts/services.sh start); the peer
 // mode only the latter.
-// Usage: bench_resume WEB_BINARY [viewers=2000] [rounds=20]
+// Usage: bench_resume WEB_BINARY [viewers=2000] [rounds=200]
 //        bench_resume --sse-peer PORT PID CHANNEL [viewers=2000] [events=100]
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -271,7 +271,7 @@ int main(int argc, char** argv) {
   setrlimit(RLIMIT_NOFILE, &lim);
   if (peer) return peer_viewers(argc, argv, redis);
   int viewers = argc > 2 ? std::atoi(argv[2]) : 2000;
-  int rounds = argc > 3 ? std::atoi(argv[3]) : 20;
+  int rounds = argc > 3 ? std::atoi(argv[3]) : 200;
   auto db = open_postgres_store(pg, 2).value();
   redis_cache_options co;
   co.url = redis;

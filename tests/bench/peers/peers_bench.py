@@ -193,7 +193,7 @@ def main():
     ap.add_argument("--size", type=int, default=50)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--viewers", type=int, default=2000)
-    ap.add_argument("--rounds", type=int, default=20)
+    ap.add_argument("--rounds", type=int, default=200)
     args = ap.parse_args()
     for var in ("PLATFORM_TEST_REDIS_URL", "PLATFORM_TEST_PG_URL"):
         if not os.environ.get(var):

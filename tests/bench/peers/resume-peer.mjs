@@ -10,7 +10,7 @@
 //      memory, so this must fail (or hang, vercel/resumable-stream#50) and is reported so.
 // Prints one JSON line. Bounded: the producer exits by itself after 300 s.
 //
-// Usage: node resume-peer.mjs REDIS_URL [chunks=10000] [rounds=20]
+// Usage: node resume-peer.mjs REDIS_URL [chunks=10000] [rounds=200]
 //        node resume-peer.mjs --producer REDIS_URL STREAM_ID CHUNKS   (started by the above)
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -90,7 +90,7 @@ async function main() {
     process.exit(2);
   }
   const chunks = Number(chunksArg ?? 10000);
-  const rounds = Number(roundsArg ?? 20);
+  const rounds = Number(roundsArg ?? 200);
   const streamId = `resume-${process.pid}-${Date.now()}`;
   const { ctx, publisher, subscriber } = await context(url);
   const child = await startProducer(url, streamId, chunks);
