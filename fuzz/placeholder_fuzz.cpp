@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "platform/compact_json.hpp"
 #include "platform/placeholder.hpp"
 #include "platform/tool_request.hpp"
 
@@ -106,7 +107,7 @@ platform::tool make_tool(std::string method, std::string url, std::string value)
   ep.headers = {{"X-T", value}, {"X-K", "k {{secrets.KEY}}"}};
   ep.query_params = {{"q", value}};
   nlohmann::json body{{"t", value}, {"n", "{{n}}"}};
-  ep.body_json = body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  ep.body_json = platform::compact_json(body);
   t.endpoint = std::move(ep);
   return t;
 }

@@ -1,13 +1,15 @@
 #pragma once
-// Lenient reading of JSON bodies and runtime messages, and the one way both servers write
-// JSON text: fields that are missing or of another type read as empty, invalid UTF-8 in
-// strings is replaced rather than thrown on, and no text is parsed past the core's depth and
-// size bounds (platform/json_limits.hpp).
+// Lenient reading of JSON bodies and runtime messages: fields that are missing or of another
+// type read as empty, and no text is parsed past the core's depth and size bounds
+// (platform/json_limits.hpp). Both servers write JSON text with compact_json
+// (platform/compact_json.hpp, included here): invalid UTF-8 in strings is replaced rather than
+// thrown on.
 #include <string>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
 
+#include "platform/compact_json.hpp"
 #include "platform/json_limits.hpp"
 
 namespace platform::servers {
@@ -41,11 +43,6 @@ inline const nlohmann::json& member(const nlohmann::json& j, const char* key) {
 inline std::string string_field(const nlohmann::json& j, const char* key, std::string fallback = {}) {
   const nlohmann::json& v = member(j, key);
   return v.is_string() ? v.get<std::string>() : fallback;
-}
-
-// Compact JSON text.
-inline std::string compact_json(const nlohmann::json& j) {
-  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 }  // namespace platform::servers

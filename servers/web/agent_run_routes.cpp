@@ -114,7 +114,7 @@ void create_agent_run(web_app& app, const httplib::Request& req, httplib::Respon
 
 void get_agent_run(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
   auto run = load_run(app, req, res, key_of(ids));
-  if (run) send_json(res, 200, agent_run_summary_json(run->run).dump(-1, ' ', false, json::error_handler_t::replace));
+  if (run) send_json(res, 200, compact_json(agent_run_summary_json(run->run)));
 }
 
 // The explicit viewer path to a run's whole content: its UI messages (the transcript
@@ -127,7 +127,7 @@ void get_agent_run_messages(web_app& app, const httplib::Request& req, httplib::
   if (!*run) return send_error(res, 404, "not_found", "no such agent run for this app");
   json reply = {{"id", key.run_id}, {"status", to_string((*run)->status)},
                 {"messages", servers::parse_json_or_null((*run)->messages_json)}};
-  send_json(res, 200, reply.dump(-1, ' ', false, json::error_handler_t::replace));
+  send_json(res, 200, compact_json(reply));
 }
 
 // Starts the run (once) and, unless startOnly=1, opens a viewer stream on it.

@@ -24,13 +24,11 @@ using nlohmann::json;
 
 namespace {
 
-constexpr auto dump_opts = json::error_handler_t::replace;
 
 // A finished run's stream whose owner never released it (its web process died) stops
 // counting as live after this long: viewers then end instead of waiting forever.
 constexpr std::int64_t finished_stream_grace_ms = 30000;
 
-std::string dump(const json& j) { return j.dump(-1, ' ', false, dump_opts); }
 
 // Stable per run: a replayed or re-opened viewer stream repeats it, so the client replaces
 // the assistant message instead of adding one; the stored UI message carries it too.
@@ -121,7 +119,7 @@ result<std::string> worker_body(web_app& app, const agent_run_record& run, const
                {"callbackUrl", callback_url},
                {"sourceFiles", *files},
                {"settings", *settings}};
-  return dump(body);
+  return compact_json(body);
 }
 
 std::string callback_url(const web_app& app, const std::string& local_origin) {
@@ -149,7 +147,7 @@ std::string transcript_stream(const json& transcript, const run_key& key, const 
   bridge b(opt);
   std::string out;
   if (transcript.is_array()) {
-    for (const auto& m : transcript) b.feed_message(dump(m), out);
+    for (const auto& m : transcript) b.feed_message(compact_json(m), out);
   }
   if (error && !b.outcome().is_error) b.fail(*error, out);
   b.finish(out);
@@ -404,7 +402,7 @@ agent_run_record new_agent_run(const run_key& key, const caller& who, const json
   r.triggered_by_user_name = who.who.name;
   r.prompt = std::move(prompt);
   r.system_prompt = agent.value("systemPrompt", "");
-  r.agent_config_json = dump(agent_config_of(agent));
+  r.agent_config_json = compact_json(agent_config_of(agent));
   r.created_at = r.updated_at = now_ms();
   return r;
 }
@@ -504,16 +502,16 @@ result<bool> complete_agent_run(web_app& app, const json& body) {
 
   agent_run_completion done;
   done.status = status_text == "completed" ? agent_run_status::completed : agent_run_status::failed;
-  if (body.contains("result") && !body["result"].is_null()) done.result_json = dump(body["result"]);
+  if (body.contains("result") && !body["result"].is_null()) done.result_json = compact_json(body["result"]);
   if (body.contains("error") && !body["error"].is_null()) {
-    done.error = body["error"].is_string() ? body["error"].get<std::string>() : dump(body["error"]);
+    done.error = body["error"].is_string() ? body["error"].get<std::string>() : compact_json(body["error"]);
   }
   if (body.contains("usage") && body["usage"].is_object()) {
-    auto u = run_usage_from_json(dump(body["usage"]));
+    auto u = run_usage_from_json(compact_json(body["usage"]));
     if (u) done.usage_json = run_usage_to_json(*u);
   }
   json transcript = body.contains("transcript") && body["transcript"].is_array() ? body["transcript"] : json::array();
-  done.transcript_json = dump(transcript);
+  done.transcript_json = compact_json(transcript);
   done.messages_json = transcript_messages(
       transcript_stream(transcript, key, done.status == agent_run_status::failed ? done.error : std::nullopt));
   done.now = now_ms();

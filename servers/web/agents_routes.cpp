@@ -59,7 +59,7 @@ void send_view(web_app& app, httplib::Response& res, const app_record& a, source
   if (!v) return send_store_error(res, v.error());
   json body = view_json(*v);
   body.update(extra);
-  send_json(res, status, body.dump(-1, ' ', false, json::error_handler_t::replace));
+  send_json(res, status, compact_json(body));
 }
 
 // The caller and the app, with `allowed` checked; nullopt when a reply was written.
@@ -215,7 +215,7 @@ void request_review(web_app& app, const httplib::Request& req, httplib::Response
   if (*out == review_request_outcome::already_pending) {
     return send_error(res, 409, "review_pending", "a review of this app is already waiting for an admin or owner");
   }
-  send_json(res, 201, review_json(r).dump(-1, ' ', false, json::error_handler_t::replace));
+  send_json(res, 201, compact_json(review_json(r)));
 }
 
 void list_reviews(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
@@ -225,7 +225,7 @@ void list_reviews(web_app& app, const httplib::Request& req, httplib::Response& 
   if (!all) return send_store_error(res, all.error());
   json out = json::array();
   for (const auto& r : *all) out.push_back(review_json(r));
-  send_json(res, 200, json({{"reviews", std::move(out)}}).dump(-1, ' ', false, json::error_handler_t::replace));
+  send_json(res, 200, compact_json(json({{"reviews", std::move(out)}})));
 }
 
 // Approving publishes the reviewed draft (as POST .../publish); rejecting only records it.
@@ -254,7 +254,7 @@ void decide_review(web_app& app, const httplib::Request& req, httplib::Response&
   auto all = app.db.governance().reviews(x->app.workspace_id, x->app.id, 50);
   if (!all) return send_store_error(res, all.error());
   for (const auto& r : *all) {
-    if (r.id == ids.at(2)) return send_json(res, 200, review_json(r).dump(-1, ' ', false, json::error_handler_t::replace));
+    if (r.id == ids.at(2)) return send_json(res, 200, compact_json(review_json(r)));
   }
   send_error(res, 404, "not_found", "no such review for this app");
 }

@@ -113,7 +113,7 @@ result<void> parse_payload(const json& body, write_request& w) {
   if (w.op != "remove") {
     auto data = body.find("data");
     if (data == body.end() || !data->is_object()) return fail("invalid_data", w.op + " needs data: a JSON object");
-    w.data_json = data->dump(-1, ' ', false, json::error_handler_t::replace);
+    w.data_json = compact_json(*data);
   }
   if (auto v = body.find("expectedVersion"); v != body.end() && !v->is_null()) {
     if (!v->is_number_integer() || v->get<std::int64_t>() < 1) {

@@ -69,7 +69,7 @@ std::string worker_body(const turn_request& r, const std::optional<builder_run_r
     }
   }
   body["messages"] = servers::parse_json_or_null(r.messages_json);
-  return body.dump(-1, ' ', false, json::error_handler_t::replace);
+  return compact_json(body);
 }
 
 // Makes the app's draft the worker's workspace (it had none, or a stale one).
@@ -220,7 +220,7 @@ void chat_service::run(const std::shared_ptr<turn>& t) {
   };
   auto stream = [&](const worker_client& worker) {
     if (!request_at) request_at = std::chrono::steady_clock::now();
-    return worker.stream_messages(key.app_id, body.dump(-1, ' ', false, json::error_handler_t::replace),
+    return worker.stream_messages(key.app_id, compact_json(body),
                                    [&](std::string_view data) {
                                      if (data == "[DONE]") return true;
                                      std::optional<std::chrono::steady_clock::time_point> text_at;

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../common/json_body.hpp"
+#include "platform/compact_json.hpp"
 #include "platform/ui_stream.hpp"
 
 namespace platform::web {
@@ -18,7 +19,7 @@ using nlohmann::json;
 void send_error(httplib::Response& res, int status, std::string_view code, std::string_view message) {
   json body = {{"error", {{"code", code}, {"message", message}}}};
   res.status = status;
-  res.set_content(body.dump(-1, ' ', false, json::error_handler_t::replace), "application/json");
+  res.set_content(compact_json(body), "application/json");
 }
 
 void send_json(httplib::Response& res, int status, const std::string& body) {

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "http.hpp"
+#include "platform/compact_json.hpp"
 #include "platform/page.hpp"
 
 namespace platform::web {
@@ -32,8 +33,7 @@ std::string page_json(std::string_view key, const std::vector<Row>& rows, const 
   nlohmann::json items = nlohmann::json::array();
   for (const auto& r : rows) items.push_back(to_json(r));
   nlohmann::json next = rows.size() == page.limit && !rows.empty() ? nlohmann::json(to_string(cursor_of(rows.back()))) : nlohmann::json(nullptr);
-  return nlohmann::json({{std::string(key), std::move(items)}, {"nextCursor", std::move(next)}})
-      .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return compact_json(nlohmann::json({{std::string(key), std::move(items)}, {"nextCursor", std::move(next)}}));
 }
 
 }  // namespace platform::web

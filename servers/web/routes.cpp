@@ -393,7 +393,7 @@ void post_chat(web_app& app, const httplib::Request& req, httplib::Response& res
   if (messages == body.end() || !messages->is_array() || messages->empty()) {
     return send_error(res, 400, "invalid_body", "messages must be a non-empty array of UI messages");
   }
-  std::string messages_json = messages->dump(-1, ' ', false, json::error_handler_t::replace);
+  std::string messages_json = compact_json(*messages);
   auto count = count_ui_messages(messages_json);
   if (!count) return send_error(res, 400, "invalid_body", count.error().message);
   if (last_user_text(*messages).empty()) {
@@ -428,7 +428,7 @@ void get_chat(web_app& app, const httplib::Request& req, httplib::Response& res,
   run_key key = key_of(ids);
   if (!authorize(app, req, res, key.workspace_id)) return;
   auto run = load_run(app, key, res);
-  if (run) send_json(res, 200, run_json(*run, true).dump(-1, ' ', false, json::error_handler_t::replace));
+  if (run) send_json(res, 200, compact_json(run_json(*run, true)));
 }
 
 // Waits up to `timeout` for the run's next workspace event while `waiting(run)` holds, then

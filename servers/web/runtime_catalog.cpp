@@ -114,7 +114,7 @@ void persist_settings(app_record& app, const normalized_settings& s) {
   app.runtime_model = s.runtime_model;
   nlohmann::json params = nlohmann::json::object();
   for (const auto& [k, v] : s.runtime_params) params[k] = v;
-  app.runtime_params_json = servers::compact_json(params);
+  app.runtime_params_json = compact_json(params);
 }
 
 }  // namespace platform::web

@@ -16,7 +16,6 @@ namespace {
 
 constexpr std::string_view repair_reason = "app_tool_failure";
 
-std::string dump(const json& j) { return servers::compact_json(j); }
 
 // The app's persisted runtime settings, or the registry default when they no longer validate
 // (a repair must not fail because a model was retired).
@@ -46,7 +45,7 @@ result<std::string> start_repair_run(web_app& app, const repair_request& r) {
   json messages = json::array({{{"id", "msg-repair-" + random_id(6)},
                                 {"role", "user"},
                                 {"parts", json::array({{{"type", "text"}, {"text", prompt}}})}}});
-  auto started = app.chat.start({run.key, dump(messages), 1, prompt, *settings, std::string(repair_reason)});
+  auto started = app.chat.start({run.key, compact_json(messages), 1, prompt, *settings, std::string(repair_reason)});
   if (!started) return tl::unexpected(started.error());
   return run.key.run_id;
 }
@@ -59,7 +58,7 @@ audit_event audit_of(const repair_request& r, std::string outcome, std::string b
   meta["reportSha256"] = sha256_hex(r.report_json);
   meta["reportBytes"] = r.report_json.size();
   return {"aud_" + random_id(10), r.workspace_id, r.app_id, "tool_failure_report", r.actor, r.tool_name,
-          r.fingerprint, std::move(outcome), std::move(builder_run_id), dump(meta), now_ms()};
+          r.fingerprint, std::move(outcome), std::move(builder_run_id), compact_json(meta), now_ms()};
 }
 
 // The audit trail must not decide the reply: a failed write is logged (ids only).

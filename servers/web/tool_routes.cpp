@@ -36,7 +36,6 @@ using context = std::shared_ptr<const tool_context>;
 const redaction_limits report_limits{.max_string_bytes = 1024, .max_members = 30, .max_depth = 6,
                                      .max_total_bytes = 8192};
 
-std::string dump(const json& j) { return servers::compact_json(j); }
 
 using servers::string_field;
 
@@ -45,7 +44,7 @@ std::optional<std::string> input_text(const json& body) {
   auto it = body.find("input");
   if (it == body.end() || it->is_null()) return std::string();
   if (it->is_string()) return it->get<std::string>();
-  if (it->is_object()) return dump(*it);
+  if (it->is_object()) return compact_json(*it);
   return std::nullopt;
 }
 
@@ -100,7 +99,7 @@ void send_repair(web_app& app, const repair_request& r, httplib::Response& res) 
     if (reply.error().code.rfind("store_", 0) == 0) return send_store_error(res, reply.error());
     return send_error(res, 502, "repair_not_started", "the builder repair run could not be started: " + reply.error().code);
   }
-  send_json(res, reply->value("ok", false) ? 202 : 200, dump(*reply));
+  send_json(res, reply->value("ok", false) ? 202 : 200, compact_json(*reply));
 }
 
 json endpoint_json(const tool& t) {
@@ -170,7 +169,7 @@ void report_app_tool_failure(const context& ctx, const httplib::Request& req, ht
   repair_request r{ws, app_id, "app_action", "user:" + c->who.user_id, t->first.name, code,
                    parse_error_category(string_field(*result, "errorCategory")),
                    failure_fingerprint(ws, app_id, t->first.name, code, t->first.endpoint),
-                   redact_json(scrub_secrets(dump(report), secrets), report_limits),
+                   redact_json(scrub_secrets(compact_json(report), secrets), report_limits),
                    {{"approvalHash", t->second}, {"userId", c->who.user_id}}};
   send_repair(app, r, res);
 }
@@ -191,7 +190,7 @@ void tool_audit(const context& ctx, const httplib::Request& req, httplib::Respon
                    {"builderRunId", e.builder_run_id.empty() ? json(nullptr) : json(e.builder_run_id)},
                    {"metadata", servers::parse_json_or_null(e.metadata_json)}, {"createdAt", e.created_at}});
   }
-  send_json(res, 200, dump(json{{"events", out}}));
+  send_json(res, 200, compact_json(json{{"events", out}}));
 }
 
 // ---- internal (worker → web) ---------------------------------------------------------------
@@ -261,7 +260,7 @@ void internal_failure_report(const context& ctx, const httplib::Request& req, ht
   repair_request r{run->workspace_id, run->app_id, "agent_tool", "agent_run:" + run->run_id, name, code,
                    error.is_object() ? parse_error_category(string_field(error, "errorCategory")) : std::nullopt,
                    failure_fingerprint(run->workspace_id, run->app_id, name, code, endpoint),
-                   redact_json(scrub_secrets(dump(report), secrets), report_limits),
+                   redact_json(scrub_secrets(compact_json(report), secrets), report_limits),
                    {{"agentRunId", run->run_id}, {"agentId", run->agent_id}, {"approvalHash", approval_hash},
                     {"failureCount", failures->size()}}};
   send_repair(app, r, res);

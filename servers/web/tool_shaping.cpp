@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "platform/compact_json.hpp"
 #include "platform/redaction.hpp"
 #include "platform/secret_scrub.hpp"
 
@@ -92,7 +93,7 @@ std::string failure_fingerprint(std::string_view workspace_id, std::string_view 
   // A JSON array, so no choice of separator can make two different identities collide.
   json id = {workspace_id, app_id, tool_name, error_code, endpoint ? endpoint->method : "",
              endpoint ? endpoint->url : ""};
-  return sha256_hex(id.dump(-1, ' ', false, json::error_handler_t::replace));
+  return sha256_hex(compact_json(id));
 }
 
 std::string repair_prompt(const repair_context& c) {

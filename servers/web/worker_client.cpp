@@ -226,7 +226,7 @@ result<void> worker_client::put_source(std::string_view app_id, const std::map<s
   cli.set_read_timeout(60, 0);
   nlohmann::json body = {{"files", files}};
   auto res = cli.Put("/sessions/" + path_segment(app_id) + "/source", auth_headers(token_),
-                     body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), "application/json");
+                     compact_json(body), "application/json");
   if (!res) return fail("worker_unreachable", "the worker is unreachable: " + httplib::to_string(res.error()));
   if (res->status != 200) return tl::unexpected(worker_error(res, "writing the app's source"));
   return {};

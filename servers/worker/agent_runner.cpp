@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "platform/compact_json.hpp"
 #include "platform/user_stop.hpp"
 #include "platform/ui_stream.hpp"
 #include "platform/usage.hpp"
@@ -104,7 +105,7 @@ tl::expected<run_spec, error> parse_run(const config& cfg, const std::string& ke
   }
   if (auto it = body.find("agentConfig"); it != body.end()) {
     if (!it->is_object()) return fail("invalid_body", "agentConfig must be an object {id, tools, dataCollections}");
-    r.agent_config_json = it->dump(-1, ' ', false, json::error_handler_t::replace);
+    r.agent_config_json = compact_json(*it);
   }
   if (auto it = body.find("sourceFiles"); it != body.end()) {
     if (!it->is_object() || it->size() > max_source_files) {
@@ -156,21 +157,21 @@ constexpr std::size_t max_callback_bytes = 4u << 20;
 constexpr std::size_t max_message_bytes = 64u << 10;
 
 std::string callback_text(json body) {
-  std::string text = body.dump(-1, ' ', false, json::error_handler_t::replace);
+  std::string text = compact_json(body);
   if (text.size() <= max_callback_bytes) return text;
   json& t = body["transcript"];
   for (auto& m : t) {
-    if (m.dump(-1, ' ', false, json::error_handler_t::replace).size() > max_message_bytes) {
+    if (compact_json(m).size() > max_message_bytes) {
       m = {{"type", m.value("type", "unknown")}, {"truncated", true}};
     }
   }
   body["transcriptTruncated"] = true;
   while (t.size() > 2) {
-    text = body.dump(-1, ' ', false, json::error_handler_t::replace);
+    text = compact_json(body);
     if (text.size() <= max_callback_bytes) return text;
     t.erase(t.begin() + static_cast<std::ptrdiff_t>(t.size() / 2));
   }
-  return body.dump(-1, ' ', false, json::error_handler_t::replace);
+  return compact_json(body);
 }
 
 // Bounded retries: the web server may be restarting. The body carries the transcript, never

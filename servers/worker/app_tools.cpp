@@ -17,7 +17,6 @@ using nlohmann::json;
 
 constexpr int tool_execute_timeout_s = 60;  // the web's HTTP executor stops at 20 s per call
 
-std::string dump(const json& j) { return servers::compact_json(j); }
 
 tool_outcome error_text(std::string message) { return {std::move(message), true}; }
 
@@ -52,9 +51,9 @@ std::string tool_input_text(const std::string& arguments_json) {
   json args = servers::parse_json_within(arguments_json);
   if (!args.is_object() || args.empty()) return "{}";
   if (auto it = args.find("input"); it != args.end() && args.size() == 1) {
-    return it->is_string() ? it->get<std::string>() : dump(*it);
+    return it->is_string() ? it->get<std::string>() : compact_json(*it);
   }
-  return dump(args);
+  return compact_json(args);
 }
 
 // The record kept for report_tool_call_failed: what failed and where, never secrets (the
@@ -76,7 +75,7 @@ std::string failure_record(const json& tool, const std::string& input, int statu
     if (result.is_object() && result.contains(k)) err[k] = result[k];
   }
   rec["error"] = err;
-  return redact_json(dump(rec), {.max_string_bytes = 1024, .max_members = 30, .max_depth = 6,
+  return redact_json(compact_json(rec), {.max_string_bytes = 1024, .max_members = 30, .max_depth = 6,
                                  .max_total_bytes = max_failure_record_bytes});
 }
 
@@ -85,14 +84,14 @@ tool_handler custom_tool(const config& cfg, json tool, std::string agent_id) {
     std::string input = tool_input_text(call.arguments_json);
     json body = {{"workspaceId", ctx.workspace_id}, {"appId", ctx.app_id}, {"runId", ctx.run_id},
                  {"agentId", agent_id}, {"toolName", tool.value("name", "")}, {"input", input}};
-    auto reply = post_internal(cfg, ctx.web_origin, "/api/internal/tool-execute", dump(body), tool_execute_timeout_s);
+    auto reply = post_internal(cfg, ctx.web_origin, "/api/internal/tool-execute", compact_json(body), tool_execute_timeout_s);
     if (!reply) return error_text("The platform could not run this tool: the web server did not answer.");
     json result = servers::parse_json_within(reply->body);
     bool success = result.is_object() && result.value("success", false);
     bool mock = result.is_object() && result.value("mock", false);
     if (!success && !mock) ctx.record_failure(failure_record(tool, input, reply->status, result));
     if (result.is_discarded()) return error_text("The tool failed (HTTP " + std::to_string(reply->status) + ").");
-    return {dump(result), !success};
+    return {compact_json(result), !success};
   };
 }
 
@@ -111,10 +110,10 @@ tool_handler report_failure(const config& cfg, std::string agent_id) {
     }
     json body = {{"workspaceId", ctx.workspace_id}, {"appId", ctx.app_id}, {"runId", ctx.run_id},
                  {"agentId", agent_id}, {"toolName", tool_name},
-                 {"description", redact_json(dump(args.value("description", "")), {.max_total_bytes = 4096})},
-                 {"attemptedTask", redact_json(dump(args.value("attemptedTask", "")), {.max_total_bytes = 4096})},
+                 {"description", redact_json(compact_json(json(args.value("description", ""))), {.max_total_bytes = 4096})},
+                 {"attemptedTask", redact_json(compact_json(json(args.value("attemptedTask", ""))), {.max_total_bytes = 4096})},
                  {"failures", records}};
-    auto reply = post_internal(cfg, ctx.web_origin, "/api/internal/tool-failure-report", dump(body));
+    auto reply = post_internal(cfg, ctx.web_origin, "/api/internal/tool-failure-report", compact_json(body));
     if (!reply) return error_text("The failure could not be reported: the web server did not answer.");
     return {reply->body.empty() ? "{}" : reply->body, reply->status >= 400};
   };
@@ -131,7 +130,7 @@ tool_handler data_tool(const config& cfg, std::string action, std::vector<std::s
     }
     json body = {{"workspaceId", ctx.workspace_id}, {"appId", ctx.app_id}, {"runId", ctx.run_id},
                  {"agentId", agent_id}, {"action", action}, {"request", args}};
-    auto reply = post_internal(cfg, ctx.web_origin, "/api/internal/app-data", dump(body));
+    auto reply = post_internal(cfg, ctx.web_origin, "/api/internal/app-data", compact_json(body));
     if (!reply) return error_text("App data is unavailable: the web server did not answer.");
     return {reply->body.empty() ? "{}" : reply->body, reply->status >= 400};
   };

@@ -38,7 +38,7 @@ tool_outcome error_result(std::string message) { return {std::move(message), tru
 // it carries the whole structured result (research/mcp.md §4: clients differ in which of text
 // and structuredContent they read; ours are one and the same).
 tool_outcome payload_result(const ojson& payload) {
-  return {payload.dump(-1, ' ', false, ojson::error_handler_t::replace), false};
+  return {compact_json(payload), false};
 }
 
 // A tool's body may not throw past the broker: a bug becomes a tool error the model can read.
@@ -291,7 +291,7 @@ std::string web_error_message(const internal_reply& r) {
 // POSTs to a web route; an unreachable web or a non-2xx answer is a message for the model.
 result<json> call_web(const config& cfg, const turn_context& ctx, const std::string& path, const ojson& body,
                       const std::string& what) {
-  auto reply = post_internal(cfg, ctx.web_origin, path, body.dump(-1, ' ', false, ojson::error_handler_t::replace),
+  auto reply = post_internal(cfg, ctx.web_origin, path, compact_json(body),
                              internal_route_timeout_s);
   if (!reply) {
     return fail("web_unreachable", "The platform's web server could not be reached to " + what +
@@ -317,7 +317,7 @@ tool_outcome list_app_integration_keys(const config& cfg, turn_context& ctx, con
   }
   if (!list) return error_result("The platform's web server sent an unexpected answer (no integrations list).");
   json keys = metadata_only(*list);
-  ojson p = {{"status", "ok"}, {"count", keys.size()}, {"integrations", ojson::parse(keys.dump(-1, ' ', false, json::error_handler_t::replace))},
+  ojson p = {{"status", "ok"}, {"count", keys.size()}, {"integrations", ojson::parse(compact_json(keys))},
              {"message", "Metadata only. Describe in integration-setup.json only what is missing for this app: a "
                          "domain and keySlug without a grant, or a grant lacking permission groups, scopes or named "
                          "secrets. Another app's keys never count for this app."}};
@@ -498,7 +498,7 @@ tool_outcome add_packages_tool(const config& cfg, turn_context& ctx, const mcp_t
                         "then call add_packages again.");
   }
   auto outcome = add_packages(cfg, ctx.workspace_dir, args->value("packages", json()));
-  return {outcome.payload.dump(-1, ' ', false, ojson::error_handler_t::replace), outcome.is_error};
+  return {compact_json(outcome.payload), outcome.is_error};
 }
 
 // ---- definitions ----

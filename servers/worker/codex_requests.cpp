@@ -30,7 +30,7 @@ bool elicitation_allowed(const json& params, const std::optional<broker_access>&
 }
 
 std::string reply(const json& id, json result) {
-  return json({{"id", id}, {"result", std::move(result)}}).dump(-1, ' ', false, json::error_handler_t::replace);
+  return compact_json(json({{"id", id}, {"result", std::move(result)}}));
 }
 
 }  // namespace
@@ -58,7 +58,7 @@ codex_answer answer_codex_request(std::string_view request, const std::optional<
     return {reply(id, {{"answers", json::object()}}), "no_answer"};  // nobody is there to answer
   }
   json error = {{"id", id}, {"error", {{"code", -32601}, {"message", "not supported by this client"}}}};
-  return {error.dump(-1, ' ', false, json::error_handler_t::replace), "unsupported"};
+  return {compact_json(error), "unsupported"};
 }
 
 }  // namespace platform::worker

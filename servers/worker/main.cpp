@@ -18,6 +18,7 @@
 #include "../common/listen.hpp"
 #include "../common/find_upwards.hpp"
 #include "../common/request_checks.hpp"
+#include "platform/compact_json.hpp"
 #include "platform/runtime_registry.hpp"
 #include "platform/transcript_handoff.hpp"
 #include "platform/ui_stream.hpp"
@@ -197,7 +198,7 @@ void post_messages(const config& cfg, session_table& sessions, worker_registry& 
     }
     if (covered < earlier) {
       t->prompt = platform::prompt_with_handoff(
-          platform::neutral_transcript(messages.dump(-1, ' ', false, json::error_handler_t::replace), covered, earlier),
+          platform::neutral_transcript(platform::compact_json(messages), covered, earlier),
           t->prompt);
     }
   }

@@ -13,6 +13,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "platform/compact_json.hpp"
+
 namespace platform::worker {
 
 namespace fs = std::filesystem;
@@ -145,7 +147,7 @@ result<std::string> opencode_tree::write_private(const std::string& name, std::s
 }
 
 result<void> opencode_tree::write_config(const json& config) const {
-  auto w = write_private("config/opencode/opencode.json", config.dump(-1, ' ', false, json::error_handler_t::replace));
+  auto w = write_private("config/opencode/opencode.json", compact_json(config));
   if (!w) return tl::unexpected(w.error());
   return {};
 }

@@ -376,13 +376,13 @@ result<void> codex_turn::start_turn(const turn_request& req, const json& protoco
 }
 
 void codex_turn::write(const json& message) {
-  (void)proc_->proc->write_stdin(message.dump(-1, ' ', false, json::error_handler_t::replace) + "\n");
+  (void)proc_->proc->write_stdin(compact_json(message) + "\n");
 }
 
 std::int64_t codex_turn::send(const char* method, json params) {
   std::int64_t id = proc_->next_id++;
   json m = {{"method", method}, {"id", id}, {"params", std::move(params)}};
-  auto w = proc_->proc->write_stdin(m.dump(-1, ' ', false, json::error_handler_t::replace) + "\n");
+  auto w = proc_->proc->write_stdin(compact_json(m) + "\n");
   return w ? id : -1;
 }
 

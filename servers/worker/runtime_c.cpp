@@ -293,7 +293,7 @@ std::optional<provider_session> runtime_c_turn::session() const {
     json exported = servers::parse_json_within(r->out);
     if (exported.is_object() && exported.contains("info") && exported["info"].is_object() &&
         exported["info"].value("id", "") == session_id_) {
-      s.data = exported.dump(-1, ' ', false, json::error_handler_t::replace);
+      s.data = compact_json(exported);
     }
   }
   *exported_ = std::move(s);

@@ -3,6 +3,7 @@
 
 #include "cli.hpp"
 #include "platform/approval_hash.hpp"
+#include "platform/compact_json.hpp"
 
 namespace platformctl {
 
@@ -14,7 +15,7 @@ int run_agents_hash(const args& a) {
   if (!hashed) {
     nlohmann::ordered_json reply = {{"ok", false},
                             {"error", {{"code", hashed.error().code}, {"message", hashed.error().message}}}};
-    print_line(reply.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
+    print_line(platform::compact_json(reply));
     return exit_invalid;
   }
   print_line(hashed->hash);

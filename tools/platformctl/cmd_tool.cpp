@@ -8,6 +8,7 @@
 
 #include "cli.hpp"
 #include "platform/agents_config.hpp"
+#include "platform/compact_json.hpp"
 #include "platform/error.hpp"
 #include "platform/tool_request.hpp"
 
@@ -39,8 +40,7 @@ std::optional<std::map<std::string, std::string>> parse_secrets(const std::strin
 }
 
 int lookup_error(const std::string& code, const std::string& message) {
-  print_line(json{{"ok", false}, {"error", {{"code", code}, {"message", message}}}}.dump(
-      -1, ' ', false, json::error_handler_t::replace));
+  print_line(platform::compact_json(json{{"ok", false}, {"error", {{"code", code}, {"message", message}}}}));
   return exit_invalid;
 }
 

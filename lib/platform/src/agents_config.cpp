@@ -5,6 +5,7 @@
 #include "config_reader.hpp"
 #include "platform/agents_config.hpp"
 #include "platform/ascii.hpp"
+#include "platform/compact_json.hpp"
 #include "platform/json_limits.hpp"
 
 namespace platform {
@@ -29,9 +30,7 @@ const tool* agents_config::find_tool(std::string_view tool_name,
 namespace config {
 namespace {
 
-constexpr auto replace_invalid = json::error_handler_t::replace;
 
-std::string compact(const json& v) { return v.dump(-1, ' ', false, replace_invalid); }
 
 bool blank(std::string_view s) {
   return std::all_of(s.begin(), s.end(), [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; });
@@ -114,7 +113,7 @@ std::string json_quoted(std::string_view text) {
     while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
     text = text.substr(0, end);
   }
-  std::string out = compact(json(std::string(text)));
+  std::string out = compact_json(json(std::string(text)));
   if (cut) out.insert(out.size() - 1, "...");
   return out;
 }
@@ -258,7 +257,7 @@ std::optional<std::string> object_reader::object_text(std::string_view name) {
     wrong_type(name, *v, "an object");
     return std::nullopt;
   }
-  return compact(*v);
+  return compact_json(*v);
 }
 
 std::map<std::string, std::string> object_reader::string_map(std::string_view name) {
@@ -273,7 +272,7 @@ std::map<std::string, std::string> object_reader::string_map(std::string_view na
     if (!value.is_string()) {
       report(*out_, at_.key(name).key(key), code::wrong_type,
              "values of \"" + std::string(name) + "\" must be strings, not " + std::string(type_name(value)) +
-                 ": write " + json_quoted(value.is_structured() ? std::string("...") : compact(value)) + " (in quotes)");
+                 ": write " + json_quoted(value.is_structured() ? std::string("...") : compact_json(value)) + " (in quotes)");
       continue;
     }
     out.emplace(key, value.get<std::string>());
@@ -368,7 +367,7 @@ std::optional<tool_endpoint> read_endpoint(const json& v, const json_path& at, v
   e.url = r.text("url", need::required, "the absolute https:// URL on integration.domain").value_or("");
   e.headers = r.string_map("headers");
   e.query_params = r.string_map("queryParams");
-  if (const json* body = r.get("body"); body != nullptr && !body->is_null()) e.body_json = compact(*body);
+  if (const json* body = r.get("body"); body != nullptr && !body->is_null()) e.body_json = compact_json(*body);
   return e;
 }
 
@@ -385,7 +384,7 @@ void read_custom_fields(object_reader& r, tool& t, bool custom, violations& out)
   t.response_schema_json = r.object_text("responseSchema");
   const json* mock = r.array("mockData", n, "at least 3 sample responses, returned while the integration is not configured");
   for_each_element(mock, r.path("mockData"), [&](const json& entry, const json_path&) {
-    t.mock_data_json.push_back(compact(entry));
+    t.mock_data_json.push_back(compact_json(entry));
   });
   if (mock != nullptr && mock->size() < 3) {
     report(out, r.path("mockData"), code::too_few_mock_data,

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "platform/app_data_store.hpp"
+#include "platform/compact_json.hpp"
 #include "platform/json_limits.hpp"
 #include "platform/json_text.hpp"
 
@@ -16,7 +17,6 @@ bool id_char(char c) {
   return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
 }
 
-std::string compact(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
 
 // The text as a JSON object, checked for nesting before the recursive parser sees it.
 result<json> parse_object(std::string_view text, std::string_view what) {
@@ -31,7 +31,7 @@ result<json> parse_object(std::string_view text, std::string_view what) {
 }
 
 result<std::string> within_limits(const json& j, const app_data_limits& limits) {
-  std::string out = compact(j);
+  std::string out = compact_json(j);
   if (out.size() > limits.max_document_bytes) {
     return fail("document_too_large", "a document's data may hold at most " + std::to_string(limits.max_document_bytes) +
                                           " bytes of JSON; this one holds " + std::to_string(out.size()));

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "platform/ascii.hpp"
+#include "platform/compact_json.hpp"
 #include "platform/json_limits.hpp"
 #include "platform/redaction.hpp"
 
@@ -85,13 +86,12 @@ bool compressed(const http_response& r) {
   return ce && !trim(*ce).empty() && ascii_lower(trim(*ce)) != "identity";
 }
 
-std::string dump(const json& v) { return v.dump(-1, ' ', false, json::error_handler_t::replace); }
 
 // JSON text stays JSON; anything else (or JSON nested deeper than the reply can embed) is
 // carried as a JSON string.
 std::string as_data(const std::string& body, std::string_view mt) {
   if (json_media_type(mt) && !nests_deeper_than(body, 256) && json::accept(body)) return body;
-  return dump(json(body));
+  return compact_json(json(body));
 }
 
 std::string_view resolution_for_status(int s) {
@@ -142,7 +142,7 @@ integration_tool_result provider_error(const http_response& r, std::string_view 
   auto result = integration_tool_result::failure(
       category, r.status == 401 ? "PROVIDER_UNAUTHORIZED" : r.status == 403 ? "PROVIDER_FORBIDDEN" : "PROVIDER_HTTP_ERROR",
       std::string(origin.substr(0, 300)) + " answered HTTP " + std::to_string(r.status),
-      std::string(resolution_for_status(r.status)), dump(details));
+      std::string(resolution_for_status(r.status)), compact_json(details));
   result.status_code = r.status;
   result.retryable = retryable_status(r.status);
   return result;

@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "platform/compact_json.hpp"
+
 namespace platform {
 namespace {
 
@@ -26,8 +28,7 @@ json_path json_path::key(std::string_view k) const {
   } else {
     // A JSON string literal keeps odd keys (dots, quotes, brackets) unambiguous.
     next.text_ += '[';
-    next.text_ += nlohmann::json(std::string(k)).dump(-1, ' ', false,
-                                                      nlohmann::json::error_handler_t::replace);
+    next.text_ += compact_json(nlohmann::json(std::string(k)));
     next.text_ += ']';
   }
   return next;

@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "platform/compact_json.hpp"
+
 namespace platform {
 namespace {
 
@@ -38,8 +40,6 @@ constexpr int unauthorized = -32001;
 
 constexpr std::string_view json_type = "application/json";
 
-std::string dump(const ojson& j) { return j.dump(-1, ' ', false, ojson::error_handler_t::replace); }
-std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
 
 std::string clip(std::string_view s) {
   return std::string(s.size() > max_quoted ? s.substr(0, max_quoted) : s);
@@ -101,7 +101,7 @@ mcp_http_reply json_reply(int status, const ojson& body) {
   mcp_http_reply r;
   r.status = status;
   r.content_type = std::string(json_type);
-  r.body = dump(body);
+  r.body = compact_json(body);
   return r;
 }
 
@@ -214,10 +214,10 @@ mcp_decision on_tools_call(const mcp_server_options& options, mcp_grants& grants
     return decide(error_reply(200, id, invalid_params, "Invalid params: arguments must be an object"));
   }
   mcp_tool_call call;
-  call.id_json = dump(id);
+  call.id_json = compact_json(id);
   call.name = std::move(canonical);
   call.tool = tool;
-  call.arguments_json = args && args->is_object() ? dump(*args) : "{}";
+  call.arguments_json = args && args->is_object() ? compact_json(*args) : "{}";
   call.app_id = grant.app_id;
   call.run_id = grant.run_id;
   grants.count_tool_call(grant.token);

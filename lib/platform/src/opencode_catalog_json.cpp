@@ -2,6 +2,7 @@
 // GET /opencode/models and what the web server builds its runtime-c models from.
 #include <nlohmann/json.hpp>
 
+#include "platform/compact_json.hpp"
 #include "platform/json_limits.hpp"
 #include "platform/runtime_registry.hpp"
 
@@ -28,7 +29,7 @@ std::string opencode_catalog_to_json(const opencode_catalog& catalog, const std:
                       {"status", m.status}});
   }
   json reply = {{"models", std::move(models)}, {"defaultModel", default_model ? json(*default_model) : json(nullptr)}};
-  return reply.dump(-1, ' ', false, json::error_handler_t::replace);
+  return compact_json(reply);
 }
 
 result<opencode_catalog_reply> opencode_catalog_from_json(std::string_view text) {

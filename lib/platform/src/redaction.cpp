@@ -6,6 +6,7 @@
 
 #include "bounded_json.hpp"
 #include "platform/ascii.hpp"
+#include "platform/compact_json.hpp"
 
 namespace platform {
 
@@ -83,7 +84,7 @@ std::string redact_json(std::string_view text, const redaction_limits& limits) {
   redaction_limits l = limits;
   // Tighten until it fits: fewer members and shorter strings keep the record's shape.
   for (int round = 0; round < 6; ++round) {
-    std::string out = bound(v, l, 0).dump(-1, ' ', false, json::error_handler_t::replace);
+    std::string out = compact_json(bound(v, l, 0));
     if (out.size() <= limits.max_total_bytes) return out;
     l.max_string_bytes = std::max<std::size_t>(16, l.max_string_bytes / 4);
     l.max_members = std::max<std::size_t>(2, l.max_members / 2);

@@ -29,6 +29,7 @@
 #include <simdjson.h>
 
 #include "dom_json.hpp"
+#include "platform/compact_json.hpp"
 #include "platform/json_limits.hpp"
 #include "platform/json_text.hpp"
 #include "platform/worker_message.hpp"
@@ -334,7 +335,7 @@ class runtime_c_normalizer final : public runtime_normalizer {
     nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
     if (j.is_discarded()) return std::nullopt;
     fallback_parser_ = std::make_unique<dom::parser>(depth_limited_parser(max_json_depth + 1));
-    if (fallback_parser_->parse(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)).get(root)) {
+    if (fallback_parser_->parse(compact_json(j)).get(root)) {
       return std::nullopt;
     }
     return root;

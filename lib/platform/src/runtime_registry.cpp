@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bounded_json.hpp"
+#include "platform/compact_json.hpp"
 
 namespace platform {
 namespace {
@@ -546,18 +547,18 @@ std::string normalized_settings_to_json(const normalized_settings& s) {
              {"downgrades", std::move(downgrades)},
              {"args", strings_json(s.args)},
              {"protocolParams", std::move(protocol)}};
-  return j.dump(-1, ' ', false, ojson::error_handler_t::replace);
+  return compact_json(j);
 }
 
 std::string error_to_json(const error& e) {
   ojson j = {{"error", {{"code", e.code}, {"message", e.message}}}};
-  return j.dump(-1, ' ', false, ojson::error_handler_t::replace);
+  return compact_json(j);
 }
 
 std::string runtime_registry_to_json(const runtime_registry& registry) {
   ojson list = ojson::array();
   for (const auto& rt : registry.runtimes()) list.push_back(runtime_json(rt));
-  return ojson{{"runtimes", std::move(list)}}.dump(-1, ' ', false, ojson::error_handler_t::replace);
+  return compact_json(ojson{{"runtimes", std::move(list)}});
 }
 
 // ---------------------------------------------------------------- opencode parser

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "platform/compact_json.hpp"
 #include "platform/ui_stream.hpp"
 #include "bounded_json.hpp"
 
@@ -489,7 +490,7 @@ std::string stream_report_to_json(const stream_report& report) {
     list.push_back(ordered{{"index", v.index}, {"code", v.code}, {"message", v.message}});
   }
   ordered out{{"ok", report.ok}, {"chunks", report.chunks}, {"violations", std::move(list)}};
-  return out.dump(-1, ' ', false, ordered::error_handler_t::replace);
+  return compact_json(out);
 }
 
 }  // namespace platform

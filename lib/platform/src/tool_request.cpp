@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "platform/compact_json.hpp"
 #include "platform/json_limits.hpp"
 #include "platform/json_path.hpp"
 #include "platform/placeholder.hpp"
@@ -19,9 +20,7 @@ namespace {
 
 using json = nlohmann::ordered_json;  // keeps the template's and the agent's key order
 
-constexpr auto replace_invalid = json::error_handler_t::replace;
 
-std::string dump(const json& v) { return v.dump(-1, ' ', false, replace_invalid); }
 
 // The text parsed as JSON, or the text itself as a JSON string when it is not JSON (or nests
 // deeper than a reply can be dumped safely).
@@ -98,7 +97,7 @@ std::string integration_tool_result::to_json() const {
     o["details"] = details_json->size() > max_details_bytes ? json{{"truncated", true}}
                                                             : embed(*details_json);
   }
-  return dump(o);
+  return compact_json(o);
 }
 
 std::string redaction_marker(std::string_view secret_name) {
@@ -116,7 +115,7 @@ const json_path endpoint_root("endpoint");
 failed fail_with(error_category c, std::string code, std::string error, std::string resolution,
                  std::optional<json> details = {}) {
   std::optional<std::string> d;
-  if (details) d = dump(*details);
+  if (details) d = compact_json(*details);
   return failed(integration_tool_result::failure(c, std::move(code), std::move(error),
                                                  std::move(resolution), std::move(d)));
 }
@@ -277,7 +276,7 @@ outcome<piece> placeholder_text(const placeholder& p, const render_env& env,
   const json* v = find_input(env.input, p.steps);
   if (v == nullptr) return bad_value(p, where, "it is missing");
   if (v->is_string()) return piece{v->get<std::string>(), false};
-  if (v->is_number() || v->is_boolean() || allow_structured) return piece{dump(*v), false};
+  if (v->is_number() || v->is_boolean() || allow_structured) return piece{compact_json(*v), false};
   return bad_value(p, where, "it must be a string, number or boolean here");
 }
 
@@ -747,13 +746,13 @@ bool is_json_media(const std::string& m) {
 std::string form_field(const json& v) {
   if (v.is_string()) return v.get<std::string>();
   if (v.is_null()) return {};
-  return dump(v);
+  return compact_json(v);
 }
 
 // The wire form of a rendered body under its Content-Type.
 outcome<std::string> serialize_body(const json& body, const std::string& content_type) {
   std::string m = media_type(content_type);
-  if (is_json_media(m)) return dump(body);
+  if (is_json_media(m)) return compact_json(body);
   if (m == "application/x-www-form-urlencoded") {
     if (!body.is_object()) {
       return spec_failure("INVALID_BODY", "a form-encoded endpoint.body must be a JSON object",
@@ -768,7 +767,7 @@ outcome<std::string> serialize_body(const json& body, const std::string& content
     }
     return out;
   }
-  return body.is_string() ? body.get<std::string>() : dump(body);
+  return body.is_string() ? body.get<std::string>() : compact_json(body);
 }
 
 outcome<http_request> render(const prepared_endpoint& p, const render_env& env,
@@ -856,7 +855,7 @@ std::string to_json(const http_request& r) {
   if (r.body) {
     body = is_json_media(media_type(r.content_type)) ? embed(*r.body) : json(*r.body);
   }
-  return dump(json{{"method", r.method}, {"url", r.url}, {"headers", headers}, {"body", body}});
+  return compact_json(json{{"method", r.method}, {"url", r.url}, {"headers", headers}, {"body", body}});
 }
 
 }  // namespace platform

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "platform/compact_json.hpp"
 #include "platform/json_limits.hpp"
 
 namespace platform {
@@ -22,7 +23,7 @@ std::string bounded(std::string_view s, std::size_t max) {
 }
 
 std::string one_line(const json& v, std::size_t max) {
-  std::string text = v.is_string() ? v.get<std::string>() : v.dump(-1, ' ', false, json::error_handler_t::replace);
+  std::string text = v.is_string() ? v.get<std::string>() : compact_json(v);
   for (char& c : text) {
     if (c == '\n' || c == '\r' || c == '\t') c = ' ';
   }

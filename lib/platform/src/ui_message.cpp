@@ -6,6 +6,8 @@
 
 #include "bounded_json.hpp"
 
+#include "platform/compact_json.hpp"
+
 namespace platform {
 
 using nlohmann::json;
@@ -125,7 +127,7 @@ namespace {
 
 void sse(std::string& out, const json& chunk) {
   out += "data: ";
-  out += chunk.dump(-1, ' ', false, json::error_handler_t::replace);
+  out += compact_json(chunk);
   out += "\n\n";
 }
 
@@ -188,7 +190,7 @@ std::string ui_message_assembler::replay_events() const {
 
 std::string ui_message_assembler::message_json() const {
   json m = {{"id", impl_->id}, {"role", "assistant"}, {"parts", impl_->parts}};
-  return m.dump(-1, ' ', false, json::error_handler_t::replace);
+  return compact_json(m);
 }
 
 result<std::size_t> count_ui_messages(std::string_view messages_json) {
@@ -209,7 +211,7 @@ result<std::string> append_ui_message(std::string_view messages_json, std::strin
     return fail("invalid_messages", "cannot append to a message list that is not a JSON array");
   }
   all.push_back(std::move(one));
-  return all.dump(-1, ' ', false, json::error_handler_t::replace);
+  return compact_json(all);
 }
 
 }  // namespace platform

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "platform/compact_json.hpp"
 #include "platform/json_path.hpp"
 #include "bounded_json.hpp"
 
@@ -476,7 +477,7 @@ std::string run_usage_to_json(const run_usage& u) {
   if (!u.cost_unknown_models.empty()) {
     j["costUnknownModels"] = u.cost_unknown_models;
   }
-  return j.dump(-1, ' ', false, ojson::error_handler_t::replace);
+  return compact_json(j);
 }
 
 result<run_usage> run_usage_from_json(std::string_view text) {
