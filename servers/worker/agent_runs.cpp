@@ -51,68 +51,39 @@ void agent_run::set_interrupt(std::function<void()> interrupt) {
   if (interrupt_ && stop_requested_) interrupt_();
 }
 
+namespace {
+std::int64_t ms(agent_run_table::clock::time_point t) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count();
+}
+}  // namespace
+
 result<std::shared_ptr<agent_run>> agent_run_table::admit(const std::string& key, const std::string& run_id,
                                                           clock::time_point now) {
   std::lock_guard lock(mu_);
-  expire(now);
-  if (runs_.count(key) != 0) return fail("run_exists", "an agent run with this id is already held by the worker");
-  if (runs_.size() >= capacity_) {
-    // Evict the least recently used finished run; running ones are never dropped.
-    auto victim = lru_.end();
-    for (auto it = lru_.begin(); it != lru_.end(); ++it) {
-      if (runs_.at(*it).finished_at) {
-        victim = it;
-        break;
-      }
-    }
-    if (victim == lru_.end()) {
-      return fail("worker_busy", "the worker already runs " + std::to_string(capacity_) + " agent runs; retry later");
-    }
-    runs_.erase(*victim);
-    lru_.erase(victim);
-  }
-  auto run = std::make_shared<agent_run>(key, run_id);
-  lru_.push_back(key);
-  runs_.emplace(key, entry{run, std::nullopt, std::prev(lru_.end())});
-  return run;
+  auto held = table_.admit(key, std::make_shared<agent_run>(key, run_id), ms(now));
+  if (!held) return tl::unexpected(held.error());
+  return **held;
 }
 
 std::shared_ptr<agent_run> agent_run_table::find(const std::string& key, clock::time_point now) {
   std::lock_guard lock(mu_);
-  expire(now);
-  auto it = runs_.find(key);
-  if (it == runs_.end()) return nullptr;
-  touch(it->second);
-  return it->second.run;
+  auto* run = table_.find(key, ms(now));
+  return run ? *run : nullptr;
 }
 
 void agent_run_table::finished(const std::string& key, clock::time_point now) {
   std::lock_guard lock(mu_);
-  auto it = runs_.find(key);
-  if (it != runs_.end()) it->second.finished_at = now;
+  table_.finished(key, ms(now));
 }
 
 std::size_t agent_run_table::size() {
   std::lock_guard lock(mu_);
-  return runs_.size();
+  return table_.size();
 }
 
 std::size_t agent_run_table::running() {
   std::lock_guard lock(mu_);
-  return static_cast<std::size_t>(std::count_if(runs_.begin(), runs_.end(), [](const auto& r) { return !r.second.finished_at; }));
+  return table_.running();
 }
-
-void agent_run_table::expire(clock::time_point now) {
-  for (auto it = runs_.begin(); it != runs_.end();) {
-    if (it->second.finished_at && now - *it->second.finished_at >= retention_) {
-      lru_.erase(it->second.lru);
-      it = runs_.erase(it);
-    } else {
-      ++it;
-    }
-  }
-}
-
-void agent_run_table::touch(entry& e) { lru_.splice(lru_.end(), lru_, e.lru); }
 
 }  // namespace platform::worker

@@ -1,15 +1,12 @@
 #pragma once
 // App-agent runs in worker memory (spec "Worker session and run retention", "App agent
 // trigger flow" 3–5): each run buffers every worker message so a viewer that comes late
-// replays it all, then follows live; a viewer that leaves never stops the run. Finished runs
-// are kept `retention`; at most `capacity` runs are held, and admitting one more evicts the
-// least recently used finished run (never a running one).
+// replays it all, then follows live; a viewer that leaves never stops the run. How long the
+// worker keeps them is the core's rule (platform/worker_retention.hpp).
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
-#include <list>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -17,6 +14,7 @@
 #include <vector>
 
 #include "platform/error.hpp"
+#include "platform/worker_retention.hpp"
 
 namespace platform::worker {
 
@@ -60,11 +58,11 @@ class agent_run {
   std::function<void()> interrupt_;
 };
 
+// The core's app_agent_run_table (its retention rule) behind a lock, on the steady clock.
 class agent_run_table {
  public:
   using clock = std::chrono::steady_clock;
-  agent_run_table(std::size_t capacity, std::chrono::milliseconds retention)
-      : capacity_(capacity), retention_(retention) {}
+  agent_run_table(std::size_t capacity, std::chrono::milliseconds retention) : table_(capacity, retention.count()) {}
 
   // A new running run under `key` ({appId}__agent__{runId}). Fails with `run_exists` when the
   // key is held, `worker_busy` when `capacity` runs are all still running.
@@ -77,19 +75,8 @@ class agent_run_table {
   std::size_t running();  // admitted and not finished (a draining worker waits for them)
 
  private:
-  struct entry {
-    std::shared_ptr<agent_run> run;
-    std::optional<clock::time_point> finished_at;
-    std::list<std::string>::iterator lru;
-  };
-  void expire(clock::time_point now);
-  void touch(entry& e);
-
-  std::size_t capacity_;
-  std::chrono::milliseconds retention_;
   std::mutex mu_;
-  std::map<std::string, entry> runs_;
-  std::list<std::string> lru_;  // front = least recently used
+  app_agent_run_table<std::shared_ptr<agent_run>> table_;
 };
 
 }  // namespace platform::worker

@@ -2,31 +2,26 @@
 
 namespace platform::worker {
 
+namespace {
+std::int64_t now_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+}  // namespace
+
 void session_table::put(const std::string& app_id, const std::string& run_id, provider_session s) {
   std::lock_guard lock(mu_);
-  auto now = std::chrono::steady_clock::now();
-  expire(now);
-  by_app_[app_id] = {run_id, std::move(s), now};
+  table_.put(app_id, run_id, std::move(s), now_ms());
 }
 
 std::optional<provider_session> session_table::get(const std::string& app_id, const std::string& run_id) {
   std::lock_guard lock(mu_);
-  expire(std::chrono::steady_clock::now());
-  auto it = by_app_.find(app_id);
-  if (it == by_app_.end() || it->second.run_id != run_id) return std::nullopt;
-  return it->second.session;
+  const provider_session* s = table_.get(app_id, run_id, now_ms());
+  return s ? std::optional<provider_session>(*s) : std::nullopt;
 }
 
 std::size_t session_table::size() {
   std::lock_guard lock(mu_);
-  return by_app_.size();
-}
-
-void session_table::expire(std::chrono::steady_clock::time_point now) {
-  for (auto it = by_app_.begin(); it != by_app_.end();) {
-    if (now - it->second.used > ttl_) it = by_app_.erase(it);
-    else ++it;
-  }
+  return table_.size();
 }
 
 }  // namespace platform::worker

@@ -1,0 +1,212 @@
+// The builder turn state machine on synthetic worker messages: what it streams, when it writes
+// a replay head, how the stream ends, and the record the turn leaves.
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "platform/builder_turn.hpp"
+#include "platform/ui_stream.hpp"
+#include "platform/user_stop.hpp"
+#include "platform/worker_message.hpp"
+
+namespace wm = platform::worker_message;
+using nlohmann::json;
+using platform::builder_turn;
+
+namespace {
+
+std::vector<std::string> lines_of(const std::string& written) {
+  std::vector<std::string> out;
+  std::size_t pos = 0;
+  while (pos < written.size()) {
+    auto nl = written.find('\n', pos);
+    out.push_back(written.substr(pos, nl - pos));
+    pos = nl + 1;
+  }
+  return out;
+}
+
+std::string text_turn(std::string_view text) {
+  std::string t;
+  wm::message_start(t, "msg_1", "model-x");
+  wm::text_block_start(t, 0);
+  wm::text_delta(t, 0, text);
+  wm::block_stop(t, 0);
+  wm::message_stop(t);
+  return t;
+}
+
+std::string result_line() {
+  std::string t;
+  wm::result(t, {false, "done", "s1", "end_turn", 1, 0.25, R"({"input_tokens":3})", ""});
+  return t;
+}
+
+struct streamed {
+  std::vector<json> chunks;  // every event's data, [DONE] as the string "[DONE]"
+  std::vector<platform::replay_head> heads;
+};
+
+void take(streamed& s, const platform::builder_turn_output& step) {
+  for (auto e : step.events) {
+    REQUIRE(e.substr(0, 6) == "data: ");
+    REQUIRE(e.substr(e.size() - 2) == "\n\n");
+    auto data = e.substr(6, e.size() - 8);
+    s.chunks.push_back(data == "[DONE]" ? json("[DONE]") : json::parse(data));
+  }
+  if (step.head) s.heads.push_back(*step.head);
+}
+
+builder_turn make_turn(std::size_t window_chunks = 65536) {
+  platform::builder_turn_options o;
+  o.message_id = "msg-run-1";
+  o.window.max_chunks = window_chunks;
+  return builder_turn(o);
+}
+
+streamed feed_all(builder_turn& t, const std::string& written) {
+  streamed s;
+  for (const auto& line : lines_of(written)) take(s, t.feed(line));
+  return s;
+}
+
+std::vector<std::string> types(const streamed& s) {
+  std::vector<std::string> out;
+  for (const auto& c : s.chunks) out.push_back(c.is_string() ? c.get<std::string>() : c["type"].get<std::string>());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a turn that only talked: its events, [DONE] only after the record, the message appended, completed") {
+  auto t = make_turn();
+  std::string w = text_turn("Hello");
+  w += result_line();
+  wm::workspace_changes(w, false);
+  auto s = feed_all(t, w);
+  take(s, t.feed("[DONE]"));  // the worker's own end is not the stream's
+  take(s, t.end({}));
+  CHECK(types(s).back() == "finish");
+  CHECK(s.chunks.front()["messageId"] == "msg-run-1");
+
+  auto r = t.record(R"([{"id":"u1","role":"user","parts":[{"type":"text","text":"hi"}]}])", 1);
+  CHECK(r.status == platform::run_status::completed);
+  CHECK(r.message_count == 2);
+  REQUIRE(r.messages);
+  auto messages = json::parse(*r.messages);
+  REQUIRE(messages.size() == 2);
+  CHECK(messages[1]["id"] == "msg-run-1");
+  CHECK(messages[1]["parts"].dump().find("Hello") != std::string::npos);
+  CHECK_FALSE(r.worker_failed);
+  CHECK_FALSE(r.preview_moved);
+
+  take(s, t.done());
+  CHECK(types(s).back() == "[DONE]");
+  CHECK(t.done().events.empty());  // once
+}
+
+TEST_CASE("a turn that may have written files but neither built nor presented fails") {
+  auto wrote = make_turn();
+  feed_all(wrote, text_turn("edited") + result_line());  // no workspace_changes: it may have written
+  wrote.end({});
+  CHECK(wrote.record("[]", 0).status == platform::run_status::failed);
+}
+
+TEST_CASE("a worker failure before the result: an error chunk with its message, the run fails") {
+  auto t = make_turn();
+  auto s = feed_all(t, text_turn("partial"));
+  platform::builder_turn_end how;
+  how.failure = "the worker went away";
+  take(s, t.end(how));
+  auto ty = types(s);
+  REQUIRE(std::find(ty.begin(), ty.end(), "error") != ty.end());
+  auto err = std::find_if(s.chunks.begin(), s.chunks.end(), [](const json& c) { return c.is_object() && c["type"] == "error"; });
+  CHECK((*err)["errorText"] == "the worker went away");
+  CHECK(ty.back() == "finish");
+  auto r = t.record("[]", 0);
+  CHECK(r.status == platform::run_status::failed);
+  CHECK(r.worker_failed);
+  CHECK(r.message_count == 1);  // what streamed is kept
+}
+
+TEST_CASE("a failure after the result lost nothing: no error chunk, the worker's session is kept") {
+  auto t = make_turn();
+  std::string w = text_turn("all there") + result_line();
+  wm::workspace_changes(w, false);
+  auto s = feed_all(t, w);
+  platform::builder_turn_end how;
+  how.failure = "connection reset";
+  take(s, t.end(how));
+  auto ty = types(s);
+  CHECK(std::find(ty.begin(), ty.end(), "error") == ty.end());
+  auto r = t.record("[]", 0);
+  CHECK_FALSE(r.worker_failed);
+  CHECK(r.status == platform::run_status::completed);
+}
+
+TEST_CASE("a stop before the result: an abort chunk with the user's reason, the run fails") {
+  auto t = make_turn();
+  auto s = feed_all(t, text_turn("half"));
+  platform::builder_turn_end how;
+  how.stop_requested = true;
+  how.failure = "cancelled";  // the stop cut the worker request
+  take(s, t.end(how));
+  auto ty = types(s);
+  REQUIRE(std::find(ty.begin(), ty.end(), "abort") != ty.end());
+  CHECK(std::find(ty.begin(), ty.end(), "error") == ty.end());
+  CHECK(t.stopped());
+  CHECK(t.record("[]", 0).status == platform::run_status::failed);
+}
+
+TEST_CASE("a stream its store gave up on gets no error chunk, and the run still fails") {
+  auto t = make_turn();
+  auto s = feed_all(t, text_turn("cut"));
+  platform::builder_turn_end how;
+  how.failure = "stopped reading";
+  how.stream_lost = true;
+  take(s, t.end(how));
+  auto ty = types(s);
+  CHECK(std::find(ty.begin(), ty.end(), "error") == ty.end());
+  CHECK(t.record("[]", 0).status == platform::run_status::failed);
+}
+
+TEST_CASE("a replay head every half window, standing for the events before it") {
+  auto t = make_turn(8);
+  std::string w;
+  wm::message_start(w, "msg_1", "model-x");
+  wm::text_block_start(w, 0);
+  for (int i = 0; i < 20; ++i) wm::text_delta(w, 0, "x");
+  wm::block_stop(w, 0);
+  wm::message_stop(w);
+  auto s = feed_all(t, w);
+  REQUIRE(s.heads.size() >= 3);
+  for (std::size_t i = 0; i < s.heads.size(); ++i) {
+    CHECK(s.heads[i].upto == 4 * (i + 1));
+    // A head's events are whole SSE events that start the message.
+    CHECK(s.heads[i].events.substr(0, 6) == "data: ");
+    CHECK(s.heads[i].events.find("\"type\":\"start\"") != std::string::npos);
+  }
+}
+
+TEST_CASE("the worker's usage of the turn is taken from its result line") {
+  auto t = make_turn();
+  platform::run_usage u;
+  u.total_input_tokens = 1200;
+  u.total_output_tokens = 34;
+  u.total_cost_usd = 0.5;
+  std::string line = result_line();
+  line.pop_back();  // its newline
+  wm::add_turn_usage(line, u);
+  CHECK_FALSE(t.usage());
+  t.feed(line);
+  REQUIRE(t.usage());
+  CHECK(t.usage()->total_input_tokens == 1200);
+  CHECK(t.usage()->total_output_tokens == 34);
+}
+
+TEST_CASE("a missing or stale workspace is restored and the turn sent again; other refusals are not") {
+  CHECK(platform::needs_workspace_restore({"workspace_missing", ""}));
+  CHECK(platform::needs_workspace_restore({"workspace_stale", ""}));
+  CHECK_FALSE(platform::needs_workspace_restore({"worker_draining", ""}));
+  CHECK_FALSE(platform::needs_workspace_restore({"worker_unreachable", ""}));
+}
