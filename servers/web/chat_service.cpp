@@ -10,14 +10,8 @@
 #include "governed_agents.hpp"
 #include "http.hpp"
 #include "platform/source_digest.hpp"
-#include "platform/bridge.hpp"
 #include "platform/builder_run.hpp"
-#include "platform/replay_head.hpp"
-#include "platform/ui_message.hpp"
-#include "platform/ui_stream.hpp"
-#include "platform/usage.hpp"
-#include "platform/user_stop.hpp"
-#include "platform/worker_message.hpp"
+#include "platform/builder_turn.hpp"
 #include "stream_writer.hpp"
 #include "previews.hpp"
 
@@ -158,36 +152,15 @@ result<turn_start> chat_service::start(turn_request request) {
 void chat_service::run(const std::shared_ptr<turn>& t) {
   const run_key& key = t->req.key;
   const auto started_at = std::chrono::steady_clock::now();
-  bridge_options opt;
-  // Stable per turn: a replayed stream repeats it, so the client replaces, not duplicates.
-  opt.message_id = "msg-" + key.run_id + "-" + std::to_string(t->req.message_count);
-  bridge b(opt);
-  ui_message_assembler assembled;
-  std::optional<run_usage> usage;
-  // Until the worker says otherwise, a turn may have written files (so it needs done_building).
-  bool wrote_files = true;
-  std::string out;
-
-  replay_head_schedule heads(replay_window(cfg_));
-  // Splits the bridge's SSE output into events: one replay entry each. Every half window the
-  // message so far becomes the stream's replay head, for viewers that come after the buffer
-  // dropped the turn's start (a head too large to keep is refused; viewers then get 204).
-  auto emit = [&] {
-    std::size_t pos = 0;
-    while (pos < out.size()) {
-      std::size_t end = out.find("\n\n", pos);
-      if (end == std::string::npos) break;
-      std::string_view event(out.data() + pos, end + 2 - pos);
-      // The writer waits out a brief outage of the cache store; past its limit the turn is cut.
+  // The message id is stable per turn: a replayed stream repeats it, so the client replaces,
+  // not duplicates.
+  builder_turn bt({"msg-" + key.run_id + "-" + std::to_string(t->req.message_count), replay_window(cfg_)});
+  // The writer waits out a brief outage of the cache store; past its limit the turn is cut.
+  auto write = [&](builder_turn_output step) {
+    for (auto event : step.events) {
       if (!t->claim_lost && !t->writer->append(event)) t->claim_lost = true;
-      std::string_view data = event.substr(6, event.size() - 8);  // "data: " ... "\n\n"
-      assembled.feed(data);
-      if (heads.appended(event.size()) && !t->claim_lost) {
-        t->writer->put_head(replay_head{heads.events(), assembled.replay_events()});
-      }
-      pos = end + 2;
     }
-    out.clear();
+    if (step.head && !t->claim_lost) t->writer->put_head(std::move(*step.head));
   };
 
   auto run_record = db_.get_builder_run(key);
@@ -222,15 +195,11 @@ void chat_service::run(const std::shared_ptr<turn>& t) {
     if (!request_at) request_at = std::chrono::steady_clock::now();
     return worker.stream_messages(key.app_id, compact_json(body),
                                    [&](std::string_view data) {
-                                     if (data == "[DONE]") return true;
                                      std::optional<std::chrono::steady_clock::time_point> text_at;
                                      if (cfg_.trace && !timing_reported && data.find(R"("type":"text_delta")") != std::string_view::npos) {
                                        text_at = std::chrono::steady_clock::now();
                                      }
-                                     if (auto u = worker_message::turn_usage(data)) usage = u;
-                                     if (auto changed = worker_message::workspace_changed(data)) wrote_files = *changed;
-                                     b.feed_message(data, out);
-                                     emit();
+                                     write(bt.feed(data));
                                      if (text_at) report_timing(*text_at);
                                      return !t->claim_lost.load() && !t->stop_requested.load();
                                    }, &t->worker_request);
@@ -245,83 +214,63 @@ void chat_service::run(const std::shared_ptr<turn>& t) {
     // A worker without this app's workspace (a new host, a wiped disk, an app that moved) or
     // with a stale one would build on the wrong files and the draft would be replaced after
     // the turn: give it the draft, then go on.
-    if (!streamed && (streamed.error().code == "workspace_missing" || streamed.error().code == "workspace_stale") &&
-        restore_worker_workspace(*worker, key.app_id, draft_files)) {
+    if (!streamed && needs_workspace_restore(streamed.error()) && restore_worker_workspace(*worker, key.app_id, draft_files)) {
       streamed = stream(*worker);
     }
     if (streamed || !workers_.moves_on(*worker, streamed.error())) break;
   }
   t->stop_listener.reset();
-  bool stopped = t->stop_requested.load() && !b.outcome().result_seen;
-  // A stream that broke after the turn's result lost nothing the viewer needs.
-  bool worker_failed = !streamed && !b.outcome().result_seen;
-  if (stopped) b.abort(platform::user_stop_reason, out);
-  else if (worker_failed && !t->claim_lost) b.fail(streamed.error().message, out);
-  b.finish(out);
-  // [DONE] waits until the turn is persisted: a client that reads the history when its stream
-  // ends must find the run completed, with this turn's messages, usage and draft.
-  bool done_marker = out.size() >= sse_done_event.size() &&
-                     std::string_view(out).substr(out.size() - sse_done_event.size()) == sse_done_event;
-  if (done_marker) out.resize(out.size() - sse_done_event.size());
-  emit();
+  builder_turn_end how;
+  how.stop_requested = t->stop_requested.load();
+  if (!streamed) how.failure = streamed.error().message;
+  how.stream_lost = t->claim_lost.load();
+  write(bt.end(how));
+  auto rec = bt.record(t->req.messages_json, t->req.message_count);
 
-  const auto& o = b.outcome();
-  std::int64_t count = t->req.message_count;
-  std::optional<std::string> messages;
-  if (!assembled.empty()) {
-    auto all = append_ui_message(t->req.messages_json, assembled.message_json());
-    if (all) {
-      messages = std::move(*all);
-      ++count;
-    }
-  }
   // What the turn leaves behind (its session, usage, draft, preview and, above all, its message)
   // waits out a database that is restarting (the store reconnects), for as long as the cache
   // store's outage would be waited out; the deadline is shared by every write below.
   const auto store_deadline = std::chrono::steady_clock::now() + cfg_.cache_outage_limit;
-  auto stored = [&](auto&& write) {
-    auto r = write();
+  auto stored = [&](auto&& write_once) {
+    auto r = write_once();
     while (!r && r.error().code == "store_unavailable" && std::chrono::steady_clock::now() < store_deadline) {
       std::this_thread::sleep_for(std::chrono::milliseconds(200));
-      r = write();
+      r = write_once();
     }
     return r;
   };
-  if (!worker_failed) {
+  if (!rec.worker_failed) {
     auto state = worker->session_state(key.app_id, key.run_id);
-    if (state && *state) (void)stored([&] { return db_.save_session_state(key, t->req.settings.runtime_id, {**state, count}); });
+    if (state && *state) {
+      (void)stored([&] { return db_.save_session_state(key, t->req.settings.runtime_id, {**state, rec.message_count}); });
+    }
   }
-  if (usage) (void)stored([&] { return db_.add_usage(key, *usage); });
+  if (const auto& usage = bt.usage()) (void)stored([&] { return db_.add_usage(key, *usage); });
   // Before run.completed, so a client that reloads the agents on the event sees this turn's edits.
   if (auto synced = stored([&] { return sync_draft_from_worker(db_, *worker, key.workspace_id, key.app_id, now_ms()); }); !synced) {
     std::fprintf(stderr, "web: draft snapshot app=%s not synced: %s\n", key.app_id.c_str(), synced.error().code.c_str());
   }
   // The live preview moves to the build done_building just made, before run.completed tells
   // the page to look (spec "What the service does" 9).
-  if (o.done_building_succeeded) {
+  if (rec.preview_moved) {
     if (auto shown = stored([&] { return sync_preview_from_worker(db_, *worker, key.workspace_id, key.app_id, now_ms()); }); !shown) {
       std::fprintf(stderr, "web: preview app=%s not stored: %s\n", key.app_id.c_str(), shown.error().code.c_str());
     }
   }
-  run_status status = turn_end_status({o.approval_stop, o.done_building_succeeded,
-                                       o.is_error || worker_failed || !o.result_seen || o.stopped, false, wrote_files});
-  auto ended = stored([&] { return db_.end_turn(key, t->claim_token, {status, messages ? messages : std::nullopt, count, now_ms()}); });
-  if (done_marker) {
-    out = sse_done_event;
-    emit();
-  }
+  auto ended = stored([&] { return db_.end_turn(key, t->claim_token, {rec.status, rec.messages, rec.message_count, now_ms()}); });
+  write(bt.done());
   if (!t->writer->finish()) {
     std::fprintf(stderr, "web: stream of run=%s not completed: the cache store stayed unreachable\n", key.run_id.c_str());
   }
   if (ended && *ended) {
-    publish_builder_event(cache_, status == run_status::completed ? "run.completed" : "run.failed", key, status,
+    publish_builder_event(cache_, rec.status == run_status::completed ? "run.completed" : "run.failed", key, rec.status,
                           t->req.run_reason);
   }
   if (cfg_.trace) {
     auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started_at).count();
     std::fprintf(stderr, "web: turn end app=%s run=%s status=%s stopped=%d worker_failed=%d chunks=%zu lines=%zu ms=%lld\n",
-                 key.app_id.c_str(), key.run_id.c_str(), std::string(to_string(status)).c_str(), o.stopped ? 1 : 0,
-                 worker_failed ? 1 : 0, o.chunks, o.lines, static_cast<long long>(ms));
+                 key.app_id.c_str(), key.run_id.c_str(), std::string(to_string(rec.status)).c_str(), bt.stopped() ? 1 : 0,
+                 rec.worker_failed ? 1 : 0, bt.chunks(), bt.messages(), static_cast<long long>(ms));
   }
   std::lock_guard lock(mu_);
   turns_.erase(t->stream_id);
