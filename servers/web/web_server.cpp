@@ -2,6 +2,7 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
@@ -125,6 +126,10 @@ bool web_server::process_and_close_socket(socket_t sock) {
   const int read_ms = static_cast<int>(read_timeout_sec_ * 1000 + read_timeout_usec_ / 1000);
   const int write_ms = static_cast<int>(write_timeout_sec_ * 1000 + write_timeout_usec_ / 1000);
   const int keep_alive_ms = static_cast<int>(keep_alive_timeout_sec_ * 1000);
+  // Stream events are small writes one after another: Nagle would hold one back until the
+  // client acknowledged the last, which a client's delayed ACK makes tens of milliseconds.
+  int one = 1;
+  (void)::setsockopt(sock, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
   socket_stream strm(sock, read_ms, write_ms);
   std::function<void(int)> taken;
   for (std::size_t left = keep_alive_max_count_; left > 0 && svr_sock_ != INVALID_SOCKET; --left) {

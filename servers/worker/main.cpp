@@ -305,6 +305,7 @@ int main(int, char** argv) {
   // the pool is sized so that neither starves the rest (docs/operations.md, "Slow clients").
   server.new_task_queue = [] { return new httplib::ThreadPool(1024); };
   server.set_read_timeout(10, 0);
+  server.set_tcp_nodelay(true);  // a turn's messages are small writes: none waits for an ACK
   server.set_keep_alive_timeout(2);
   server.set_write_timeout(30, 0);
   server.set_payload_max_length(body_limits.max_bytes);

@@ -57,6 +57,20 @@ int connect_to(int port) {
   return fd;
 }
 
+// CPU seconds (user + system) a process has used so far.
+double cpu_seconds(pid_t pid) {
+  std::FILE* f = std::fopen(("/proc/" + std::to_string(pid) + "/stat").c_str(), "r");
+  if (f == nullptr) return 0;
+  char buf[1024];
+  std::size_t n = std::fread(buf, 1, sizeof buf - 1, f);
+  std::fclose(f);
+  buf[n] = 0;
+  const char* p = std::strrchr(buf, ')');  // the command name may hold spaces
+  unsigned long long utime = 0, stime = 0;
+  if (p == nullptr || std::sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime, &stime) != 2) return 0;
+  return static_cast<double>(utime + stime) / static_cast<double>(sysconf(_SC_CLK_TCK));
+}
+
 struct web_process {
   pid_t pid = -1;
   int port = 0;
@@ -157,6 +171,9 @@ int main(int argc, char** argv) {
 
   const std::string body =
       R"({"messages":[{"id":"u1","role":"user","parts":[{"type":"text","text":"Count."}]}],"runtimeModel":"claude-sonnet-4-5-20250929"})";
+  // Where the time goes on a machine this small: the CPU each side used while the turns streamed.
+  const double web_cpu_before = cpu_seconds(web.pid), bench_cpu_before = cpu_seconds(getpid());
+  const long long streaming_from = now_ns();
   int ep = epoll_create1(EPOLL_CLOEXEC);
   std::vector<int> fds;
   for (int i = 0; i < turns; ++i) {
@@ -205,6 +222,8 @@ int main(int argc, char** argv) {
       }
     }
   }
+  const double wall = static_cast<double>(now_ns() - streaming_from) / 1e9;
+  const double web_cpu = cpu_seconds(web.pid) - web_cpu_before, bench_cpu = cpu_seconds(getpid()) - bench_cpu_before;
   kill(web.pid, SIGTERM);
   waitpid(web.pid, nullptr, 0);
   worker.stop();
@@ -218,5 +237,9 @@ int main(int argc, char** argv) {
               "%zu of %d chunks, p50 %.2f ms, p99 %.2f ms, max %.2f ms\n",
               turns, interval_ms, std::getenv("PLATFORM_TEST_REDIS_URL") ? "Redis" : "in-process pub/sub", latency_ms.size(),
               turns * deltas, at(0.5), at(0.99), latency_ms.empty() ? 0.0 : latency_ms.back());
+  std::printf("  CPU while streaming (%.2f s on %ld cores): platform-web %.2f s (%.0f us a chunk), this bench's worker and "
+              "client %.2f s\n",
+              wall, sysconf(_SC_NPROCESSORS_ONLN), web_cpu, latency_ms.empty() ? 0.0 : web_cpu * 1e6 / static_cast<double>(latency_ms.size()),
+              bench_cpu);
   return latency_ms.size() == static_cast<std::size_t>(turns) * static_cast<std::size_t>(deltas) ? 0 : 1;
 }

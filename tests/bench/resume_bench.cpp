@@ -13,7 +13,7 @@
 // Needs PLATFORM_TEST_PG_URL and PLATFORM_TEST_REDIS_URL (scripts/services.sh start); the peer
 // mode only the latter.
 // Usage: bench_resume WEB_BINARY [viewers=2000] [rounds=200]
-//        bench_resume --sse-peer PORT PID CHANNEL [viewers=2000] [events=100]
+//        bench_resume --sse-peer PORT PID CHANNEL [viewers=2000] [events=1000]
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -40,6 +40,9 @@ using namespace platform;
 using clock_type = std::chrono::steady_clock;
 
 namespace {
+
+// Events timed one after another on the held viewers: a p99 of 100 would be the second-slowest.
+constexpr int fanout_events = 1000;
 
 struct web_process {
   pid_t pid = -1;
@@ -246,7 +249,7 @@ int peer_viewers(int argc, char** argv, const char* redis) {
   auto cache = make_redis_cache_store(co).value();
   std::string channel = argv[4];
   bool ok = hold_viewers("peer viewers", "node:http SSE server", std::atoi(argv[2]), std::atoi(argv[3]), "/events",
-                         argc > 5 ? std::atoi(argv[5]) : 2000, argc > 6 ? std::atoi(argv[6]) : 100, [&](int k) {
+                         argc > 5 ? std::atoi(argv[5]) : 2000, argc > 6 ? std::atoi(argv[6]) : fanout_events, [&](int k) {
     (void)cache->publish(channel, "data: {\"type\":\"text-delta\",\"id\":\"m:1\",\"delta\":\"broadcast " + std::to_string(k) + "\"}\n\n");
   });
   return ok ? 0 : 1;
@@ -315,7 +318,7 @@ int main(int argc, char** argv) {
   run_key vkey{ws, app, "bench-viewers-" + suffix};
   std::string vstream = seed_run(*db, *cache, vkey, 1);
   std::string vpath = "/api/workspaces/" + ws + "/apps/" + app + "/runs/" + vkey.run_id + "/chat/stream";
-  bool ok = hold_viewers("viewers", "platform-web", web.port, web.pid, vpath, viewers, 100, [&](int k) {
+  bool ok = hold_viewers("viewers", "platform-web", web.port, web.pid, vpath, viewers, fanout_events, [&](int k) {
     (void)cache->append(vstream, "data: {\"type\":\"text-delta\",\"id\":\"m:1\",\"delta\":\"broadcast " + std::to_string(k) + "\"}\n\n");
   });
   kill(web.pid, SIGTERM);
