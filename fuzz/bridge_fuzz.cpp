@@ -1,6 +1,8 @@
 // The bridge on arbitrary worker bytes (runtime-a message form, JSON lines). Contract:
 //  - never crash;
-//  - the SSE output does not depend on how the input is split;
+//  - the SSE output does not depend on how the input is split, nor on whether a line was read
+//    by the fast reader (worker_line.hpp) or parsed: a space after each line's first `{`
+//    keeps the JSON and sends every line to the parser;
 //  - whatever the worker sends, the output is a valid UI message stream: the stream checker
 //    finds no violation (docs/ui-stream.md, "Invariants"), and the bridge's own chunk count
 //    matches what the checker counted.
@@ -28,6 +30,18 @@ std::string translate_in_pieces(std::string_view input, std::size_t salt, platfo
   return out;
 }
 
+std::string spaced(std::string_view input) {
+  std::string out;
+  out.reserve(input.size() + input.size() / 16);
+  bool line_start = true;
+  for (char c : input) {
+    out += c;
+    if (line_start && c == '{') out += ' ';
+    line_start = c == '\n';
+  }
+  return out;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -39,6 +53,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   platform::bridge_outcome split_outcome;
   if (translate_in_pieces(input, 3, split_outcome) != whole) __builtin_trap();
+  platform::bridge parsed_bridge;
+  std::string parsed;
+  parsed_bridge.feed(spaced(input), parsed);
+  parsed_bridge.finish(parsed);
+  if (parsed != whole) {
+    std::fprintf(stderr, "read and parsed lines differ\n--- read ---\n%s\n--- parsed ---\n%s\n", whole.c_str(), parsed.c_str());
+    __builtin_trap();
+  }
 
   auto report = platform::check_ui_stream(whole);
   if (!report.ok) {

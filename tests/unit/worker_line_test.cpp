@@ -170,9 +170,20 @@ TEST_CASE("every streamed line the writers print is read back with its values") 
 TEST_CASE("lines in any other form are left to the parser") {
   const std::string delta = R"({"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"hi"}}})";
   REQUIRE(recognized(delta));
+  // Claude Code's own lines: the members after "event" are read past.
+  auto cli = read_ok(R"({"type":"stream_event","event":{"type":"content_block_delta","index":2,"delta":{"type":"text_delta","text":"hi"}},"session_id":"c0bb","parent_tool_use_id":null,"uuid":"65de","ttft_ms":30,"x":{"a":[true,false]}})");
+  CHECK(cli.what == wl::kind::text_delta);
+  CHECK(cli.index == 2);
+  CHECK(cli.json == R"("hi")");
+  CHECK(recognized(R"({"type":"stream_event","event":{"type":"content_block_stop","index":0},"session_id":"s","uuid":"u"})"));
   const char* others[] = {
-      // runtime-a's CLI form: more members
-      R"({"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"hi"}},"session_id":"s"})",
+      // runtime-a's CLI form: more members, but not in compact form, or on a message_stop
+      R"({"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"hi"}},"session_id": "s"})",
+      R"({"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"hi"}},"ttft_ms":1.5})",
+      R"({"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"hi"}},"x":"\u0041"})",
+      R"({"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"hi"}},})",
+      R"({"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"hi"}},"uuid"})",
+      R"({"type":"stream_event","event":{"type":"message_stop"},"session_id":"s"})",
       // spacing, trailing bytes, a cut line
       R"({"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"hi"}}} )",
       R"({"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"hi"}})",
@@ -280,4 +291,23 @@ TEST_CASE("the bridge's output is the same whether a line is read or parsed") {
   CHECK(read.outcome.usage_json == R"({"input_tokens":10,"output_tokens":5})");
   CHECK(read.outcome.stop_reason == parsed.outcome.stop_reason);
   CHECK(read.outcome.num_turns == parsed.outcome.num_turns);
+
+  // The same transcript as Claude Code prints it, more members on every stream event line.
+  std::string cli;
+  for (std::size_t pos = 0; pos < t.size();) {
+    std::size_t nl = t.find('\n', pos);
+    std::string line = t.substr(pos, nl - pos);
+    if (line.rfind(R"({"type":"stream_event")", 0) == 0) {
+      line.pop_back();
+      line += R"(,"session_id":"s-1","parent_tool_use_id":null,"uuid":"65de","ttft_ms":30,"abandoned_blocks":{}})";
+    }
+    cli += line + "\n";
+    pos = nl + 1;
+  }
+  translated cli_read = translate(cli);
+  translated cli_parsed = translate(spaced(cli));
+  CHECK(cli_read.sse == cli_parsed.sse);
+  CHECK(cli_read.outcome.lines == cli_parsed.outcome.lines);
+  CHECK(cli_read.outcome.ignored_lines == cli_parsed.outcome.ignored_lines);
+  CHECK(cli_read.outcome.chunks == cli_parsed.outcome.chunks);
 }

@@ -180,41 +180,55 @@ struct cursor {
   }
 };
 
-// After {"type":"stream_event","event":{"type":"
+// After {"type":"stream_event","event":{"type":" up to the end of the event object.
 bool stream_event(cursor& c, line& l) {
   if (c.literal(R"(content_block_delta","index":)")) {
     if (!c.index(l.index)) return false;
     if (c.literal(R"(,"delta":{"type":"text_delta","text":)")) l.what = kind::text_delta;
     else if (c.literal(R"(,"delta":{"type":"thinking_delta","thinking":)")) l.what = kind::thinking_delta;
     else return false;
-    return c.json_string(l.json) && c.literal("}}}");
+    return c.json_string(l.json) && c.literal("}}");
   }
   if (c.literal(R"(content_block_stop","index":)")) {
     l.what = kind::block_stop;
-    return c.index(l.index) && c.literal("}}");
+    return c.index(l.index) && c.literal("}");
   }
   if (c.literal(R"(content_block_start","index":)")) {
     if (!c.index(l.index) || !c.literal(R"(,"content_block":{"type":")")) return false;
-    if (c.literal(R"(text","text":""}}})")) {
+    if (c.literal(R"(text","text":""}})")) {
       l.what = kind::text_start;
       return true;
     }
-    if (c.literal(R"(thinking","thinking":""}}})")) {
+    if (c.literal(R"(thinking","thinking":""}})")) {
       l.what = kind::thinking_start;
       return true;
     }
     l.what = kind::tool_use_start;
     return c.literal(R"(tool_use","id":)") && c.plain_string(l.id) && c.literal(R"(,"name":)") &&
-           c.plain_string(l.name) && c.literal(R"(,"input":{}}}})");
+           c.plain_string(l.name) && c.literal(R"(,"input":{}}})");
   }
   if (c.literal(R"(message_start","message":{"id":)")) {
     l.what = kind::message_start;
     std::string_view model;
     return c.plain_string(l.id) && c.literal(R"(,"type":"message","role":"assistant","model":)") &&
-           c.json_string(model) && c.literal(R"(,"content":[]}}})");
+           c.json_string(model) && c.literal(R"(,"content":[]}})");
   }
   l.what = kind::message_stop;
-  return c.literal(R"(message_stop"}})");
+  return c.literal(R"(message_stop"})");
+}
+
+// The stream event line's closing brace. Claude Code's own lines carry more members after
+// "event" (session_id, parent_tool_use_id, uuid, ttft_ms, ...), which the bridge does not read
+// for these events: they are taken when in the compact form the parser would read the same.
+// Not after a message_stop, whose line the bridge reads abandoned_blocks from.
+bool stream_event_end(cursor& c, const line& l) {
+  if (l.what != kind::message_stop) {
+    std::string_view key;
+    while (c.literal(",")) {
+      if (!c.json_string(key) || !c.literal(":") || !c.value(0)) return false;
+    }
+  }
+  return c.literal("}");
 }
 
 // After {"type":"result","subtype":"success","is_error":
@@ -243,13 +257,13 @@ bool result(cursor& c, line& l) {
 }  // namespace
 
 bool read(std::string_view text, line& l) {
-  // Every streamed part, tool_use frame and tool result ends in "}}"; runtime-a's lines end
-  // in their uuid ("}) and are refused here before their text is scanned.
+  // Every tool_use frame and tool result the writers print ends in "}}"; runtime-a's end in
+  // more members and are refused here before their text is scanned.
   bool closes_twice = text.size() >= 2 && text.substr(text.size() - 2) == "}}";
   cursor c{text.data(), text.data() + text.size()};
   bool ok = false;
-  if (closes_twice && c.literal(R"({"type":"stream_event","event":{"type":")")) {
-    ok = stream_event(c, l);
+  if (c.literal(R"({"type":"stream_event","event":{"type":")")) {
+    ok = stream_event(c, l) && stream_event_end(c, l);
   } else if (closes_twice && c.literal(R"({"type":"assistant","message":{"id":)")) {
     l.what = kind::tool_use;
     ok = c.plain_string(l.message_id) && c.literal(R"(,"role":"assistant","content":[{"type":"tool_use","id":)") &&

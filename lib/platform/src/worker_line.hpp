@@ -5,10 +5,12 @@
 // without running a JSON parser on each (a parse costs about 100 ns even for a 70-byte line,
 // more than the bridge's own work on it).
 //
-// Only the writers' exact form is recognized: no other spacing, member order or extra member;
-// string escapes only as append_json_string writes them; integers without sign, fraction or
-// exponent. Anything else (runtime-a's CLI lines, a result with a cost or the worker's usage, a
-// hand-written line) is not, and the caller parses it as before. A recognized line is valid JSON whose parse gives exactly the
+// Only the writers' exact form is recognized: no other spacing, member order or extra member
+// (but for the members Claude Code's own stream event lines add after "event", which the
+// bridge does not read, so runtime-a's deltas and block starts and stops are read too); string
+// escapes only as append_json_string writes them; integers without sign, fraction or
+// exponent. Anything else (a result with a cost or the worker's usage, a hand-written line) is
+// not, and the caller parses it as before. A recognized line is valid JSON whose parse gives exactly the
 // values read here, and its JSON values are already in the compact form simdjson::minify
 // prints for them, so the two paths act alike byte for byte.
 #include <cstdint>
