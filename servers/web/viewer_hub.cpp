@@ -87,9 +87,9 @@ struct viewer_hub::impl {
     std::shared_ptr<fanout> from;
     int fd = -1;                        // adopt
     std::uint64_t cursor = 0;           // adopt: the viewer's; events/end: where the chunks start
-    std::string bytes;                  // adopt: already framed; events/end: the events
-    std::vector<replay_chunk> chunks;   // events/end
-    std::string tail;                   // end: after the chunks (an error and [DONE])
+    std::string bytes{};                // adopt: already framed; events/end: the events
+    std::vector<replay_chunk> chunks{}; // events/end
+    std::string tail{};                 // end: after the chunks (an error and [DONE])
     bool close_after = false;           // adopt: a stream that is over already
   };
   struct viewer {
@@ -141,7 +141,7 @@ void viewer_hub::impl::end_fanout(const std::shared_ptr<fanout>& f, std::vector<
   std::lock_guard lock(mu);
   auto it = fanouts.find(f->stream_id);
   if (it != fanouts.end() && it->second == f) fanouts.erase(it);
-  message m{message::kind::end, f};
+  message m{.what = message::kind::end, .from = f};
   m.cursor = from;
   m.chunks = std::move(chunks);
   m.tail = std::string(tail);
@@ -162,7 +162,7 @@ void viewer_hub::impl::follow(const std::shared_ptr<fanout>& f) {
   auto post_events = [&](std::uint64_t from, replay_read& read) {
     std::lock_guard lock(mu);
     f->cursor = read.next_cursor;
-    message m{message::kind::events, f};
+    message m{.what = message::kind::events, .from = f};
     m.cursor = from;
     m.chunks = std::move(read.chunks);
     post(std::move(m));
@@ -185,7 +185,7 @@ void viewer_hub::impl::follow(const std::shared_ptr<fanout>& f) {
       if (!outage_since) outage_since = now;
       if (now - *outage_since <= f->outage_limit && f->still_live()) {
         std::this_thread::sleep_for(std::min<std::chrono::milliseconds>(200ms, f->heartbeat));
-        post_locked({message::kind::heartbeat, f});
+        post_locked({.what = message::kind::heartbeat, .from = f});
         continue;
       }
       std::string tail(interrupted_event);
@@ -208,7 +208,7 @@ void viewer_hub::impl::follow(const std::shared_ptr<fanout>& f) {
         tail += sse_done_event;
         return end_fanout(f, {}, cursor, tail);
       }
-      post_locked({message::kind::heartbeat, f});
+      post_locked({.what = message::kind::heartbeat, .from = f});
       continue;
     }
     last_out = now;
