@@ -162,8 +162,6 @@ std::optional<std::string> workspace_source_digest(const std::string& dir) {
   return digest;
 }
 
-namespace {
-
 void get_snapshot(const config& cfg, const std::string& app_id, httplib::Response& res) {
   std::string dir = app_workspace_dir(cfg, app_id);
   std::error_code ec;
@@ -176,6 +174,8 @@ void get_snapshot(const config& cfg, const std::string& app_id, httplib::Respons
                {"skipped", s->skipped}};
   res.set_content(body.dump(), "application/json");
 }
+
+namespace {
 
 // A relative path inside the workspace that does not reach into excluded or linked places.
 bool writable_path(const std::string& dir, const std::string& p) {
@@ -212,6 +212,8 @@ result<void> write_file(const fs::path& target, const std::string& content) {
   }
   return {};
 }
+
+}  // namespace
 
 void put_file(const config& cfg, const std::string& app_id, const httplib::Request& req, httplib::Response& res) {
   json body;
@@ -269,21 +271,6 @@ void put_source(const config& cfg, const std::string& app_id, const httplib::Req
   res.set_content(json({{"ok", true}, {"written", written.size()}, {"removed", removed},
                         {"digest", platform::source_digest(written)}}).dump(),
                   "application/json");
-}
-
-}  // namespace
-
-void register_source_routes(httplib::Server& server, const config& cfg, authorize_fn authorized) {
-  const std::string app = "/sessions/([A-Za-z0-9_-]{1,200})";
-  server.Get(app + "/source-snapshot", [&cfg, authorized](const httplib::Request& req, httplib::Response& res) {
-    if (authorized(cfg, req, res)) get_snapshot(cfg, req.matches[1], res);
-  });
-  server.Put(app + "/files", [&cfg, authorized](const httplib::Request& req, httplib::Response& res) {
-    if (authorized(cfg, req, res)) put_file(cfg, req.matches[1], req, res);
-  });
-  server.Put(app + "/source", [&cfg, authorized](const httplib::Request& req, httplib::Response& res) {
-    if (authorized(cfg, req, res)) put_source(cfg, req.matches[1], req, res);
-  });
 }
 
 }  // namespace platform::worker

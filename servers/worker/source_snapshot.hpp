@@ -23,9 +23,10 @@ inline constexpr std::size_t snapshot_max_files = 5000;
 inline constexpr std::size_t snapshot_max_bytes = 32u << 20;
 inline constexpr std::size_t put_file_max_bytes = 8u << 20;
 
-using authorize_fn = bool (*)(const config&, const httplib::Request&, httplib::Response&);
-
-void register_source_routes(httplib::Server& server, const config& cfg, authorize_fn authorized);
+// GET /sessions/{appId}/source-snapshot, PUT /sessions/{appId}/files, PUT /sessions/{appId}/source.
+void get_snapshot(const config& cfg, const std::string& app_id, httplib::Response& res);
+void put_file(const config& cfg, const std::string& app_id, const httplib::Request& req, httplib::Response& res);
+void put_source(const config& cfg, const std::string& app_id, const httplib::Request& req, httplib::Response& res);
 
 // What a builder turn changed, as a fingerprint of the workspace's files: each one's path,
 // size and modification time, walked like the snapshot (no node_modules, dist or .git) and
