@@ -95,9 +95,13 @@ one() {
   [ -n "$end" ] || end=$(date +%s)
   local secs=$((end - start)); [ $secs -gt 0 ] || secs=1
   local status=clean
-  # 72: libFuzzer's exit code when interrupted (by the plateau rule above).
-  if ! { [ $rc -eq 0 ] || { [ $rc -eq 72 ] && [ "$stop" = plateau ]; }; } || grep -qE 'ERROR: (libFuzzer|AddressSanitizer|LeakSanitizer)|runtime error:' "$log"; then
+  # 72: libFuzzer's exit code when interrupted: by the plateau rule above, or from outside (the
+  # campaign stopped early), which is no finding but no result either.
+  if grep -qE 'ERROR: (libFuzzer|AddressSanitizer|LeakSanitizer)|runtime error:' "$log" ||
+     ! { [ $rc -eq 0 ] || [ $rc -eq 72 ]; }; then
     status=FAILED; stop=finding
+  elif [ $rc -eq 72 ] && [ "$stop" != plateau ]; then
+    status=interrupted; stop=interrupted
   fi
   local runs cov ft
   runs=$(grep -Eo 'stat::number_of_executed_units: [0-9]+' "$log" | grep -Eo '[0-9]+$' || true)
