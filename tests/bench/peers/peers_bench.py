@@ -15,6 +15,9 @@ taken, then one table with the ratios (ours ÷ theirs).
            beside resume-peer.mjs (resumable-stream, in-process, producer alive; then killed).
   fan-out: bench_resume's 2,000 viewers on platform-web beside the same client holding 2,000
            viewers on sse-server.mjs (node:http), one event published through Redis.
+  live:    a chunk's latency with 100 streams at once, a chunk every 10 ms each, on Redis:
+           bench_chunk_latency (worker -> platform-web -> its client) beside live-peer.mjs
+           (resumable-stream: producer -> Redis -> a viewer that resumed, in another process).
 
 Needs PLATFORM_TEST_REDIS_URL and PLATFORM_TEST_PG_URL.
 Usage: peers_bench.py --build DIR --fixtures DIR [--size MB] [--runs N] [--viewers N] [--rounds N]
@@ -149,6 +152,31 @@ def their_fanout(args):
         server.wait(timeout=30)
 
 
+LIVE = ["100", "200", "10"]  # streams, chunks each, ms between chunks
+
+
+def ours_live(args, tmp):
+    done = subprocess.run([os.path.join(args.build, "tests/bench/bench_chunk_latency"),
+                           os.path.join(args.build, "servers/web/platform-web"), *LIVE],
+                          capture_output=True, text=True, timeout=TIMEOUT, cwd=tmp)
+    log("live chunk latency, ours (bench_chunk_latency, Redis):\n  " + done.stdout.strip().replace("\n", "\n  "))
+    m = re.search(r"p50 ([\d.]+) ms, p99 ([\d.]+) ms", done.stdout)
+    if done.returncode != 0 or not m:
+        raise SystemExit(f"bench_chunk_latency failed ({done.returncode}):\n{done.stderr}")
+    return {"p50": float(m.group(1)), "p99": float(m.group(2))}
+
+
+def their_live():
+    done = subprocess.run(["node", os.path.join(HERE, "live-peer.mjs"), os.environ["PLATFORM_TEST_REDIS_URL"], *LIVE],
+                          capture_output=True, text=True, timeout=TIMEOUT)
+    if done.returncode != 0:
+        raise SystemExit(f"live-peer.mjs failed ({done.returncode}):\n{done.stderr}")
+    r = json.loads(done.stdout.strip().splitlines()[-1])
+    log(f"live chunk latency, resumable-stream 2.2.13: {r['received']} of {r['expected']} chunks, "
+        f"p50 {r['p50Ms']:.2f} ms, p99 {r['p99Ms']:.2f} ms, max {r['maxMs']:.2f} ms")
+    return r
+
+
 def ratio(ours, theirs):
     return f"{ours / theirs:.3g}"
 
@@ -181,6 +209,12 @@ def table(b, ours, theirs, args):
     rows.append(("  p99 ms ↓", f"{our_v['p99']:.1f}", f"{their_v['p99']:.1f}", ratio(our_v["p99"], their_v["p99"])))
     rows.append(("  RSS per viewer, KiB ↓", f"{our_v['kib']:.1f}", f"{their_v['kib']:.1f}",
                  ratio(our_v["kib"], their_v["kib"])))
+    our_l, their_l = theirs["our_live"], theirs["live"]
+    rows.append((f"live chunk latency, {LIVE[0]} streams at once, a chunk every {LIVE[2]} ms each, on Redis: ours "
+                 "worker → platform-web → client vs `resumable-stream` producer → a viewer that resumed in another "
+                 "process; p50 ms ↓", f"{our_l['p50']:.2f}", f"{their_l['p50Ms']:.2f}",
+                 ratio(our_l["p50"], their_l["p50Ms"])))
+    rows.append(("  p99 ms ↓", f"{our_l['p99']:.2f}", f"{their_l['p99Ms']:.2f}", ratio(our_l["p99"], their_l["p99Ms"])))
     lines = ["| measurement | ours | theirs | ours ÷ theirs |", "|---|---:|---:|---:|"]
     lines += [f"| {m} | {o} | {t} | {r} |" for m, o, t, r in rows]
     return "\n".join(lines)
@@ -201,7 +235,8 @@ def main():
     b = bridge(args)
     with tempfile.TemporaryDirectory() as tmp:  # platform-web keeps its data dir in the cwd
         ours = ours_resume(args, tmp)
-    theirs = {"resume": their_resume(args), "viewers": their_fanout(args)}
+        our_live = ours_live(args, tmp)
+    theirs = {"resume": their_resume(args), "viewers": their_fanout(args), "live": their_live(), "our_live": our_live}
     log("\n" + table(b, ours, theirs, args))
 
 

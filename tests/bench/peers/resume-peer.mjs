@@ -12,21 +12,10 @@
 //
 // Usage: node resume-peer.mjs REDIS_URL [chunks=10000] [rounds=200]
 //        node resume-peer.mjs --producer REDIS_URL STREAM_ID CHUNKS   (started by the above)
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { createClient } from 'redis';
-import { createResumableStreamContext } from 'resumable-stream/redis';
+import { context, keyPrefix, startProducer } from './peer-process.mjs';
 
-const keyPrefix = 'platform-peer-bench';
 const DEAD_BOUND_MS = 5000;
-
-async function context(url) {
-  const publisher = createClient({ url });
-  const subscriber = createClient({ url });
-  await Promise.all([publisher.connect(), subscriber.connect()]);
-  const ctx = createResumableStreamContext({ keyPrefix, publisher, subscriber, waitUntil: null });
-  return { ctx, publisher, subscriber };
-}
 
 const backlogEvent = (i) =>
   `data: {"type":"text-delta","id":"m:1","delta":"chunk ${i} of the backlog, about a line of model output"}\n\n`;
@@ -64,22 +53,6 @@ async function readBacklog(stream, chunks) {
   return events;
 }
 
-function startProducer(url, streamId, chunks) {
-  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--producer', url, streamId, String(chunks)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the producer did not become ready in 30 s')), 30_000);
-    child.stdout.on('data', (text) => {
-      if (String(text).includes('ready')) {
-        clearTimeout(timer);
-        resolve(child);
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`the producer exited (${code})`)));
-  });
-}
-
 const bounded = (promise, ms) =>
   Promise.race([promise, new Promise((resolve) => setTimeout(() => resolve('bound'), ms).unref())]);
 
@@ -93,7 +66,7 @@ async function main() {
   const rounds = Number(roundsArg ?? 200);
   const streamId = `resume-${process.pid}-${Date.now()}`;
   const { ctx, publisher, subscriber } = await context(url);
-  const child = await startProducer(url, streamId, chunks);
+  const child = await startProducer(fileURLToPath(import.meta.url), [url, streamId, chunks], 'ignore', 30_000);
 
   const resumeOnce = async () => {
     const t0 = performance.now();

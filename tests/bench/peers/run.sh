@@ -6,7 +6,7 @@
 #
 #   bash tests/bench/peers/run.sh [BUILD_DIR]        (default: build)
 #
-# Builds nothing: BUILD_DIR must hold platformctl, platform-web, bench_bridge and bench_resume.
+# Builds nothing: BUILD_DIR must hold platformctl, platform-web, bench_bridge, bench_resume and bench_chunk_latency.
 # Installs the pinned npm tree (setup.sh; a no-op once installed). Uses the PostgreSQL and Redis
 # of PLATFORM_TEST_PG_URL and PLATFORM_TEST_REDIS_URL (or PLATFORM_DATABASE_URL and
 # PLATFORM_REDIS_URL) when both are given, otherwise starts its own with scripts/services.sh
@@ -17,7 +17,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../../.." && pwd)
 build=$(cd "${1:-$root/build}" && pwd)
 
-for bin in tools/platformctl/platformctl servers/web/platform-web tests/bench/bench_bridge tests/bench/bench_resume; do
+for bin in tools/platformctl/platformctl servers/web/platform-web tests/bench/bench_bridge tests/bench/bench_resume tests/bench/bench_chunk_latency; do
   if [ ! -x "$build/$bin" ]; then
     echo "peers bench: $build/$bin is missing; build it first (ninja -C $build)" >&2
     exit 2
