@@ -16,9 +16,9 @@
 // as the first one did, so an event is never stored twice.
 //
 // Followers do not hold a Redis connection while they wait: each append (with the event's
-// number), completion or removal publishes the stream id on one notify channel, and the store's subscriber
-// connection wakes the local waiters of that stream. After the subscriber reconnects every
-// waiter reads again, since notifications may have been missed meanwhile.
+// number), completion or removal publishes the stream id on one notify channel, and the
+// store's subscriber connection wakes the local waiters of that stream. After the subscriber
+// reconnects every waiter reads again, since notifications may have been missed meanwhile.
 //
 // A stream's viewers mostly sit on the replica that produces it (the chat POST itself). For
 // them an append also keeps the event in `recent_appends` and wakes the local waiters at once,
@@ -31,13 +31,13 @@
 #include <atomic>
 #include <charconv>
 #include <condition_variable>
-#include <deque>
 #include <map>
 #include <mutex>
 #include <optional>
 #include <random>
 
 #include "platform/cache_store.hpp"
+#include "platform/replay_buffer.hpp"
 #include "platform/replay_head.hpp"
 #include "redis_client.hpp"
 #include "redis_subscriber.hpp"
@@ -193,9 +193,10 @@ struct waiters {
 // older than what Redis retains), dropped on complete, create and remove, bounded in number.
 class recent_appends {
  public:
-  explicit recent_appends(const replay_limits& l)
-      : max_chunks_(std::min<std::size_t>(per_stream_chunks, std::max<std::size_t>(l.max_chunks, 1))),
-        max_bytes_(std::min<std::size_t>(per_stream_bytes, l.max_bytes)) {}
+  explicit recent_appends(const replay_limits& l) {
+    window_.max_chunks = std::min<std::size_t>(per_stream_chunks, std::max<std::size_t>(l.max_chunks, 1));
+    window_.max_bytes = std::min<std::size_t>(per_stream_bytes, l.max_bytes);
+  }
 
   // Before an append is sent: its notification may come back before its reply.
   void appending(std::string_view id) {
@@ -220,18 +221,8 @@ class recent_appends {
       streams_.erase(it);
       return;
     }
-    if (t.chunks.empty() || *seq != t.next()) {  // new, or another writer came between
-      t.chunks.clear();
-      t.bytes = 0;
-      t.first = *seq;
-    }
-    t.chunks.emplace_back(chunk);
-    t.bytes += chunk.size();
-    while (t.chunks.size() > 1 && (t.chunks.size() > max_chunks_ || t.bytes > max_bytes_)) {
-      t.bytes -= t.chunks.front().size();
-      t.chunks.pop_front();
-      ++t.first;
-    }
+    if (!t.events || *seq != t.events->next_seq()) t.events.emplace(window_, *seq);  // new, or another writer came between
+    (void)t.events->append(chunk);  // never complete here: complete() forgets the stream
     t.used = ++uses_;
   }
 
@@ -239,17 +230,10 @@ class recent_appends {
   std::optional<replay_read> read(std::string_view id, std::uint64_t cursor, std::size_t max_chunks) {
     std::lock_guard lock(mu_);
     auto it = streams_.find(id);
-    if (it == streams_.end() || it->second.chunks.empty() || max_chunks == 0) return std::nullopt;
-    const tail& t = it->second;
-    std::uint64_t next = t.next();
-    if (cursor < t.first || cursor > next) return std::nullopt;
-    replay_read out;
-    std::uint64_t stop = std::min<std::uint64_t>(next, cursor + max_chunks);
-    out.chunks.reserve(stop - cursor);
-    for (std::uint64_t s = cursor; s < stop; ++s) out.chunks.push_back({s, t.chunks[s - t.first]});
-    out.next_cursor = stop;
-    out.at_end = stop == next;
-    return out;
+    if (it == streams_.end() || !it->second.events || max_chunks == 0) return std::nullopt;
+    const replay_buffer& events = *it->second.events;
+    if (cursor < events.first_seq() || cursor > events.next_seq()) return std::nullopt;
+    return events.read_from(cursor, max_chunks);
   }
 
   // A notification that event `seq` was appended: whether the stream's readers must look.
@@ -258,8 +242,8 @@ class recent_appends {
     auto it = streams_.find(id);
     if (it == streams_.end()) return true;
     const tail& t = it->second;
-    bool known = !t.chunks.empty() && seq < t.next();
-    bool ours_on_the_way = t.in_flight > 0 && (t.chunks.empty() || seq == t.next());
+    bool known = t.events && seq < t.events->next_seq();
+    bool ours_on_the_way = t.in_flight > 0 && (!t.events || seq == t.events->next_seq());
     if (known || ours_on_the_way) return false;  // the append wakes them (or woke them already)
     streams_.erase(it);
     return true;
@@ -278,19 +262,16 @@ class recent_appends {
  private:
   static constexpr std::size_t per_stream_chunks = 128, per_stream_bytes = 256u << 10, max_streams = 4096;
   struct tail {
-    std::uint64_t first = 0;
-    std::deque<std::string> chunks;
-    std::size_t bytes = 0;
+    std::optional<replay_buffer> events;  // none until this process's first append is numbered
     std::uint64_t used = 0;
     int in_flight = 0;
-    std::uint64_t next() const { return first + chunks.size(); }
   };
   void forget_least_recent() {
     auto oldest = std::min_element(streams_.begin(), streams_.end(),
                                    [](const auto& a, const auto& b) { return a.second.used < b.second.used; });
     streams_.erase(oldest);
   }
-  std::size_t max_chunks_, max_bytes_;
+  replay_limits window_;
   std::mutex mu_;
   std::map<std::string, tail, std::less<>> streams_;
   std::uint64_t uses_ = 0;
