@@ -146,6 +146,26 @@ std::future<timed_read> wait_read_async(cache_store& c, std::string id, std::uin
   });
 }
 
+// A follower on another thread: every event of stream `id` from the start, `max_chunks` a read,
+// until the end; a read that times out empty (the producer is gone) ends the list with a marker.
+std::future<std::vector<std::string>> follow_to_end(cache_store& c, std::string id, std::size_t max_chunks) {
+  return std::async(std::launch::async, [&c, id, max_chunks] {
+    std::vector<std::string> seen;
+    std::uint64_t cursor = 0;
+    for (;;) {
+      auto r = c.wait_read(id, cursor, max_chunks, patience);
+      if (!r || r->status != replay_status::ok) return seen;
+      for (auto& x : r->chunks) seen.push_back(x.bytes);
+      cursor = r->next_cursor;
+      if (r->terminal) return seen;
+      if (r->chunks.empty()) {
+        seen.push_back("timeout at " + std::to_string(cursor));
+        return seen;
+      }
+    }
+  });
+}
+
 }  // namespace
 
 TEST_CASE("the Redis cases run when the test services are required") {
@@ -502,21 +522,7 @@ TEST_CASE("a follower on another thread sees every event once, in order, then th
     auto c = b.open({});
     auto id = uid("s");
     REQUIRE(c->create(id));
-    auto follower = std::async(std::launch::async, [&] {
-      std::vector<std::string> seen;
-      std::uint64_t cursor = 0;
-      for (;;) {
-        auto r = c->wait_read(id, cursor, 7, patience);
-        if (!r || r->status != replay_status::ok) return seen;
-        for (auto& x : r->chunks) seen.push_back(x.bytes);
-        cursor = r->next_cursor;
-        if (r->terminal) return seen;
-        if (r->chunks.empty()) {  // timed out: the producer is gone
-          seen.push_back("timeout");
-          return seen;
-        }
-      }
-    });
+    auto follower = follow_to_end(*c, id, 7);
     std::vector<std::string> sent;
     for (int i = 0; i < 200; ++i) {
       sent.push_back(ev(i));
@@ -688,24 +694,7 @@ TEST_CASE("Redis: a store's own followers also see what another store appends an
   // Both at once, with a follower on each: every event once, in Redis's order, then the end.
   auto both = uid("both");
   REQUIRE(a->create(both));
-  auto follow = [&](cache_store& c) {
-    return std::async(std::launch::async, [&c, both] {
-      std::vector<std::string> seen;
-      std::uint64_t cursor = 0;
-      for (;;) {
-        auto r = c.wait_read(both, cursor, 50, patience);
-        if (!r || r->status != replay_status::ok) return seen;
-        for (auto& x : r->chunks) seen.push_back(x.bytes);
-        cursor = r->next_cursor;
-        if (r->terminal) return seen;
-        if (r->chunks.empty()) {
-          seen.push_back("stuck at " + std::to_string(cursor));
-          return seen;
-        }
-      }
-    });
-  };
-  auto at_a = follow(*a), at_b = follow(*b);
+  auto at_a = follow_to_end(*a, both, 50), at_b = follow_to_end(*b, both, 50);
   auto writer = [&](cache_store& c, int from) {
     return std::async(std::launch::async, [&c, both, from] {
       for (int i = from; i < from + 300; ++i) {

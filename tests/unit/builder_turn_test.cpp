@@ -76,6 +76,18 @@ std::vector<std::string> types(const streamed& s) {
   return out;
 }
 
+bool has_type(const streamed& s, std::string_view type) {
+  auto t = types(s);
+  return std::find(t.begin(), t.end(), type) != t.end();
+}
+
+// The events end() gives after `text` streamed, the worker stream having ended as `how` says.
+streamed ended(builder_turn& t, std::string_view text, const platform::builder_turn_end& how) {
+  auto s = feed_all(t, text_turn(text));
+  take(s, t.end(how));
+  return s;
+}
+
 }  // namespace
 
 TEST_CASE("a turn that only talked: its events, [DONE] only after the record, the message appended, completed") {
@@ -114,15 +126,13 @@ TEST_CASE("a turn that may have written files but neither built nor presented fa
 
 TEST_CASE("a worker failure before the result: an error chunk with its message, the run fails") {
   auto t = make_turn();
-  auto s = feed_all(t, text_turn("partial"));
   platform::builder_turn_end how;
   how.failure = "the worker went away";
-  take(s, t.end(how));
-  auto ty = types(s);
-  REQUIRE(std::find(ty.begin(), ty.end(), "error") != ty.end());
+  auto s = ended(t, "partial", how);
+  REQUIRE(has_type(s, "error"));
   auto err = std::find_if(s.chunks.begin(), s.chunks.end(), [](const json& c) { return c.is_object() && c["type"] == "error"; });
   CHECK((*err)["errorText"] == "the worker went away");
-  CHECK(ty.back() == "finish");
+  CHECK(types(s).back() == "finish");
   auto r = t.record("[]", 0);
   CHECK(r.status == platform::run_status::failed);
   CHECK(r.worker_failed);
@@ -137,8 +147,7 @@ TEST_CASE("a failure after the result lost nothing: no error chunk, the worker's
   platform::builder_turn_end how;
   how.failure = "connection reset";
   take(s, t.end(how));
-  auto ty = types(s);
-  CHECK(std::find(ty.begin(), ty.end(), "error") == ty.end());
+  CHECK_FALSE(has_type(s, "error"));
   auto r = t.record("[]", 0);
   CHECK_FALSE(r.worker_failed);
   CHECK(r.status == platform::run_status::completed);
@@ -146,27 +155,22 @@ TEST_CASE("a failure after the result lost nothing: no error chunk, the worker's
 
 TEST_CASE("a stop before the result: an abort chunk with the user's reason, the run fails") {
   auto t = make_turn();
-  auto s = feed_all(t, text_turn("half"));
   platform::builder_turn_end how;
   how.stop_requested = true;
   how.failure = "cancelled";  // the stop cut the worker request
-  take(s, t.end(how));
-  auto ty = types(s);
-  REQUIRE(std::find(ty.begin(), ty.end(), "abort") != ty.end());
-  CHECK(std::find(ty.begin(), ty.end(), "error") == ty.end());
+  auto s = ended(t, "half", how);
+  REQUIRE(has_type(s, "abort"));
+  CHECK_FALSE(has_type(s, "error"));
   CHECK(t.stopped());
   CHECK(t.record("[]", 0).status == platform::run_status::failed);
 }
 
 TEST_CASE("a stream its store gave up on gets no error chunk, and the run still fails") {
   auto t = make_turn();
-  auto s = feed_all(t, text_turn("cut"));
   platform::builder_turn_end how;
   how.failure = "stopped reading";
   how.stream_lost = true;
-  take(s, t.end(how));
-  auto ty = types(s);
-  CHECK(std::find(ty.begin(), ty.end(), "error") == ty.end());
+  CHECK_FALSE(has_type(ended(t, "cut", how), "error"));
   CHECK(t.record("[]", 0).status == platform::run_status::failed);
 }
 
