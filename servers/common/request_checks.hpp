@@ -10,6 +10,8 @@
 #include <string>
 #include <string_view>
 
+#include "platform/api_error.hpp"
+#include "platform/error.hpp"
 #include "platform/internal_auth.hpp"
 #include "platform/json_text.hpp"
 #include "platform/request_guard.hpp"
@@ -24,6 +26,16 @@ inline void write_error_body(httplib::Response& res, int status, std::string_vie
   body += "}}";
   res.status = status;
   res.set_content(body, "application/json");
+}
+
+// Ends the request with `e` and its status (platform/api_error.hpp).
+inline void send_error(httplib::Response& res, api_error e, std::string_view message) {
+  write_error_body(res, status_of(e), code_of(e), message);
+}
+
+// Ends the request with an `error` of the core, an adapter or a worker: its code's status.
+inline void send_failure(httplib::Response& res, const error& e) {
+  write_error_body(res, http_status_for(e.code), e.code, e.message);
 }
 
 // True when the request was refused (and answered).
@@ -50,7 +62,7 @@ inline bool refused_by_guard(const httplib::Request& req, httplib::Response& res
   auto refusal = guard_request(head, policy);
   if (!refusal) return false;
   auto info = describe(*refusal);
-  write_error_body(res, info.http_status, info.code, info.message);
+  send_error(res, info.error, info.message);
   // The body it declared is not read: the connection cannot carry another request.
   if (*refusal == request_refusal::body_too_large) res.set_header("Connection", "close");
   return true;
@@ -61,7 +73,7 @@ inline bool internal_caller_allowed(const httplib::Request& req, httplib::Respon
   auto refusal = check_internal_caller(token, req.get_header_value("Authorization"), req.remote_addr);
   if (!refusal) return true;
   auto info = describe(*refusal);
-  write_error_body(res, info.http_status, info.code, info.message);
+  send_error(res, info.error, info.message);
   return false;
 }
 

@@ -1,8 +1,10 @@
 #include "access.hpp"
 
+#include <algorithm>
+
 #include "auth.hpp"
 #include "http.hpp"
-#include "routes.hpp"
+#include "web_app.hpp"
 
 namespace platform::web {
 
@@ -22,7 +24,7 @@ std::optional<app_record> load_app(web_app& app, std::string_view ws, std::strin
     return std::nullopt;
   }
   if (!*a) {
-    send_error(res, 404, "not_found", "no such app in this workspace");
+    send_error(res, api_error::not_found, "no such app in this workspace");
     return std::nullopt;
   }
   return *a;
@@ -40,36 +42,10 @@ bool can_patch_agents(const caller& c, const app_record& app) {
 // role of its own in the spec.
 bool reads_draft(const caller& c, const app_record& app) { return can_edit(c.role) || c.who.user_id == app.created_by; }
 
-std::string id_pattern_regex(std::string_view pattern) {
-  std::string out;
-  for (std::size_t at = 0; at < pattern.size();) {
-    if (pattern.substr(at, 2) == "{}") {
-      out += "([A-Za-z0-9_-]{1,128})";
-      at += 2;
-    } else {
-      out += pattern[at++];
-    }
-  }
-  return out;
-}
-
-void on_body_route(httplib::Server& s, std::string_view method, std::string_view pattern, web_app& app,
-                   app_handler fn) {
-  auto handler = [&app, fn](const httplib::Request& req, httplib::Response& res) {
-    path_ids ids(req.matches.begin() + 1, req.matches.end());
-    fn(app, req, res, ids);
-  };
-  std::string re = id_pattern_regex(pattern);
-  if (method == "POST") s.Post(re, handler);
-  else if (method == "PUT") s.Put(re, handler);
-  else if (method == "PATCH") s.Patch(re, handler);
-  else if (method == "DELETE") s.Delete(re, handler);
-}
-
-void on_get_route(router& r, std::string_view pattern, web_app& app, app_handler fn) {
-  r.get(pattern, [&app, fn](const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
-    fn(app, req, res, ids);
-  });
+bool secure_cookies(const web_app& app, const httplib::Request& req) {
+  return req.get_header_value("X-Forwarded-Proto") == "https" ||
+         std::any_of(app.cfg.public_origins.begin(), app.cfg.public_origins.end(),
+                     [](const std::string& o) { return o.rfind("https://", 0) == 0; });
 }
 
 }  // namespace platform::web

@@ -1,7 +1,7 @@
 #pragma once
-// Who may do what on a workspace's apps (spec "Authentication" 1-2), shared by every route
-// module: the caller's identity and role, the app of a path, the role predicates, and the
-// registration of routes that take a body (httplib's own routing, by regex).
+// Who may do what on a workspace's apps (spec "Authentication" 1-2): the caller's identity and
+// role, the app of a path, and the role predicates. The route table's preamble uses them
+// (route_call.hpp); so do the routes that decide on the request's content.
 #include <httplib.h>
 
 #include <optional>
@@ -10,7 +10,6 @@
 
 #include "platform/identity_token.hpp"
 #include "platform/store.hpp"
-#include "router.hpp"
 
 namespace platform::web {
 
@@ -38,16 +37,8 @@ bool can_patch_agents(const caller& c, const app_record& app);
 // Creators and collaborators (and admins, owners) read the draft; viewers the published app.
 bool reads_draft(const caller& c, const app_record& app);
 
-// A pattern with {} for ids, as a regex for httplib's routes (those that take a body).
-std::string id_pattern_regex(std::string_view pattern);
-
-using app_handler = void (*)(web_app&, const httplib::Request&, httplib::Response&, const path_ids&);
-
-// Registers a body-taking route (POST, PUT, PATCH or DELETE) on httplib's routing, with the
-// {} ids of `pattern` passed on as path_ids.
-void on_body_route(httplib::Server& s, std::string_view method, std::string_view pattern, web_app& app,
-                   app_handler fn);
-// Registers a GET route on the segment router.
-void on_get_route(router& r, std::string_view pattern, web_app& app, app_handler fn);
+// Whether the cookies the page is given must be Secure: the page is served over https (a proxy
+// says so, or a public origin is https).
+bool secure_cookies(const web_app& app, const httplib::Request& req);
 
 }  // namespace platform::web

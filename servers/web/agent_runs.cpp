@@ -15,7 +15,7 @@
 #include "platform/ui_message.hpp"
 #include "platform/ui_stream.hpp"
 #include "platform/usage.hpp"
-#include "routes.hpp"
+#include "web_app.hpp"
 #include "../common/json_fields.hpp"
 
 namespace platform::web {
@@ -242,7 +242,7 @@ std::function<bool()> agent_stream_alive(web_app& app, run_key key) {
 void serve_transcript(web_app& app, const run_key& key, httplib::Response& res) {
   auto run = app.db.agent_runs().get(key);
   if (!run) return send_store_error(res, run.error());
-  if (!*run) return send_error(res, 404, "not_found", "no such agent run for this app");
+  if (!*run) return send_error(res, api_error::not_found, "no such agent run for this app");
   json transcript = servers::parse_json_or_null((*run)->transcript_json);
   auto error = (*run)->status == agent_run_status::failed ? (*run)->error : std::nullopt;
   set_ui_stream_headers(res);
@@ -466,7 +466,7 @@ void serve_agent_run_viewer(web_app& app, const run_key& key, std::uint64_t curs
   for (int attempt = 0; attempt < 3; ++attempt) {
     auto s = app.db.agent_runs().summary(key);
     if (!s) return send_store_error(res, s.error());
-    if (!*s) return send_error(res, 404, "not_found", "no such agent run for this app");
+    if (!*s) return send_error(res, api_error::not_found, "no such agent run for this app");
     if ((*s)->active_stream_id) {
       if (follow_stream(app, key, *(*s)->active_stream_id, cursor, res)) return;
       // Its buffer expired (or its owner died before creating it): release it and go on.
@@ -532,11 +532,11 @@ std::optional<agent_run_record> acting_run(web_app& app, const json& body, httpl
     return std::nullopt;
   }
   if (!*run) {
-    send_error(res, 404, "not_found", "no such agent run for this app");
+    send_error(res, api_error::not_found, "no such agent run for this app");
     return std::nullopt;
   }
   if ((*run)->agent_id != string_field(body, "agentId")) {
-    send_error(res, 403, "forbidden", "this run belongs to another agent");
+    send_error(res, api_error::forbidden, "this run belongs to another agent");
     return std::nullopt;
   }
   return std::move(**run);

@@ -8,9 +8,9 @@
 #include "governed_agents.hpp"
 #include "http.hpp"
 #include "platform/approval_hash.hpp"
-#include "routes.hpp"
+#include "web_app.hpp"
 
-namespace platform::web {
+namespace platform::web::agents_routes {
 namespace {
 
 using nlohmann::json;
@@ -62,80 +62,53 @@ void send_view(web_app& app, httplib::Response& res, const app_record& a, source
   send_json(res, status, compact_json(body));
 }
 
-// The caller and the app, with `allowed` checked; nullopt when a reply was written.
-struct app_access {
-  caller by;
-  app_record app;
-};
+}  // namespace
 
-template <class Allowed>
-std::optional<app_access> access(web_app& app, const httplib::Request& req, httplib::Response& res,
-                                 const path_ids& ids, Allowed allowed, std::string_view refusal) {
-  auto c = authorize(app, req, res, ids.at(0));
-  if (!c) return std::nullopt;
-  auto a = load_app(app, ids.at(0), ids.at(1), res);
-  if (!a) return std::nullopt;
-  if (!allowed(*c, *a)) {
-    send_error(res, 403, "forbidden", refusal);
-    return std::nullopt;
-  }
-  return app_access{std::move(*c), std::move(*a)};
-}
-
-bool admin_or_owner(const caller& c, const app_record&) { return is_admin_or_owner(c.role); }
-
-void get_agents(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
-  auto x = access(app, req, res, ids, [](const caller&, const app_record&) { return true; }, "");
-  if (!x) return;
-  send_view(app, res, x->app, reads_draft(x->by, x->app) ? source_scope::draft : source_scope::published, 200);
+void get_agents(web_app& app, const route_call& call, httplib::Response& res) {
+  send_view(app, res, *call.app, reads_draft(*call.by, *call.app) ? source_scope::draft : source_scope::published, 200);
 }
 
 // The body is the whole agents.json. It is stored even when invalid (the builder's file can
 // be invalid too); the reply says whether it is valid and what to fix.
-void patch_agents(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
-  auto x = access(app, req, res, ids, can_patch_agents, "only admins, owners and the app's creator edit agents.json");
-  if (!x) return;
-  json body;
-  // As deep as the file may be (docs/agents-json.md), and no deeper: the indented dump below
-  // grows with the square of the depth.
-  if (!parse_json_body(req, res, app.cfg.max_body_bytes, body, agents_json_max_depth)) return;
-  std::string text = body.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
-  auto head = app.db.governance().put_draft_file(x->app.workspace_id, x->app.id, agents_json_path, text, now_ms());
+// As deep as the file may be (docs/agents-json.md), and no deeper (the route's body rule): the
+// indented dump below grows with the square of the depth.
+void patch_agents(web_app& app, const route_call& call, httplib::Response& res) {
+  const app_record& a = *call.app;
+  std::string text = call.body->dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+  auto head = app.db.governance().put_draft_file(a.workspace_id, a.id, agents_json_path, text, now_ms());
   if (!head) return send_store_error(res, head.error());
   // The builder edits the worker's workspace, and the next turn's snapshot replaces the draft:
   // the file must reach the workspace too. When it cannot, the draft keeps the edit.
-  auto synced = app.workers.for_app(x->app.id).put_file(x->app.id, agents_json_path, text);
+  auto synced = app.workers.for_app(a.id).put_file(a.id, agents_json_path, text);
   json extra = {{"workerSynced", synced.has_value()}};
   if (!synced) extra["workerError"] = synced.error().code;
-  send_view(app, res, x->app, source_scope::draft, 200, std::move(extra));
+  send_view(app, res, a, source_scope::draft, 200, std::move(extra));
 }
 
-void approve_agents(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
-  auto x = access(app, req, res, ids, admin_or_owner, "only workspace admins and owners approve agents.json");
-  if (!x) return;
-  json body;
-  if (!parse_json_body(req, res, app.cfg.max_body_bytes, body)) return;
+void approve_agents(web_app& app, const route_call& call, httplib::Response& res) {
+  const app_record& a = *call.app;
+  const json& body = *call.body;
   auto seen = body.find("approvalHash");
   if (seen == body.end() || !seen->is_string() || !hash_scheme_of(seen->get<std::string>())) {
-    return send_error(res, 400, "invalid_body", "approvalHash must be the v1 hash of the payload being approved");
+    return send_error(res, api_error::invalid_body, "approvalHash must be the v1 hash of the payload being approved");
   }
-  const auto& ws = x->app.workspace_id;
-  auto draft = load_agents(app, ws, x->app.id, source_scope::draft);
+  const auto& ws = a.workspace_id;
+  auto draft = load_agents(app, ws, a.id, source_scope::draft);
   if (!draft) return send_store_error(res, draft.error());
-  if (!draft->text) return send_error(res, 409, "no_draft", "the app has no agents.json to approve");
+  if (!draft->text) return send_error(res, api_error::no_draft, "the app has no agents.json to approve");
   if (!draft->hash || !hashes_equal(*draft->hash, seen->get<std::string>())) {
-    return send_error(res, 409, "draft_changed", "agents.json changed since it was shown: review it again");
+    return send_error(res, api_error::draft_changed, "agents.json changed since it was shown: review it again");
   }
-  if (!draft->config) return send_error(res, 422, "invalid_config", "agents.json is invalid and cannot be approved");
+  if (!draft->config) return send_error(res, api_error::invalid_config, "agents.json is invalid and cannot be approved");
   auto payload = approval_hash_v1(*draft->text);
-  if (!payload) return send_error(res, 422, payload.error().code, payload.error().message);
-  agents_approval record{payload->hash, payload->normalized_payload_json, x->by.who.user_id, now_ms()};
-  auto outcome = app.db.governance().approve(ws, x->app.id, record);
+  if (!payload) return send_failure(res, payload.error());
+  agents_approval record{payload->hash, payload->normalized_payload_json, call.by->who.user_id, now_ms()};
+  auto outcome = app.db.governance().approve(ws, a.id, record);
   if (!outcome) return send_store_error(res, outcome.error());
   if (*outcome != approve_outcome::approved) {
-    return send_error(res, 409, "draft_changed", "agents.json changed while it was being approved: review it again");
+    return send_error(res, api_error::draft_changed, "agents.json changed while it was being approved: review it again");
   }
-  send_view(app, res, x->app, source_scope::draft, 200);
+  send_view(app, res, a, source_scope::draft, 200);
 }
 
 // The published page shows the draft's current build from the publish on (its source was
@@ -146,20 +119,19 @@ void publish_build(web_app& app, const app_record& a) {
   }
 }
 
-void publish_app(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
-  auto x = access(app, req, res, ids, admin_or_owner, "only workspace admins and owners publish");
-  if (!x) return;
-  auto outcome = app.db.governance().publish(x->app.workspace_id, x->app.id, x->by.who.user_id, now_ms());
+void publish_app(web_app& app, const route_call& call, httplib::Response& res) {
+  const app_record& a = *call.app;
+  auto outcome = app.db.governance().publish(a.workspace_id, a.id, call.by->who.user_id, now_ms());
   if (!outcome) return send_store_error(res, outcome.error());
   switch (*outcome) {
     case publish_outcome::published:
-      publish_build(app, x->app);
-      return send_view(app, res, x->app, source_scope::published, 200);
-    case publish_outcome::no_draft: return send_error(res, 409, "no_draft", "the app has no draft source to publish");
+      publish_build(app, a);
+      return send_view(app, res, a, source_scope::published, 200);
+    case publish_outcome::no_draft: return send_error(res, api_error::no_draft, "the app has no draft source to publish");
     case publish_outcome::unapproved:
-      return send_error(res, 409, "not_approved", "agents.json must be approved by an admin or owner before publishing");
+      return send_error(res, api_error::not_approved, "agents.json must be approved by an admin or owner before publishing");
     case publish_outcome::stale:
-      return send_error(res, 409, "approval_stale", "agents.json changed since it was approved: approve it again first");
+      return send_error(res, api_error::approval_stale, "agents.json changed since it was approved: approve it again first");
   }
 }
 
@@ -182,46 +154,40 @@ json review_json(const publish_review& r) {
 }
 
 // The optional `note` of a review body; nullopt when a 400 was written.
-std::optional<std::string> note_of(web_app& app, const httplib::Request& req, httplib::Response& res) {
-  if (req.body.empty()) return std::string();
-  json body;
-  if (!parse_json_body(req, res, app.cfg.max_body_bytes, body)) return std::nullopt;
+std::optional<std::string> note_of(const json& body, httplib::Response& res) {
   auto note = body.find("note");
   if (note == body.end() || note->is_null()) return std::string();
   if (!note->is_string() || note->get<std::string>().size() > max_review_note_bytes) {
-    send_error(res, 400, "invalid_body", "note must be a string of at most 2000 bytes");
+    send_error(res, api_error::invalid_body, "note must be a string of at most 2000 bytes");
     return std::nullopt;
   }
   return note->get<std::string>();
 }
 
 // An editor asks for the current draft to be published (spec "Agent config approval": review).
-void request_review(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
-  auto x = access(app, req, res, ids, [](const caller& c, const app_record&) { return can_edit(c.role); },
-                  "viewers cannot ask for a review");
-  if (!x) return;
-  auto note = note_of(app, req, res);
+void request_review(web_app& app, const route_call& call, httplib::Response& res) {
+  const app_record& a = *call.app;
+  auto note = note_of(*call.body, res);
   if (!note) return;
   publish_review r;
   r.id = "rev_" + random_id(8);
-  r.workspace_id = x->app.workspace_id;
-  r.app_id = x->app.id;
-  r.requested_by = x->by.who.user_id;
+  r.workspace_id = a.workspace_id;
+  r.app_id = a.id;
+  r.requested_by = call.by->who.user_id;
   r.note = std::move(*note);
   r.created_at = now_ms();
   auto out = app.db.governance().request_review(r);
   if (!out) return send_store_error(res, out.error());
-  if (*out == review_request_outcome::no_draft) return send_error(res, 409, "no_draft", "the app has no draft to review");
+  if (*out == review_request_outcome::no_draft) return send_error(res, api_error::no_draft, "the app has no draft to review");
   if (*out == review_request_outcome::already_pending) {
-    return send_error(res, 409, "review_pending", "a review of this app is already waiting for an admin or owner");
+    return send_error(res, api_error::review_pending, "a review of this app is already waiting for an admin or owner");
   }
   send_json(res, 201, compact_json(review_json(r)));
 }
 
-void list_reviews(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
-  auto x = access(app, req, res, ids, reads_draft, "viewers do not see reviews");
-  if (!x) return;
-  auto all = app.db.governance().reviews(x->app.workspace_id, x->app.id, 50);
+void list_reviews(web_app& app, const route_call& call, httplib::Response& res) {
+  const app_record& a = *call.app;
+  auto all = app.db.governance().reviews(a.workspace_id, a.id, 50);
   if (!all) return send_store_error(res, all.error());
   json out = json::array();
   for (const auto& r : *all) out.push_back(review_json(r));
@@ -229,56 +195,38 @@ void list_reviews(web_app& app, const httplib::Request& req, httplib::Response& 
 }
 
 // Approving publishes the reviewed draft (as POST .../publish); rejecting only records it.
-void decide_review(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids, bool approve) {
-  auto x = access(app, req, res, ids, admin_or_owner, "only workspace admins and owners decide reviews");
-  if (!x) return;
-  auto note = note_of(app, req, res);
+void decide_review(web_app& app, const route_call& call, httplib::Response& res, bool approve) {
+  const app_record& a = *call.app;
+  const std::string& review_id = call.ids.at(2);
+  auto note = note_of(*call.body, res);
   if (!note) return;
-  auto out = app.db.governance().decide_review(x->app.workspace_id, x->app.id, ids.at(2), approve, x->by.who.user_id,
+  auto out = app.db.governance().decide_review(a.workspace_id, a.id, review_id, approve, call.by->who.user_id,
                                                *note, now_ms());
   if (!out) return send_store_error(res, out.error());
   switch (*out) {
     case review_decision_outcome::decided:
-      if (approve) publish_build(app, x->app);
+      if (approve) publish_build(app, a);
       break;
-    case review_decision_outcome::not_found: return send_error(res, 404, "not_found", "no such review for this app");
-    case review_decision_outcome::not_pending: return send_error(res, 409, "not_pending", "the review was decided already");
+    case review_decision_outcome::not_found: return send_error(res, api_error::not_found, "no such review for this app");
+    case review_decision_outcome::not_pending: return send_error(res, api_error::not_pending, "the review was decided already");
     case review_decision_outcome::draft_changed:
-      return send_error(res, 409, "draft_changed", "the draft changed since the review was asked for: ask for a new review");
+      return send_error(res, api_error::draft_changed, "the draft changed since the review was asked for: ask for a new review");
     case review_decision_outcome::unapproved:
-      return send_error(res, 409, "not_approved", "agents.json must be approved by an admin or owner before publishing");
+      return send_error(res, api_error::not_approved, "agents.json must be approved by an admin or owner before publishing");
     case review_decision_outcome::stale:
-      return send_error(res, 409, "approval_stale", "agents.json changed since it was approved: approve it again first");
-    case review_decision_outcome::no_draft: return send_error(res, 409, "no_draft", "the app has no draft to publish");
+      return send_error(res, api_error::approval_stale, "agents.json changed since it was approved: approve it again first");
+    case review_decision_outcome::no_draft: return send_error(res, api_error::no_draft, "the app has no draft to publish");
   }
-  auto all = app.db.governance().reviews(x->app.workspace_id, x->app.id, 50);
+  auto all = app.db.governance().reviews(a.workspace_id, a.id, 50);
   if (!all) return send_store_error(res, all.error());
   for (const auto& r : *all) {
-    if (r.id == ids.at(2)) return send_json(res, 200, compact_json(review_json(r)));
+    if (r.id == review_id) return send_json(res, 200, compact_json(review_json(r)));
   }
-  send_error(res, 404, "not_found", "no such review for this app");
+  send_error(res, api_error::not_found, "no such review for this app");
 }
 
-void approve_review(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
-  decide_review(app, req, res, ids, true);
-}
+void approve_review(web_app& app, const route_call& call, httplib::Response& res) { decide_review(app, call, res, true); }
 
-void reject_review(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
-  decide_review(app, req, res, ids, false);
-}
+void reject_review(web_app& app, const route_call& call, httplib::Response& res) { decide_review(app, call, res, false); }
 
-}  // namespace
-
-void register_agents_routes(httplib::Server& s, router& r, web_app& app) {
-  const std::string app_path = "/api/workspaces/{}/apps/{}";
-  on_get_route(r, app_path + "/agents", app, get_agents);
-  on_body_route(s, "PATCH", app_path + "/agents", app, patch_agents);
-  on_body_route(s, "POST", app_path + "/agents/approval", app, approve_agents);
-  on_body_route(s, "POST", app_path + "/publish", app, publish_app);
-  on_get_route(r, app_path + "/reviews", app, list_reviews);
-  on_body_route(s, "POST", app_path + "/reviews", app, request_review);
-  on_body_route(s, "POST", app_path + "/reviews/{}/approve", app, approve_review);
-  on_body_route(s, "POST", app_path + "/reviews/{}/reject", app, reject_review);
-}
-
-}  // namespace platform::web
+}  // namespace platform::web::agents_routes

@@ -1,17 +1,21 @@
 #pragma once
-// Governed agents routes (spec "Browser-facing routes", docs/http-api.md):
-//   GET   .../apps/{appId}/agents           draft (creators, collaborators, admins, owner) or published (viewers)
-//   PATCH .../apps/{appId}/agents           the whole agents.json into the draft (admin, owner, app creator)
-//   POST  .../apps/{appId}/agents/approval  {approvalHash}: approve the exact draft payload (admin, owner)
-//   POST  .../apps/{appId}/publish          promote the approved payload with the draft snapshot (admin, owner)
-#include <httplib.h>
+// Governed agents and publishing (spec "Browser-facing routes", "Agent config approval"); the
+// rows are in web_routes.cpp.
+#include "route_call.hpp"
 
-#include "router.hpp"
+namespace platform::web::agents_routes {
 
-namespace platform::web {
+// Draft (those who read it) or published (viewers) agents.json with its approval state.
+void get_agents(web_app& app, const route_call& call, httplib::Response& res);
+// The whole agents.json into the draft, stored even when invalid; the reply says what to fix.
+void patch_agents(web_app& app, const route_call& call, httplib::Response& res);
+// {approvalHash}: approves exactly the draft payload that was shown.
+void approve_agents(web_app& app, const route_call& call, httplib::Response& res);
+// Promotes the approved payload with the draft snapshot.
+void publish_app(web_app& app, const route_call& call, httplib::Response& res);
+void list_reviews(web_app& app, const route_call& call, httplib::Response& res);
+void request_review(web_app& app, const route_call& call, httplib::Response& res);
+void approve_review(web_app& app, const route_call& call, httplib::Response& res);
+void reject_review(web_app& app, const route_call& call, httplib::Response& res);
 
-struct web_app;
-
-void register_agents_routes(httplib::Server& server, router& r, web_app& app);
-
-}  // namespace platform::web
+}  // namespace platform::web::agents_routes

@@ -14,11 +14,11 @@
 #include "chat_service.hpp"
 #include "governed_agents.hpp"
 #include "http.hpp"
-#include "routes.hpp"
+#include "web_app.hpp"
 #include "channel_stream.hpp"
 #include "../common/json_fields.hpp"
 
-namespace platform::web {
+namespace platform::web::app_data_routes {
 
 using nlohmann::json;
 
@@ -49,23 +49,6 @@ app_data_limits read_limits() {
 const app_data_limits& limits() {
   static const app_data_limits l = read_limits();
   return l;
-}
-
-int status_of(const error& e) {
-  static constexpr std::string_view bad_input[] = {"invalid_body",        "invalid_scope", "invalid_collection",
-                                                   "invalid_document_id", "invalid_data",  "invalid_cursor",
-                                                   "invalid_limit"};
-  if (std::find(std::begin(bad_input), std::end(bad_input), e.code) != std::end(bad_input)) return 400;
-  if (e.code == "document_too_large") return 413;
-  if (e.code == "data_not_found") return 404;
-  if (e.code == "version_conflict" || e.code == "collection_full" || e.code == "store_conflict") return 409;
-  return 503;
-}
-
-void send_data_error(httplib::Response& res, const error& e) {
-  int status = status_of(e);
-  if (status == 503) return send_store_error(res, e);
-  send_error(res, status, e.code, e.message);
 }
 
 result<data_scope> scope_of(std::string_view text) {
@@ -190,52 +173,50 @@ void send_page(httplib::Response& res, const document_page& page) {
 // Who may use a scope: the published data belongs to the published app, which every member of
 // the workspace uses (reads and writes); the draft data belongs to the draft preview, so only
 // those with editable draft access (creator, collaborator, admin, owner) read or write it.
-std::optional<collection_ref> data_access(web_app& app, const httplib::Request& req, httplib::Response& res,
-                                          const path_ids& ids, std::string_view scope_text) {
-  auto c = authorize(app, req, res, ids.at(0));
-  if (!c) return std::nullopt;
-  auto a = load_app(app, ids.at(0), ids.at(1), res);
-  if (!a) return std::nullopt;
+std::optional<collection_ref> data_access(const route_call& call, httplib::Response& res, std::string_view scope_text) {
   auto scope = scope_of(scope_text);
   if (!scope) {
-    send_data_error(res, scope.error());
+    send_failure(res, scope.error());
     return std::nullopt;
   }
-  if (*scope == data_scope::draft && !reads_draft(*c, *a)) {
-    send_error(res, 403, "forbidden", "the draft data scope needs editable access to the app");
+  if (*scope == data_scope::draft && !reads_draft(*call.by, *call.app)) {
+    send_error(res, api_error::forbidden, "the draft data scope needs editable access to the app");
     return std::nullopt;
   }
+  const path_ids& ids = call.ids;
   return collection_ref{ids.at(0), ids.at(1), *scope, ids.size() > 2 ? ids.at(2) : std::string()};
 }
 
-void post_data(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
-  json body;
-  if (!parse_json_body(req, res, app.cfg.max_body_bytes, body)) return;
-  auto c = data_access(app, req, res, ids, string_field(body, "scope"));
+}  // namespace
+
+void post_data(web_app& app, const route_call& call, httplib::Response& res) {
+  const json& body = *call.body;
+  auto c = data_access(call, res, string_field(body, "scope"));
   if (!c) return;
   auto w = parse_write(body);
-  if (!w) return send_data_error(res, w.error());
+  if (!w) return send_failure(res, w.error());
   auto done = apply_write(app, *c, *w);
-  if (!done) return send_data_error(res, done.error());
+  if (!done) return send_failure(res, done.error());
   send_write_reply(res, w->op, *done);
 }
 
-void list_data(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
-  auto c = data_access(app, req, res, ids, req.get_param_value("scope"));
+void list_data(web_app& app, const route_call& call, httplib::Response& res) {
+  const httplib::Request& req = call.req;
+  auto c = data_access(call, res, req.get_param_value("scope"));
   if (!c) return;
   auto limit = limit_of(req.get_param_value("limit"));
-  if (!limit) return send_data_error(res, limit.error());
+  if (!limit) return send_failure(res, limit.error());
   auto page = app.db.app_data().list(*c, {*limit, req.get_param_value("cursor")});
-  if (!page) return send_data_error(res, page.error());
+  if (!page) return send_failure(res, page.error());
   send_page(res, *page);
 }
 
-void get_document(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
-  auto c = data_access(app, req, res, ids, req.get_param_value("scope"));
+void get_document(web_app& app, const route_call& call, httplib::Response& res) {
+  auto c = data_access(call, res, call.req.get_param_value("scope"));
   if (!c) return;
-  auto doc = app.db.app_data().get(*c, ids.at(3));
-  if (!doc) return send_data_error(res, doc.error());
-  if (!*doc) return send_error(res, 404, "data_not_found", "no such document in this collection");
+  auto doc = app.db.app_data().get(*c, call.ids.at(3));
+  if (!doc) return send_failure(res, doc.error());
+  if (!*doc) return send_error(res, api_error::data_not_found, "no such document in this collection");
   send_json(res, 200, "{\"document\":" + document_to_json(**doc) + "}");
 }
 
@@ -243,8 +224,8 @@ void get_document(web_app& app, const httplib::Request& req, httplib::Response& 
 
 // SSE of one app's data changes in one scope. A client that falls 1024 events behind is
 // disconnected rather than buffered without bound; on reconnect it refetches what it shows.
-void data_events(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
-  auto c = data_access(app, req, res, ids, req.get_param_value("scope"));
+void data_events(web_app& app, const route_call& call, httplib::Response& res) {
+  auto c = data_access(call, res, call.req.get_param_value("scope"));
   if (!c) return;
   channel_stream_options o;
   o.channel = app_data_channel(c->workspace_id, c->app_id, c->scope);
@@ -254,6 +235,8 @@ void data_events(web_app& app, const httplib::Request& req, httplib::Response& r
 }
 
 // ---- internal route: the app agents' data tools ------------------------------------------------------
+
+namespace {
 
 // Collections the run's agent declared (its agentConfig as stored when the run was created).
 bool declares_collection(const agent_run_record& run, std::string_view collection) {
@@ -285,9 +268,7 @@ std::optional<agent_run_record> data_tool_run(web_app& app, const json& body, st
   auto run = acting_run(app, body, res);
   if (!run) return std::nullopt;
   if (auto no = refusal(app, *run, collection)) {
-    int status = no->code == "run_finished" ? 409 : no->code.rfind("store_", 0) == 0 ? 503 : 403;
-    if (status == 503) send_store_error(res, *no);
-    else send_error(res, status, no->code, no->message);
+    send_failure(res, *no);
     return std::nullopt;
   }
   return run;
@@ -295,27 +276,27 @@ std::optional<agent_run_record> data_tool_run(web_app& app, const json& body, st
 
 void agent_read(web_app& app, const collection_ref& c, const json& request, httplib::Response& res) {
   if (auto id = request.find("docId"); id != request.end() && !id->is_null()) {
-    if (!id->is_string()) return send_error(res, 400, "invalid_document_id", "docId must be a string");
+    if (!id->is_string()) return send_error(res, api_error::invalid_document_id, "docId must be a string");
     auto doc = app.db.app_data().get(c, id->get<std::string>());
-    if (!doc) return send_data_error(res, doc.error());
-    if (!*doc) return send_error(res, 404, "data_not_found", "no such document in this collection");
+    if (!doc) return send_failure(res, doc.error());
+    if (!*doc) return send_error(res, api_error::data_not_found, "no such document in this collection");
     return send_json(res, 200, "{\"document\":" + document_to_json(**doc) + "}");
   }
   auto limit = request.find("limit");
   int n = limit != request.end() && limit->is_number_integer() ? limit->get<int>() : 50;
   auto page = app.db.app_data().list(c, {n, string_field(request, "cursor")});
-  if (!page) return send_data_error(res, page.error());
+  if (!page) return send_failure(res, page.error());
   send_page(res, *page);
 }
 
-void internal_app_data(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids&) {
-  if (!app.auth.internal_allowed(req, res)) return;
-  json body;
-  if (!parse_json_body(req, res, app.cfg.max_body_bytes, body)) return;
+}  // namespace
+
+void internal_app_data(web_app& app, const route_call& call, httplib::Response& res) {
+  const json& body = *call.body;
   std::string action = string_field(body, "action");
   auto request = body.find("request");
   if ((action != "read" && action != "write") || request == body.end() || !request->is_object()) {
-    return send_error(res, 400, "invalid_body", "action must be read or write, with a request object");
+    return send_error(res, api_error::invalid_body, "action must be read or write, with a request object");
   }
   auto run = data_tool_run(app, body, string_field(*request, "collection"), res);
   if (!run) return;
@@ -323,22 +304,12 @@ void internal_app_data(web_app& app, const httplib::Request& req, httplib::Respo
                    string_field(*request, "collection")};
   if (action == "read") return agent_read(app, c, *request, res);
   auto w = parse_write(*request);
-  if (!w) return send_data_error(res, w.error());
+  if (!w) return send_failure(res, w.error());
   auto done = apply_write(app, c, *w);
-  if (!done) return send_data_error(res, done.error());
+  if (!done) return send_failure(res, done.error());
   send_write_reply(res, w->op, *done);
 }
 
-}  // namespace
+void check_settings() { (void)limits(); }
 
-void register_app_data_routes(httplib::Server& s, router& r, web_app& app) {
-  (void)limits();  // report bad settings at start-up, not on the first write
-  const std::string app_path = "/api/workspaces/{}/apps/{}";
-  on_body_route(s, "POST", app_path + "/data", app, post_data);
-  on_get_route(r, app_path + "/data-events", app, data_events);
-  on_get_route(r, app_path + "/data/{}", app, list_data);
-  on_get_route(r, app_path + "/data/{}/{}", app, get_document);
-  on_body_route(s, "POST", "/api/internal/app-data", app, internal_app_data);
-}
-
-}  // namespace platform::web
+}  // namespace platform::web::app_data_routes

@@ -55,7 +55,7 @@ result<identity> authenticator::identity_of(const httplib::Request& req) const {
 std::optional<identity> authenticator::identify(const httplib::Request& req, httplib::Response& res) const {
   auto who = identity_of(req);
   if (!who) {
-    send_error(res, 401, who.error().code, who.error().message);
+    send_failure(res, who.error());
     return std::nullopt;
   }
   return std::move(*who);
@@ -79,7 +79,7 @@ std::optional<workspace_role> member_role(store& db, std::string_view workspace_
     return std::nullopt;
   }
   if (!*role) {
-    send_error(res, 404, "not_found", "no such workspace");
+    send_error(res, api_error::not_found, "no such workspace");
     return std::nullopt;
   }
   return *role;

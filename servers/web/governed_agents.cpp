@@ -2,7 +2,7 @@
 
 #include "platform/approval_hash.hpp"
 #include "platform/integration_setup.hpp"
-#include "routes.hpp"
+#include "web_app.hpp"
 
 namespace platform::web {
 

@@ -16,12 +16,6 @@ namespace platform::web {
 
 using nlohmann::json;
 
-void send_error(httplib::Response& res, int status, std::string_view code, std::string_view message) {
-  json body = {{"error", {{"code", code}, {"message", message}}}};
-  res.status = status;
-  res.set_content(compact_json(body), "application/json");
-}
-
 void send_json(httplib::Response& res, int status, const std::string& body) {
   res.status = status;
   res.set_content(body, "application/json");
@@ -33,7 +27,8 @@ bool parse_json_body(const httplib::Request& req, httplib::Response& res, std::s
 }
 
 void send_store_error(httplib::Response& res, const error& e) {
-  send_error(res, 503, e.code, "storage is unavailable: " + e.message);
+  int status = http_status_for(e.code);
+  servers::write_error_body(res, status, e.code, status == 503 ? "storage is unavailable: " + e.message : e.message);
 }
 
 void set_ui_stream_headers(httplib::Response& res) {

@@ -11,14 +11,17 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "../common/request_checks.hpp"
 #include "platform/cache_store.hpp"
 #include "platform/error.hpp"
 #include "platform/json_limits.hpp"
 
 namespace platform::web {
 
-// {"error":{"code","message"}} with `status`.
-void send_error(httplib::Response& res, int status, std::string_view code, std::string_view message);
+// The design notes' error body: a code of the closed set with its status, or an `error` of the
+// core, an adapter or a worker with its code's status (platform/api_error.hpp).
+using servers::send_error;
+using servers::send_failure;
 void send_json(httplib::Response& res, int status, const std::string& body);
 
 // The body as a JSON object, or a 400/413 already written to `res` (returns false): at most
@@ -26,7 +29,8 @@ void send_json(httplib::Response& res, int status, const std::string& body);
 bool parse_json_body(const httplib::Request& req, httplib::Response& res, std::size_t max_bytes, nlohmann::json& out,
                      std::size_t max_depth = body_max_depth);
 
-// 503 for store/cache failures, with the code; messages of adapters carry no secrets.
+// A store or cache failure (send_failure, and "storage is unavailable" said when it is a 503);
+// messages of adapters carry no secrets.
 void send_store_error(httplib::Response& res, const error& e);
 
 void set_ui_stream_headers(httplib::Response& res);

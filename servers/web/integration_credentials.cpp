@@ -12,7 +12,7 @@
 #include "chat_service.hpp"
 #include "oauth_token.hpp"
 #include "platform/placeholder.hpp"
-#include "routes.hpp"
+#include "web_app.hpp"
 
 namespace platform::web {
 

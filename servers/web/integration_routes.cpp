@@ -21,10 +21,10 @@
 #include "platform/integration_setup.hpp"
 #include "platform/oauth_return.hpp"
 #include "platform/url.hpp"
-#include "routes.hpp"
+#include "web_app.hpp"
 #include "../common/json_fields.hpp"
 
-namespace platform::web {
+namespace platform::web::integration_routes {
 
 using nlohmann::json;
 
@@ -36,24 +36,6 @@ constexpr std::string_view callback_path = "/api/integrations/oauth/callback";
 // This browser's latest connect attempt: its page and state (platform/oauth_return.hpp). Sent only
 // to the callback, on the top-level navigation back from the provider (Lax).
 constexpr std::string_view attempt_cookie = "platform_oauth_attempt";
-
-int status_of(const error& e) {
-  if (e.code == "invalid_body" || e.code == "invalid_state" || e.code == "oauth_denied") return 400;
-  if (e.code == "forbidden") return 403;
-  if (e.code == "not_found") return 404;
-  if (e.code == "invalid_setup") return 422;
-  if (e.code == "oauth_token_refused" || e.code == "oauth_token_failed" || e.code == "oauth_provider_invalid" ||
-      e.code == "oauth_provider_error") {
-    return 502;
-  }
-  return 503;
-}
-
-void send_failure(httplib::Response& res, const error& e) {
-  int status = status_of(e);
-  if (status == 503) return send_store_error(res, e);
-  send_error(res, status, e.code, e.message);
-}
 
 bool valid_name(std::string_view s, std::size_t max) {
   return !s.empty() && s.size() <= max && std::all_of(s.begin(), s.end(), [](unsigned char c) {
@@ -178,35 +160,19 @@ result<json> integrations_metadata(web_app& app, const std::string& ws, const st
   return json({{"integrations", list}, {"oauth", *oauth}});
 }
 
+}  // namespace
+
 // ---- settings ------------------------------------------------------------------------------------
 
 // Admin and owner manage the workspace's credentials; the app's creator may look (it needs to
-// know what its app still lacks), never write.
-std::optional<caller> settings_caller(web_app& app, const httplib::Request& req, httplib::Response& res,
-                                      const path_ids& ids, bool write) {
-  auto c = authorize(app, req, res, ids[0]);
-  if (!c) return std::nullopt;
-  if (ids.size() > 1) {
-    auto a = load_app(app, ids[0], ids[1], res);
-    if (!a) return std::nullopt;
-    if (!is_admin_or_owner(c->role) && (write || c->who.user_id != a->created_by)) {
-      send_error(res, 403, "forbidden", "only a workspace admin or owner manages integrations");
-      return std::nullopt;
-    }
-  } else if (!is_admin_or_owner(c->role)) {
-    send_error(res, 403, "forbidden", "only a workspace admin or owner manages integrations");
-    return std::nullopt;
-  }
-  return c;
-}
-
-void list_integrations(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
-  auto c = settings_caller(app, req, res, ids, false);
-  if (!c) return;
-  auto meta = integrations_metadata(app, ids[0], ids[1], &c->who.user_id);
+// know what its app still lacks), never write (the rows' role rules).
+void list_integrations(web_app& app, const route_call& call, httplib::Response& res) {
+  auto meta = integrations_metadata(app, call.app->workspace_id, call.app->id, &call.by->who.user_id);
   if (!meta) return send_failure(res, meta.error());
   send_json(res, 200, meta->dump());
 }
+
+namespace {
 
 result<grant_key> grant_from(const std::string& ws, const std::string& app_id, std::string domain, std::string slug) {
   if (slug.empty()) slug = "default";
@@ -216,16 +182,17 @@ result<grant_key> grant_from(const std::string& ws, const std::string& app_id, s
   return grant_key{ws, app_id, std::move(domain), std::move(slug)};
 }
 
-void put_secret(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
-  if (!settings_caller(app, req, res, ids, true)) return;
-  json body;
-  if (!parse_json_body(req, res, app.cfg.max_body_bytes, body)) return;
+}  // namespace
+
+void put_secret(web_app& app, const route_call& call, httplib::Response& res) {
+  const json& body = *call.body;
+  const path_ids& ids = call.ids;
   auto grant = grant_from(ids[0], ids[1], string_field(body, "domain"), string_field(body, "keySlug"));
   if (!grant) return send_failure(res, grant.error());
   std::string name = string_field(body, "name");
   if (!valid_name(name, 128) || !body.contains("value") || !body["value"].is_string() ||
       body["value"].get_ref<const std::string&>().empty() || body["value"].get_ref<const std::string&>().size() > max_secret_bytes) {
-    return send_error(res, 400, "invalid_body", "needs name (letters, digits, _ -) and a non-empty string value of at most 16 KiB");
+    return send_error(res, api_error::invalid_body, "needs name (letters, digits, _ -) and a non-empty string value of at most 16 KiB");
   }
   auto put = app.db.integrations().put_secret(*grant, name, body["value"].get_ref<const std::string&>(), now_ms());
   if (!put) return send_failure(res, put.error());
@@ -233,19 +200,19 @@ void put_secret(web_app& app, const httplib::Request& req, httplib::Response& re
                             {"configured", true}}).dump());
 }
 
-void delete_secret(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
-  if (!settings_caller(app, req, res, ids, true)) return;
+void delete_secret(web_app& app, const route_call& call, httplib::Response& res) {
+  const httplib::Request& req = call.req;
+  const path_ids& ids = call.ids;
   auto grant = grant_from(ids[0], ids[1], req.get_param_value("domain"), req.get_param_value("keySlug"));
   if (!grant) return send_failure(res, grant.error());
   auto gone = app.db.integrations().delete_secret(*grant, req.get_param_value("name"));
   if (!gone) return send_failure(res, gone.error());
-  if (!*gone) return send_error(res, 404, "not_found", "no such secret in this app's grant");
+  if (!*gone) return send_error(res, api_error::not_found, "no such secret in this app's grant");
   send_json(res, 200, json({{"ok", true}, {"deleted", true}}).dump());
 }
 
-void list_providers(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
-  if (!settings_caller(app, req, res, ids, true)) return;
-  auto list = app.db.integrations().provider_summaries(ids[0]);
+void list_providers(web_app& app, const route_call& call, httplib::Response& res) {
+  auto list = app.db.integrations().provider_summaries(call.ids[0]);
   if (!list) return send_failure(res, list.error());
   json out = json::array();
   for (const auto& p : *list) {
@@ -255,29 +222,29 @@ void list_providers(web_app& app, const httplib::Request& req, httplib::Response
   send_json(res, 200, json({{"providers", out}}).dump());
 }
 
-void put_provider(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
-  if (!settings_caller(app, req, res, {ids[0]}, true)) return;
-  json body;
-  if (!parse_json_body(req, res, app.cfg.max_body_bytes, body)) return;
+void put_provider(web_app& app, const route_call& call, httplib::Response& res) {
+  const json& body = *call.body;
+  const path_ids& ids = call.ids;
   oauth_provider_config p{ids[0], ids[1], string_field(body, "clientId"), string_field(body, "clientSecret"),
                           string_field(body, "authorizationUrl"), string_field(body, "tokenUrl"), now_ms()};
   if (p.client_id.empty() || p.client_secret.empty() || !parse_url(p.authorization_url) || !parse_url(p.token_url)) {
-    return send_error(res, 400, "invalid_body", "needs clientId, clientSecret, and http(s) authorizationUrl and tokenUrl");
+    return send_error(res, api_error::invalid_body, "needs clientId, clientSecret, and http(s) authorizationUrl and tokenUrl");
   }
   auto put = app.db.integrations().put_provider(p);
   if (!put) return send_failure(res, put.error());
   send_json(res, 200, json({{"ok", true}, {"providerKey", p.provider_key}, {"configured", true}}).dump());
 }
 
-void delete_provider(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
-  if (!settings_caller(app, req, res, {ids[0]}, true)) return;
-  auto gone = app.db.integrations().delete_provider(ids[0], ids[1]);
+void delete_provider(web_app& app, const route_call& call, httplib::Response& res) {
+  auto gone = app.db.integrations().delete_provider(call.ids[0], call.ids[1]);
   if (!gone) return send_failure(res, gone.error());
-  if (!*gone) return send_error(res, 404, "not_found", "no such OAuth provider in this workspace");
+  if (!*gone) return send_error(res, api_error::not_found, "no such OAuth provider in this workspace");
   send_json(res, 200, json({{"ok", true}, {"deleted", true}}).dump());
 }
 
 // ---- OAuth connect -------------------------------------------------------------------------------
+
+namespace {
 
 // RFC 7636 S256: base64url(SHA-256(verifier)) without padding.
 std::string pkce_challenge(const std::string& verifier) {
@@ -326,7 +293,7 @@ void connect_start(web_app& app, const httplib::Request& req, httplib::Response&
   if (!c || !load_app(app, ids[0], ids[1], res)) return;
   auto provider = app.db.integrations().get_provider(ids[0], ids[2]);
   if (!provider) return send_failure(res, provider.error());
-  if (!*provider) return send_error(res, 404, "not_found", "OAuth provider " + ids[2] + " is not configured for this workspace");
+  if (!*provider) return send_error(res, api_error::not_found, "OAuth provider " + ids[2] + " is not configured for this workspace");
   oauth_connect_state st{random_id(32), ids[0], req.get_param_value("workspaceWide") == "1" ? "" : ids[1], ids[2],
                          c->who.user_id, random_id(32), callback_url(app, req), requested_scopes(app, req, ids),
                          now_ms() + connect_state_ttl_ms};
@@ -369,14 +336,14 @@ void connect_callback(web_app& app, const httplib::Request& req, httplib::Respon
                       std::optional<oauth_attempt>& back) {
   auto who = app.auth.identity_of(req);
   if (!who && !(back && is_this_browsers_attempt(*back, req.get_param_value("state")))) {
-    return send_error(res, 401, who.error().code, who.error().message);
+    return send_failure(res, who.error());
   }
   auto st = callback_state(app, req, who ? &*who : nullptr, back);
   if (!st) return send_failure(res, st.error());
   if (!member_role(app.db, st->workspace_id, who ? *who : identity{st->user_id, {}, {}}, res)) return;
   auto provider = app.db.integrations().get_provider(st->workspace_id, st->provider_key);
   if (!provider) return send_failure(res, provider.error());
-  if (!*provider) return send_error(res, 404, "not_found", "the OAuth provider was removed meanwhile");
+  if (!*provider) return send_error(res, api_error::not_found, "the OAuth provider was removed meanwhile");
   auto tokens = exchange_code(app, **provider, req.get_param_value("code"), st->code_verifier, st->redirect_uri,
                               st->scopes, now_ms());
   if (!tokens) return send_failure(res, tokens.error());
@@ -414,7 +381,13 @@ void set_attempt_cookie(httplib::Response& res, const std::string& value, std::i
                                    (secure ? "; Secure" : ""));
 }
 
-void connect_start_route(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
+}  // namespace
+
+// Its own preamble (access::anyone in the table): a person's browser is sent back to the page
+// whatever refused it, sign-in and membership included.
+void connect_start_route(web_app& app, const route_call& call, httplib::Response& res) {
+  const httplib::Request& req = call.req;
+  const path_ids& ids = call.ids;
   oauth_attempt attempt{ids[0], ids[1], ids[2], {}};
   connect_start(app, req, res, ids, attempt);
   if (!attempt.state.empty()) {
@@ -424,24 +397,26 @@ void connect_start_route(web_app& app, const httplib::Request& req, httplib::Res
   }
 }
 
-void connect_callback_route(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids&) {
+void connect_callback_route(web_app& app, const route_call& call, httplib::Response& res) {
+  const httplib::Request& req = call.req;
   std::optional<oauth_attempt> back = parse_oauth_attempt(cookie_of(req, attempt_cookie));
   connect_callback(app, req, res, back);
   forget_oauth_attempt(res);  // whatever happened, the attempt is over
   if (is_navigation(req)) send_to_page(res, back);
 }
 
-void disconnect(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
-  auto c = authorize(app, req, res, ids[0]);
-  if (!c || !load_app(app, ids[0], ids[1], res)) return;
-  std::string app_id = req.get_param_value("workspaceWide") == "1" ? "" : ids[1];
-  auto gone = app.db.integrations().revoke_account({ids[0], app_id, ids[2], c->who.user_id}, now_ms());
+void disconnect(web_app& app, const route_call& call, httplib::Response& res) {
+  const path_ids& ids = call.ids;
+  std::string app_id = call.req.get_param_value("workspaceWide") == "1" ? "" : ids[1];
+  auto gone = app.db.integrations().revoke_account({ids[0], app_id, ids[2], call.by->who.user_id}, now_ms());
   if (!gone) return send_failure(res, gone.error());
-  if (!*gone) return send_error(res, 404, "not_found", "no connected account for this provider");
+  if (!*gone) return send_error(res, api_error::not_found, "no connected account for this provider");
   send_json(res, 200, json({{"ok", true}, {"connected", false}}).dump());
 }
 
 // ---- internal (worker → web) ---------------------------------------------------------------------
+
+namespace {
 
 // The builder run named by the body, in its own app: the worker speaks for that run only.
 result<run_key> builder_run_of(web_app& app, const json& body) {
@@ -474,10 +449,10 @@ result<std::vector<integration_requirement>> requirements_from(const json& setup
   return out;
 }
 
-void sync_requirements(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids&) {
-  if (!app.auth.internal_allowed(req, res)) return;
-  json body;
-  if (!parse_json_body(req, res, app.cfg.max_body_bytes, body)) return;
+}  // namespace
+
+void sync_requirements(web_app& app, const route_call& call, httplib::Response& res) {
+  const json& body = *call.body;
   auto key = builder_run_of(app, body);
   if (!key) return send_failure(res, key.error());
   auto set = requirements_from(body.value("setup", json()), key->run_id);
@@ -490,35 +465,14 @@ void sync_requirements(web_app& app, const httplib::Request& req, httplib::Respo
   send_json(res, 200, json({{"ok", true}, {"integrations", (*meta)["integrations"]}, {"oauth", (*meta)["oauth"]}}).dump());
 }
 
-void workspace_integrations(web_app& app, const httplib::Request& req, httplib::Response& res, const path_ids&) {
-  if (!app.auth.internal_allowed(req, res)) return;
-  json body;
-  if (!parse_json_body(req, res, app.cfg.max_body_bytes, body)) return;
-  auto key = builder_run_of(app, body);
+void workspace_integrations(web_app& app, const route_call& call, httplib::Response& res) {
+  auto key = builder_run_of(app, *call.body);
   if (!key) return send_failure(res, key.error());
   auto meta = integrations_metadata(app, key->workspace_id, key->app_id, nullptr);
   if (!meta) return send_failure(res, meta.error());
   send_json(res, 200, meta->dump());
 }
 
-}  // namespace
-
 void forget_oauth_attempt(httplib::Response& res) { set_attempt_cookie(res, "", 0, false); }
 
-void register_integration_routes(httplib::Server& s, router& r, web_app& app) {
-  const std::string app_path = "/api/workspaces/{}/apps/{}/integrations";
-  const std::string providers = "/api/workspaces/{}/integrations/oauth-providers";
-  on_get_route(r, app_path, app, list_integrations);
-  on_body_route(s, "PUT", app_path + "/secrets", app, put_secret);
-  on_body_route(s, "DELETE", app_path + "/secrets", app, delete_secret);
-  on_get_route(r, providers, app, list_providers);
-  on_body_route(s, "PUT", providers + "/{}", app, put_provider);
-  on_body_route(s, "DELETE", providers + "/{}", app, delete_provider);
-  on_get_route(r, app_path + "/oauth/{}/connect", app, connect_start_route);
-  on_body_route(s, "DELETE", app_path + "/oauth/{}", app, disconnect);
-  on_get_route(r, callback_path, app, connect_callback_route);
-  on_body_route(s, "POST", "/api/internal/integration-requirements", app, sync_requirements);
-  on_body_route(s, "POST", "/api/internal/workspace-integrations", app, workspace_integrations);
-}
-
-}  // namespace platform::web
+}  // namespace platform::web::integration_routes

@@ -16,8 +16,10 @@
 #include "platform/cache_store.hpp"
 #include "platform/sql_store.hpp"
 #include "previews.hpp"
-#include "routes.hpp"
+#include "web_app.hpp"
+#include "web_routes.hpp"
 #include "secrets_key.hpp"
+#include "tool_execution.hpp"
 #include "viewer_hub.hpp"
 #include "web_config.hpp"
 #include "web_server.hpp"
@@ -105,6 +107,12 @@ int main(int, char** argv) {
   // After app, so it stops (and its followers stop asking app's store) before app goes.
   viewer_hub viewers(*cache);
   app.viewers = &viewers;
+  auto tools = tool_runner::create(*cfg);
+  if (!tools) {
+    std::fprintf(stderr, "platform-web: HTTP executor: %s: %s\n", tools.error().code.c_str(), tools.error().message.c_str());
+    return 2;
+  }
+  app.tools = tools->get();
 
   web_server server;
   server.new_task_queue = [] { return new httplib::ThreadPool(2100); };
@@ -117,12 +125,14 @@ int main(int, char** argv) {
   server.set_payload_max_length(cfg->max_body_bytes + 1);
   server.set_error_handler([](const httplib::Request&, httplib::Response& res) {
     if (!res.body.empty()) return;
-    if (res.status == 404) send_error(res, 404, "not_found", "no such route");
-    else if (res.status == 413) send_error(res, 413, "body_too_large", "the request body is too large");
-    else send_error(res, res.status, "http_error", "the request could not be served");
+    if (res.status == 404) return send_error(res, platform::api_error::not_found, "no such route");
+    if (res.status == 413) return send_error(res, platform::api_error::body_too_large, "the request body is too large");
+    int status = res.status;  // cpp-httplib's own refusal keeps its status
+    send_error(res, platform::api_error::http_error, "the request could not be served");
+    res.status = status;
   });
   server.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
-    send_error(res, 500, "internal", "the server failed on this request");
+    send_error(res, platform::api_error::internal, "the server failed on this request");
   });
   router get_routes;
   register_routes(server, get_routes, app);

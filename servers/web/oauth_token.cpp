@@ -11,7 +11,7 @@
 #include "platform/http_executor.hpp"
 #include "platform/ip_guard.hpp"
 #include "platform/url.hpp"
-#include "routes.hpp"
+#include "web_app.hpp"
 
 namespace platform::web {
 

@@ -3,6 +3,8 @@
 // {"<items>": [...], "nextCursor": C | null} out, a cursor only after a full page.
 #include <httplib.h>
 
+#include <charconv>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -20,10 +22,24 @@ namespace platform::web {
 inline std::optional<list_page> page_of(const httplib::Request& req, httplib::Response& res) {
   auto p = parse_list_page(req.get_param_value("limit"), req.get_param_value("cursor"));
   if (!p) {
-    send_error(res, 400, p.error().code, p.error().message);
+    send_failure(res, p.error());
     return std::nullopt;
   }
   return *p;
+}
+
+// A stream's `?cursor=N` (0 when absent); a 400 already written when it is not a
+// non-negative integer.
+inline std::optional<std::uint64_t> stream_cursor_of(const httplib::Request& req, httplib::Response& res) {
+  std::uint64_t cursor = 0;
+  if (!req.has_param("cursor")) return cursor;
+  std::string c = req.get_param_value("cursor");
+  auto [p, ec] = std::from_chars(c.data(), c.data() + c.size(), cursor);
+  if (ec != std::errc() || p != c.data() + c.size()) {
+    send_error(res, api_error::invalid_cursor, "cursor must be a non-negative integer");
+    return std::nullopt;
+  }
+  return cursor;
 }
 
 // {"<key>": [...], "nextCursor": "<createdAt>.<id>" | null}: a cursor only after a full page.

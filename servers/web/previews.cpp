@@ -7,7 +7,7 @@
 #include "platform/preview_access.hpp"
 #include "platform/static_site.hpp"
 #include "platform/store.hpp"
-#include "routes.hpp"
+#include "web_app.hpp"
 #include "worker_client.hpp"
 
 namespace platform::web {
@@ -42,8 +42,13 @@ std::string builder_origins(const config& cfg, const httplib::Request& req) {
   return "http://127.0.0.1" + suffix + " http://localhost" + suffix;
 }
 
-void send_preview_error(httplib::Response& res, int status, std::string_view code, std::string_view message) {
-  send_error(res, status, code, message);
+void send_preview_error(httplib::Response& res, api_error e, std::string_view message) {
+  send_error(res, e, message);
+  res.set_header("Cache-Control", "no-store");
+}
+
+void send_preview_failure(httplib::Response& res, const error& e) {
+  send_failure(res, e);
   res.set_header("Cache-Control", "no-store");
 }
 
@@ -79,26 +84,26 @@ bool serve_preview_host(const web_app& app, const httplib::Request& req, httplib
   auto app_id = preview_app_of_host(req.get_header_value("Host"), app.cfg.preview_domain);
   if (!app_id) return false;
   if (req.method != "GET" && req.method != "HEAD") {
-    send_preview_error(res, 405, "method_not_allowed", "a preview origin serves files only");
+    send_preview_error(res, api_error::method_not_allowed, "a preview origin serves files only");
     return true;
   }
   auto path = parse_preview_path(req.path);
   if (!path) {
-    send_preview_error(res, 404, "not_found", "no such preview file");
+    send_preview_error(res, api_error::not_found, "no such preview file");
     return true;
   }
   auto grant = verify_preview_token(app.preview_key, path->token, *app_id, now_ms());
   if (!grant) {
-    send_preview_error(res, 403, grant.error().code, grant.error().message);
+    send_preview_failure(res, grant.error());
     return true;
   }
   auto bytes = app.db.previews().file(grant->digest, path->file);
   if (!bytes) {
-    send_preview_error(res, 503, bytes.error().code, "the preview store is unavailable");
+    send_preview_failure(res, {bytes.error().code, "the preview store is unavailable"});
     return true;
   }
   if (!*bytes) {
-    send_preview_error(res, 404, "not_found", "no such file in this build");
+    send_preview_error(res, api_error::not_found, "no such file in this build");
     return true;
   }
   for (const auto& h : preview_headers(builder_origins(app.cfg, req))) res.set_header(h.name, h.value);

@@ -25,6 +25,19 @@ std::vector<std::string> split_path(std::string_view path) {
 
 bool valid_path_id(std::string_view s) { return is_valid_id(s); }
 
+std::string id_pattern_regex(std::string_view pattern) {
+  std::string out;
+  for (std::size_t at = 0; at < pattern.size();) {
+    if (pattern[at] == '{') {
+      out += "([A-Za-z0-9_-]{1,128})";
+      at = pattern.find('}', at) + 1;
+    } else {
+      out += pattern[at++];
+    }
+  }
+  return out;
+}
+
 void router::get(std::string_view pattern, route_handler handler) {
   gets_.push_back({split_path(pattern), std::move(handler)});
 }
@@ -39,7 +52,7 @@ bool router::match(const route& r, std::string_view path, path_ids& ids) {
     auto end = path.find('/', at);
     if (end == std::string_view::npos) end = path.size();
     std::string_view seg = path.substr(at, end - at);
-    if (r.segments[i] == "{}") {
+    if (r.segments[i].front() == '{') {
       if (!valid_path_id(seg)) return false;
       ids.emplace_back(seg);
     } else if (seg != r.segments[i]) {

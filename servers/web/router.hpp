@@ -1,6 +1,6 @@
 #pragma once
-// A path router by segments: "/api/workspaces/{}/apps/{}" matches an id (1–128 of
-// [A-Za-z0-9_-]) at each {}. httplib's own routes run std::regex_match on the path, which
+// A path router by segments: "/api/workspaces/{workspace}/apps/{app}" matches an id (1–128 of
+// [A-Za-z0-9_-]) at each {name}. httplib's own routes run std::regex_match on the path, which
 // recurses per character and leaves some 30 KiB of touched stack on every pool thread that
 // ever served one; with a thread per open viewer stream that was half a viewer's memory.
 // GET routes go through here (set as the pre-routing handler, which httplib calls before it
@@ -30,7 +30,7 @@ class router {
 
  private:
   struct route {
-    std::vector<std::string> segments;  // "{}" for an id
+    std::vector<std::string> segments;  // "{name}" for an id
     route_handler handler;
   };
   static bool match(const route& r, std::string_view path, path_ids& ids);
@@ -40,5 +40,8 @@ class router {
 
 // True for a well-formed id segment.
 bool valid_path_id(std::string_view s);
+
+// A pattern with {name} for ids, as a regex for httplib's routes (those that take a body).
+std::string id_pattern_regex(std::string_view pattern);
 
 }  // namespace platform::web

@@ -4,7 +4,7 @@
 
 #include "chat_service.hpp"
 #include "http.hpp"
-#include "routes.hpp"
+#include "web_app.hpp"
 #include "tool_shaping.hpp"
 #include "../common/json_fields.hpp"
 

@@ -2,9 +2,6 @@
 // The work is tool_runner (tool_execution.hpp) and request_repair (tool_repair.hpp).
 #include "tool_routes.hpp"
 
-#include <cstdio>
-#include <cstdlib>
-#include <memory>
 
 #include <nlohmann/json.hpp>
 
@@ -14,23 +11,17 @@
 #include "http.hpp"
 #include "platform/redaction.hpp"
 #include "platform/secret_scrub.hpp"
-#include "routes.hpp"
+#include "web_app.hpp"
 #include "tool_execution.hpp"
 #include "tool_repair.hpp"
 #include "tool_shaping.hpp"
 #include "../common/json_fields.hpp"
 
-namespace platform::web {
+namespace platform::web::tool_routes {
 
 using nlohmann::json;
 
 namespace {
-
-struct tool_context {
-  web_app& app;
-  std::unique_ptr<tool_runner> runner;
-};
-using context = std::shared_ptr<const tool_context>;
 
 // Reports reach the builder's prompt: 8 KiB at most, secret-named members masked.
 const redaction_limits report_limits{.max_string_bytes = 1024, .max_members = 30, .max_depth = 6,
@@ -52,15 +43,15 @@ std::optional<std::string> input_text(const json& body) {
 void send_blocked(web_app& app, std::string_view ws, std::string_view app_id, source_scope scope,
                   httplib::Response& res) {
   if (scope == source_scope::published) {
-    return send_error(res, 403, "not_published", "the app has not been published, so its tools cannot run");
+    return send_error(res, api_error::not_published, "the app has not been published, so its tools cannot run");
   }
   auto approval = app.db.governance().approval(ws, app_id);
   if (!approval) return send_store_error(res, approval.error());
   if (!*approval) {
-    return send_error(res, 403, "not_approved", "custom tools and app actions run only after an admin or owner "
+    return send_error(res, api_error::not_approved, "custom tools and app actions run only after an admin or owner "
                                                 "approves agents.json");
   }
-  send_error(res, 403, "approval_stale", "agents.json changed since its approval: custom tools and app actions are "
+  send_error(res, api_error::approval_stale, "agents.json changed since its approval: custom tools and app actions are "
                                          "blocked until an admin or owner approves it again");
 }
 
@@ -72,8 +63,7 @@ std::optional<std::pair<tool, std::string>> approved_tool(web_app& app, std::str
                                                           httplib::Response& res) {
   auto policy = approved_payload(app, ws, app_id, scope);
   if (!policy) {
-    if (policy.error().code.rfind("store_", 0) == 0) send_store_error(res, policy.error());
-    else send_error(res, 422, policy.error().code, policy.error().message);
+    send_failure(res, policy.error());
     return std::nullopt;
   }
   if (!*policy) {
@@ -82,12 +72,12 @@ std::optional<std::pair<tool, std::string>> approved_tool(web_app& app, std::str
   }
   const tool* t = (*policy)->config.find_tool(name, agent_id);
   if (!t || t->type != tool_type::custom) {
-    if (agent_id) send_error(res, 403, "tool_not_approved", "the tool is not in the approved agents.json payload for this agent");
-    else send_error(res, 404, "tool_not_found", "no such app action in the approved agents.json appTools");
+    if (agent_id) send_error(res, api_error::tool_not_approved, "the tool is not in the approved agents.json payload for this agent");
+    else send_error(res, api_error::tool_not_found, "no such app action in the approved agents.json appTools");
     return std::nullopt;
   }
   if (!t->enabled) {
-    send_error(res, 403, "tool_disabled", "the tool is switched off on the agents page");
+    send_error(res, api_error::tool_disabled, "the tool is switched off on the agents page");
     return std::nullopt;
   }
   return std::pair<tool, std::string>{*t, (*policy)->hash};
@@ -97,7 +87,7 @@ void send_repair(web_app& app, const repair_request& r, httplib::Response& res) 
   auto reply = request_repair(app, r);
   if (!reply) {
     if (reply.error().code.rfind("store_", 0) == 0) return send_store_error(res, reply.error());
-    return send_error(res, 502, "repair_not_started", "the builder repair run could not be started: " + reply.error().code);
+    return send_error(res, api_error::repair_not_started, "the builder repair run could not be started: " + reply.error().code);
   }
   send_json(res, reply->value("ok", false) ? 202 : 200, compact_json(*reply));
 }
@@ -113,45 +103,36 @@ json integration_json(const tool& t) {
   return {{"name", t.integration->name}, {"domain", t.integration->domain}, {"keySlug", t.integration->key_slug}};
 }
 
+}  // namespace
+
 // ---- app actions ---------------------------------------------------------------------------
 
 // The viewer is authenticated again on every call, and OAuth actions act as that viewer.
-void execute_app_tool(const context& ctx, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
-  web_app& app = ctx->app;
-  auto c = authorize(app, req, res, ids.at(0));
-  if (!c) return;
-  auto a = load_app(app, ids.at(0), ids.at(1), res);
-  if (!a) return;
-  json body;
-  if (!parse_json_body(req, res, app.cfg.max_body_bytes, body)) return;
+void execute_app_tool(web_app& app, const route_call& call, httplib::Response& res) {
+  const json& body = *call.body;
+  const path_ids& ids = call.ids;
   auto draft = body.find("draft");
-  if (draft != body.end() && !draft->is_boolean()) return send_error(res, 400, "invalid_body", "draft must be a boolean");
+  if (draft != body.end() && !draft->is_boolean()) return send_error(res, api_error::invalid_body, "draft must be a boolean");
   bool is_draft = draft != body.end() && draft->get<bool>();
-  if (is_draft && !reads_draft(*c, *a)) return send_error(res, 403, "forbidden", "only the app's editors run draft actions");
+  if (is_draft && !reads_draft(*call.by, *call.app)) return send_error(res, api_error::forbidden, "only the app's editors run draft actions");
   auto input = input_text(body);
-  if (!input) return send_error(res, 400, "invalid_body", "input must be an object or a JSON string");
+  if (!input) return send_error(res, api_error::invalid_body, "input must be an object or a JSON string");
   auto scope = is_draft ? source_scope::draft : source_scope::published;
   auto t = approved_tool(app, ids.at(0), ids.at(1), scope, ids.at(2), std::nullopt, res);
   if (!t) return;
-  auto reply = ctx->runner->run(app, t->first, {ids.at(0), ids.at(1), c->who.user_id, *input});
+  auto reply = app.tools->run(app, t->first, {ids.at(0), ids.at(1), call.by->who.user_id, *input});
   send_json(res, 200, reply.to_json());
 }
 
 // Draft only: the report names the approved draft spec (resolved here, never taken from the
 // body) and what the app saw, redacted and bounded.
-void report_app_tool_failure(const context& ctx, const httplib::Request& req, httplib::Response& res,
-                             const path_ids& ids) {
-  web_app& app = ctx->app;
+void report_app_tool_failure(web_app& app, const route_call& call, httplib::Response& res) {
+  const json& body = *call.body;
+  const path_ids& ids = call.ids;
   const std::string &ws = ids.at(0), &app_id = ids.at(1);
-  auto c = authorize(app, req, res, ws);
-  if (!c) return;
-  auto a = load_app(app, ws, app_id, res);
-  if (!a) return;
-  if (!reads_draft(*c, *a)) return send_error(res, 403, "forbidden", "reporting a failure needs editable draft access");
-  json body;
-  if (!parse_json_body(req, res, app.cfg.max_body_bytes, body)) return;
+  const std::string& user_id = call.by->who.user_id;
   auto result = body.find("result");
-  if (result == body.end() || !result->is_object()) return send_error(res, 400, "invalid_body", "result must be the action's result object");
+  if (result == body.end() || !result->is_object()) return send_error(res, api_error::invalid_body, "result must be the action's result object");
   auto t = approved_tool(app, ws, app_id, source_scope::draft, ids.at(2), std::nullopt, res);
   if (!t) return;
   std::string code = safe_error_code(string_field(*result, "errorCode"));
@@ -165,23 +146,17 @@ void report_app_tool_failure(const context& ctx, const httplib::Request& req, ht
                  {"attemptedTask", body.value("attemptedTask", json(""))}};
   // A person may paste a secret into the description: the app's own secret values go before
   // the generic redaction (which knows names, not values).
-  auto secrets = known_secret_values(app, t->first, {ws, app_id, c->who.user_id, {}});
-  repair_request r{ws, app_id, "app_action", "user:" + c->who.user_id, t->first.name, code,
+  auto secrets = known_secret_values(app, t->first, {ws, app_id, user_id, {}});
+  repair_request r{ws, app_id, "app_action", "user:" + user_id, t->first.name, code,
                    parse_error_category(string_field(*result, "errorCategory")),
                    failure_fingerprint(ws, app_id, t->first.name, code, t->first.endpoint),
                    redact_json(scrub_secrets(compact_json(report), secrets), report_limits),
-                   {{"approvalHash", t->second}, {"userId", c->who.user_id}}};
+                   {{"approvalHash", t->second}, {"userId", user_id}}};
   send_repair(app, r, res);
 }
 
-void tool_audit(const context& ctx, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
-  web_app& app = ctx->app;
-  auto c = authorize(app, req, res, ids.at(0));
-  if (!c) return;
-  auto a = load_app(app, ids.at(0), ids.at(1), res);
-  if (!a) return;
-  if (!reads_draft(*c, *a)) return send_error(res, 403, "forbidden", "the tool audit needs editable access to the app");
-  auto events = app.db.audit().recent(ids.at(0), ids.at(1), 50);
+void tool_audit(web_app& app, const route_call& call, httplib::Response& res) {
+  auto events = app.db.audit().recent(call.app->workspace_id, call.app->id, 50);
   if (!events) return send_store_error(res, events.error());
   json out = json::array();
   for (const auto& e : *events) {
@@ -197,24 +172,23 @@ void tool_audit(const context& ctx, const httplib::Request& req, httplib::Respon
 
 // The user is the run's triggeredByUserId, never a body field; the tool must be in the
 // approved payload of the run's scope for the run's agent.
-void internal_tool_execute(const context& ctx, const httplib::Request& req, httplib::Response& res) {
-  web_app& app = ctx->app;
-  if (!app.auth.internal_allowed(req, res)) return;
-  json body;
-  if (!parse_json_body(req, res, app.cfg.max_body_bytes, body)) return;
+void internal_tool_execute(web_app& app, const route_call& call, httplib::Response& res) {
+  const json& body = *call.body;
   auto input = input_text(body);
   if (!input || string_field(body, "toolName").empty()) {
-    return send_error(res, 400, "invalid_body", "toolName is required and input must be a JSON string or object");
+    return send_error(res, api_error::invalid_body, "toolName is required and input must be a JSON string or object");
   }
   auto run = acting_run(app, body, res);
   if (!run) return;
-  if (is_finished(run->status)) return send_error(res, 409, "run_finished", "this run has ended");
+  if (is_finished(run->status)) return send_error(res, api_error::run_finished, "this run has ended");
   auto t = approved_tool(app, run->workspace_id, run->app_id, run_scope(*run), string_field(body, "toolName"),
                          run->agent_id, res);
   if (!t) return;
-  auto reply = ctx->runner->run(app, t->first, {run->workspace_id, run->app_id, run->triggered_by_user_id, *input});
+  auto reply = app.tools->run(app, t->first, {run->workspace_id, run->app_id, run->triggered_by_user_id, *input});
   send_json(res, 200, reply.to_json());
 }
+
+namespace {
 
 // The worker's JSON-string texts (already redacted there) as plain values for the report.
 json unquoted(const json& v) {
@@ -223,15 +197,14 @@ json unquoted(const json& v) {
   return inner.is_discarded() ? v : inner;
 }
 
-void internal_failure_report(const context& ctx, const httplib::Request& req, httplib::Response& res) {
-  web_app& app = ctx->app;
-  if (!app.auth.internal_allowed(req, res)) return;
-  json body;
-  if (!parse_json_body(req, res, app.cfg.max_body_bytes, body)) return;
+}  // namespace
+
+void internal_failure_report(web_app& app, const route_call& call, httplib::Response& res) {
+  const json& body = *call.body;
   auto failures = body.find("failures");
   std::string name = string_field(body, "toolName");
   if (name.empty() || failures == body.end() || !failures->is_array() || failures->empty() || !failures->back().is_object()) {
-    return send_error(res, 400, "invalid_body", "toolName and a non-empty failures array are required");
+    return send_error(res, api_error::invalid_body, "toolName and a non-empty failures array are required");
   }
   auto run = acting_run(app, body, res);
   if (!run) return;
@@ -266,31 +239,4 @@ void internal_failure_report(const context& ctx, const httplib::Request& req, ht
   send_repair(app, r, res);
 }
 
-}  // namespace
-
-void register_tool_routes(httplib::Server& s, router& r, web_app& app) {
-  auto runner = tool_runner::create(app.cfg);
-  if (!runner) {
-    std::fprintf(stderr, "web: HTTP executor: %s: %s\n", runner.error().code.c_str(), runner.error().message.c_str());
-    std::exit(2);
-  }
-  context ctx = std::make_shared<const tool_context>(tool_context{app, std::move(*runner)});
-  const std::string tool_path = "/api/workspaces/{}/apps/{}/app-tools/{}";
-  auto post = [&](const std::string& pattern, auto fn) {
-    s.Post(id_pattern_regex(pattern), [ctx, fn](const httplib::Request& req, httplib::Response& res) {
-      fn(ctx, req, res, path_ids(req.matches.begin() + 1, req.matches.end()));
-    });
-  };
-  post(tool_path + "/execute", execute_app_tool);
-  post(tool_path + "/report-failure", report_app_tool_failure);
-  s.Post("/api/internal/tool-execute", [ctx](const httplib::Request& req, httplib::Response& res) {
-    internal_tool_execute(ctx, req, res);
-  });
-  s.Post("/api/internal/tool-failure-report", [ctx](const httplib::Request& req, httplib::Response& res) {
-    internal_failure_report(ctx, req, res);
-  });
-  r.get("/api/workspaces/{}/apps/{}/tool-audit", [ctx](const httplib::Request& req, httplib::Response& res,
-                                                       const path_ids& ids) { tool_audit(ctx, req, res, ids); });
-}
-
-}  // namespace platform::web
+}  // namespace platform::web::tool_routes

@@ -14,7 +14,7 @@
 
 #include "http.hpp"
 #include "platform/static_site.hpp"
-#include "routes.hpp"
+#include "web_app.hpp"
 
 namespace platform::web {
 namespace {
@@ -63,7 +63,7 @@ bool serve_ui(const web_app& app, const httplib::Request& req, httplib::Response
   } else if (file->kind == site_file_kind::page) {
     send_site_file(app.cfg, res, file->kind, content_type_for(file->path), std::string(ui_not_built_page()));
   } else {
-    send_error(res, 404, "not_found", "no such file");
+    send_error(res, api_error::not_found, "no such file");
   }
   return true;
 }

@@ -306,11 +306,11 @@ void start_agent_run(const config& cfg, worker_registry& registry, broker& brk, 
   json body;
   if (!parse_json_body(req, res, body)) return;
   auto spec = parse_run(cfg, key, body);
-  if (!spec) return send_error(res, 400, spec.error().code, spec.error().message);
+  if (!spec) return send_failure(res, spec.error());
   auto snapshot = registry.for_body(body);
-  if (!snapshot) return send_error(res, 503, snapshot.error().code, snapshot.error().message);
+  if (!snapshot) return send_failure(res, snapshot.error());
   auto settings = settings_from_body(**snapshot, body);
-  if (!settings) return send_error(res, 400, settings.error().code, settings.error().message);
+  if (!settings) return send_failure(res, settings.error());
   spec->runtime_id = settings->runtime_id;
   spec->protocol_params_json = settings->protocol_params_json;
   spec->settings_args = settings->args;
@@ -318,13 +318,13 @@ void start_agent_run(const config& cfg, worker_registry& registry, broker& brk, 
   auto run = table.admit(key, spec->run_id, agent_run_table::clock::now());
   if (!run) {
     int status = run.error().code == "run_exists" ? 409 : 503;
-    return send_error(res, status, run.error().code, run.error().message);
+    return send_failure(res, run.error());
   }
   auto workspace = make_workspace(*spec);
   if (!workspace) {
     (*run)->finish(agent_run_state::failed);
     table.finished(key, agent_run_table::clock::now());
-    return send_error(res, 503, workspace.error().code, workspace.error().message);
+    return send_failure(res, workspace.error());
   }
   started.fetch_add(1);
   if (cfg.trace) std::fprintf(stderr, "worker: agent run start app=%s run=%s\n", spec->app_id.c_str(), spec->run_id.c_str());
@@ -335,15 +335,15 @@ void start_agent_run(const config& cfg, worker_registry& registry, broker& brk, 
 
 void stop_agent_run(agent_run_table& table, const std::string& key, const std::string& run_id, httplib::Response& res) {
   auto run = table.find(key, agent_run_table::clock::now());
-  if (!run || run->run_id() != run_id) return send_error(res, 404, "not_found", "no such agent run on this worker");
-  if (!run->request_stop()) return send_error(res, 409, "not_running", "the run has ended already");
+  if (!run || run->run_id() != run_id) return send_error(res, api_error::not_found, "no such agent run on this worker");
+  if (!run->request_stop()) return send_error(res, api_error::not_running, "the run has ended already");
   res.status = 202;
   res.set_content(json({{"runId", run_id}, {"status", "stopping"}}).dump(), "application/json");
 }
 
 void agent_run_status(agent_run_table& table, const std::string& key, const std::string& run_id, httplib::Response& res) {
   auto run = table.find(key, agent_run_table::clock::now());
-  if (!run || run->run_id() != run_id) return send_error(res, 404, "not_found", "no such agent run on this worker");
+  if (!run || run->run_id() != run_id) return send_error(res, api_error::not_found, "no such agent run on this worker");
   auto s = run->state();
   std::string_view status = s == agent_run_state::running ? "running" : s == agent_run_state::completed ? "completed" : "failed";
   res.set_content(json({{"runId", run_id}, {"status", status}}).dump(), "application/json");
@@ -352,7 +352,7 @@ void agent_run_status(agent_run_table& table, const std::string& key, const std:
 void follow_agent_run(agent_run_table& table, const std::string& key, const std::string& run_id,
                       std::chrono::milliseconds heartbeat, httplib::Response& res) {
   auto run = table.find(key, agent_run_table::clock::now());
-  if (!run || run->run_id() != run_id) return send_error(res, 404, "not_found", "no such agent run on this worker");
+  if (!run || run->run_id() != run_id) return send_error(res, api_error::not_found, "no such agent run on this worker");
   auto cursor = std::make_shared<std::size_t>(0);
   res.set_header("Cache-Control", "no-cache");
   res.set_chunked_content_provider("text/event-stream", [run, cursor, heartbeat](std::size_t, httplib::DataSink& sink) {

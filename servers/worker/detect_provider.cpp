@@ -146,12 +146,12 @@ void forget_detected_provider() {
 void handle_put_provider_key(const config& cfg, const std::string& name, const std::string& body, httplib::Response& res) {
   json b = servers::parse_json_within(body, json_limits{});  // a person typed it
   if (!b.is_object() || !b.contains("value") || !b["value"].is_string()) {
-    return send_error(res, 400, "invalid_body", "the body is {\"value\": \"<the key>\"}");
+    return send_error(res, api_error::invalid_body, "the body is {\"value\": \"<the key>\"}");
   }
   auto set = cfg.keys->set(name, b["value"].get<std::string>());
   if (!set) {
     int status = set.error().code == "store_failed" ? 500 : 400;
-    return send_error(res, status, set.error().code, set.error().message);
+    return send_failure(res, set.error());
   }
   forget_detected_provider();
   res.set_content(json({{"name", name}, {"configured", true}}).dump(), "application/json");

@@ -49,9 +49,11 @@ int main(int, char** argv) {
   register_routes(server, app);
   server.set_error_handler([](const httplib::Request&, httplib::Response& res) {
     if (!res.body.empty()) return;
-    if (res.status == 404) send_error(res, 404, "not_found", "request failed");
-    else if (res.status == 413) send_error(res, 413, "body_too_large", "the request body is too large");
-    else send_error(res, res.status, "http_error", "request failed");
+    if (res.status == 404) return send_error(res, platform::api_error::not_found, "request failed");
+    if (res.status == 413) return send_error(res, platform::api_error::body_too_large, "the request body is too large");
+    int status = res.status;  // cpp-httplib's own refusal keeps its status
+    send_error(res, platform::api_error::http_error, "request failed");
+    res.status = status;
   });
   // No browser has any business here (the web server and the runtimes' MCP clients are the
   // only callers), and without a token only loopback host names are answered.

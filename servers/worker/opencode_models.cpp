@@ -14,12 +14,6 @@ namespace {
 
 constexpr auto models_timeout = std::chrono::seconds(60);
 
-int status_of(const std::string& code) {
-  if (code == "runtime_not_available") return 503;
-  if (code == "opencode_models_failed") return 502;
-  return 500;
-}
-
 }  // namespace
 
 result<opencode_discovery> discover_opencode_models(const config& cfg) {
@@ -51,7 +45,7 @@ result<opencode_discovery> discover_opencode_models(const config& cfg) {
 
 void handle_opencode_models(worker_registry& registry, httplib::Response& res) {
   auto d = registry.opencode_models();
-  if (!d) return send_error(res, status_of(d.error().code), d.error().code, d.error().message);
+  if (!d) return send_failure(res, d.error());
   res.set_content(opencode_catalog_to_json(d->catalog, d->default_model), "application/json");
 }
 

@@ -41,12 +41,12 @@ std::optional<turn_request> parse_turn(const json& body, const std::string& app_
   t.prompt = string_field(body, "prompt");
   t.system_prompt = string_field(body, "systemPrompt");
   if (t.run_id.empty() || t.prompt.empty()) {
-    send_error(res, 400, "invalid_body", "runId and prompt are required strings");
+    send_error(res, api_error::invalid_body, "runId and prompt are required strings");
     return std::nullopt;
   }
   auto normalized = settings_from_body(registry, body);
   if (!normalized) {
-    send_error(res, 400, normalized.error().code, normalized.error().message);
+    send_failure(res, normalized.error());
     return std::nullopt;
   }
   t.runtime_id = normalized->runtime_id;
@@ -142,12 +142,12 @@ void post_messages(worker_app& app, const httplib::Request& req, httplib::Respon
   timing.request = turn_timing::clock::now();
   const config& cfg = app.cfg;
   session_table& sessions = app.sessions;
-  if (app.draining.load()) return send_error(res, 503, "worker_draining", "this worker is draining; send the turn to another worker");
+  if (app.draining.load()) return send_error(res, api_error::worker_draining, "this worker is draining; send the turn to another worker");
   std::string app_id = req.matches[1];
   json body;
   if (!parse_json_body(req, res, body)) return;
   auto snapshot = app.registry.for_body(body);
-  if (!snapshot) return send_error(res, 503, snapshot.error().code, snapshot.error().message);
+  if (!snapshot) return send_failure(res, snapshot.error());
   auto t = parse_turn(body, app_id, res, **snapshot);
   if (!t) return;
   // A session this worker still holds for this runtime is newer than nothing; the web's copy
@@ -176,27 +176,27 @@ void post_messages(worker_app& app, const httplib::Request& req, httplib::Respon
   if (body.value("hasDraft", false) && !has_workspace(cfg, app_id)) {
     // Building on the template here would replace the app's draft after the turn: the web
     // server writes the draft in first (PUT files) and asks again.
-    return send_error(res, 409, "workspace_missing", "this worker has no workspace for the app; send its draft first");
+    return send_error(res, api_error::workspace_missing, "this worker has no workspace for the app; send its draft first");
   }
   // A workspace left from before the app moved to another worker and back is stale: the
   // draft is newer (platform::source_digest).
   if (std::string want = string_field(body, "draftDigest"); !want.empty() && has_workspace(cfg, app_id)) {
     auto have = workspace_source_digest(app_workspace_dir(cfg, app_id));
     if (have && *have != want) {
-      return send_error(res, 409, "workspace_stale", "this worker's workspace for the app is older than its draft; send the draft first");
+      return send_error(res, api_error::workspace_stale, "this worker's workspace for the app is older than its draft; send the draft first");
     }
   }
   timing.workspace_start = turn_timing::clock::now();
   auto lease = builder_grant(cfg, app.brk, body, *t, timing);
   timing.granted = turn_timing::clock::now();
-  if (!lease) return send_error(res, 503, lease.error().code, lease.error().message);
+  if (!lease) return send_failure(res, lease.error());
   if (!(*lease)->access().servers.empty()) t->broker = (*lease)->access();
   std::string workspace_dir = app_workspace_dir(cfg, app_id);
   std::string files_before = workspace_fingerprint(workspace_dir);
   timing.fingerprinted = turn_timing::clock::now();
   auto turn = start_runtime_turn(cfg, *t);
   timing.started = turn_timing::clock::now();
-  if (!turn) return send_error(res, 503, turn.error().code, turn.error().message);
+  if (!turn) return send_failure(res, turn.error());
   if (cfg.trace) std::fprintf(stderr, "worker: turn start app=%s run=%s\n", app_id.c_str(), t->run_id.c_str());
   app.turns_started.fetch_add(1);
   auto state = std::make_shared<turn_stream>();

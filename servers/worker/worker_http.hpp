@@ -10,13 +10,14 @@
 
 #include "../common/json_body.hpp"
 #include "../common/json_fields.hpp"
+#include "../common/request_checks.hpp"
 
 namespace platform::worker {
 
-inline void send_error(httplib::Response& res, int status, std::string_view code, std::string_view message) {
-  res.status = status;
-  res.set_content(nlohmann::json({{"error", {{"code", code}, {"message", message}}}}).dump(), "application/json");
-}
+// The design notes' error body: a code of the closed set with its status, or an `error` with
+// its code's status (platform/api_error.hpp).
+using servers::send_error;
+using servers::send_failure;
 
 using servers::string_field;
 

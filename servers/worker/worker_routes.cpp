@@ -44,7 +44,7 @@ struct route {
 // ---- handlers too small for a file of their own ---------------------------------------------
 
 void start_run(worker_app& app, const httplib::Request& req, httplib::Response& res) {
-  if (app.draining.load()) return send_error(res, 503, "worker_draining", "this worker is draining; start the run on another worker");
+  if (app.draining.load()) return send_error(res, api_error::worker_draining, "this worker is draining; start the run on another worker");
   start_agent_run(app.cfg, app.registry, app.brk, app.agent_runs, app.agent_runs_started, req.matches[1], req, res);
 }
 

@@ -280,7 +280,7 @@ async function suite(label, writeBase, viewBase) {
     // Staleness: an edit after the approval blocks the data tools until the next approval.
     const edited = await call(writeBase, 'PATCH', `/api/workspaces/${ws}/apps/${appA}/agents`, { bearer: alice, body: agents('v2') });
     assert.equal(edited.status, 200, edited.text);
-    assertError(await internal({ action: 'read', request: { collection: 'todos' } }), 403, 'approval_stale');
+    assertError(await internal({ action: 'read', request: { collection: 'todos' } }), 409, 'approval_stale');
     await call(writeBase, 'POST', `/api/workspaces/${ws}/apps/${appA}/agents/approval`, { bearer: alice, body: { approvalHash: edited.json.hash } });
     assert.equal((await internal({ action: 'read', request: { collection: 'todos' } })).status, 200);
   });

@@ -187,10 +187,10 @@ async function main() {
     // the expiry, the MAC and the app, not for a wrong signature scheme.
     assert.equal((await at(signToken(app.id, digestHex, Date.now() + 60_000))).status, 200);
     const flipped = mac.slice(0, -1) + (mac.at(-1) === '0' ? '1' : '0');
-    await refused(await at(`${expires}.${digestHex}.${flipped}`), 403, 'invalid_token', 'a tampered MAC');
-    await refused(await at(`${Number(expires) + 1}.${digestHex}.${mac}`), 403, 'invalid_token', 'a tampered expiry');
-    await refused(await at(signToken(app.id, digestHex, Date.now() - 1000)), 403, 'token_expired', 'an expired token');
-    await refused(await at(token, `${other.id}.preview.localhost:${webPort}`), 403, 'invalid_token', 'another app\'s origin');
+    await refused(await at(`${expires}.${digestHex}.${flipped}`), 403, 'invalid_preview_token', 'a tampered MAC');
+    await refused(await at(`${Number(expires) + 1}.${digestHex}.${mac}`), 403, 'invalid_preview_token', 'a tampered expiry');
+    await refused(await at(signToken(app.id, digestHex, Date.now() - 1000)), 403, 'preview_token_expired', 'an expired token');
+    await refused(await at(token, `${other.id}.preview.localhost:${webPort}`), 403, 'invalid_preview_token', 'another app\'s origin');
     await refused(await at(token, undefined, 'missing.js'), 404, 'not_found', 'a file the build lacks');
     await refused(await previewGet(`http://${new URL(entryA).host}${appPath}`), 404, 'not_found', 'an API path on the preview origin');
     await refused(await previewGet(`http://${new URL(entryA).host}/`), 404, 'not_found', 'the preview origin\'s root');

@@ -335,10 +335,10 @@ async function main() {
     edited.appTools[1].description = 'Status of the service.';
     ok(await call('owner', 'PATCH', `${appPath}/agents`, edited));
     const blocked = await exec('collab', 'public_status', { draft: true });
-    assert.equal(blocked.status, 403, blocked.text);
+    assert.equal(blocked.status, 409, blocked.text);  // one status per code: approval_stale is a 409
     assert.equal(blocked.json.error.code, 'approval_stale');
     const agentBlocked = await toolExecute({});
-    assert.equal(agentBlocked.status, 403);
+    assert.equal(agentBlocked.status, 409);
     assert.equal(agentBlocked.json.error.code, 'approval_stale');
     await approve();
     assert.equal(ok(await exec('collab', 'public_status', { draft: true })).success, true);

@@ -18,7 +18,7 @@ request_head post(std::string_view host, std::string_view origin = {}, std::stri
   return {"POST", host, origin, site, type, true, 2};
 }
 
-std::string code_of(const std::optional<request_refusal>& r) { return r ? std::string(describe(*r).code) : "allowed"; }
+std::string code_of(const std::optional<request_refusal>& r) { return r ? std::string(platform::code_of(describe(*r).error)) : "allowed"; }
 
 }  // namespace
 
@@ -90,9 +90,9 @@ TEST_CASE("worker: any request a browser labels is refused, whatever the method"
   CHECK(code_of(guard_request({"GET", "127.0.0.1:8788", {}, "cross-site", {}, false, std::nullopt}, worker)) == "cross_site_request");
   CHECK(code_of(guard_request(post("127.0.0.1:8788", {}, {}, "text/plain"), worker)) == "unsupported_media_type");
   CHECK(code_of(guard_request(post("attacker.example:8788"), worker)) == "host_not_allowed");
-  CHECK(describe(request_refusal::cross_site_request).http_status == 403);
-  CHECK(describe(request_refusal::unsupported_media_type).http_status == 415);
-  CHECK(describe(request_refusal::host_not_allowed).http_status == 421);
+  CHECK(status_of(describe(request_refusal::cross_site_request).error) == 403);
+  CHECK(status_of(describe(request_refusal::unsupported_media_type).error) == 415);
+  CHECK(status_of(describe(request_refusal::host_not_allowed).error) == 421);
 }
 
 TEST_CASE("a declared body over the limit is refused before it is read; an undeclared one is left to the reader") {
@@ -111,7 +111,7 @@ TEST_CASE("a declared body over the limit is refused before it is read; an undec
   auto cross = post("127.0.0.1:8787", "https://evil.example", "cross-site");
   cross.declared_length = 1u << 30;
   CHECK(code_of(guard_request(cross, web)) == "cross_site_request");
-  CHECK(describe(request_refusal::body_too_large).http_status == 413);
+  CHECK(status_of(describe(request_refusal::body_too_large).error) == 413);
 }
 
 TEST_CASE("internal callers: the token when one is configured, else loopback peers only") {
@@ -130,7 +130,7 @@ TEST_CASE("internal callers: the token when one is configured, else loopback pee
   CHECK(check_internal_caller(token, "Bearer " + token.substr(1), "127.0.0.1") == internal_refusal::wrong_token);
   CHECK(check_internal_caller(token, "Bearer " + token + "x", "127.0.0.1") == internal_refusal::wrong_token);
   CHECK(check_internal_caller(token, token, "127.0.0.1") == internal_refusal::wrong_token);
-  CHECK(describe(internal_refusal::wrong_token).http_status == 401);
+  CHECK(status_of(describe(internal_refusal::wrong_token).error) == 401);
 }
 
 TEST_CASE("a Host header's name and port") {

@@ -11,8 +11,8 @@ namespace platform {
 namespace {
 
 constexpr std::array refusal_table{
-    internal_refusal_info{"unauthenticated", 401, "this route needs the internal API token"},
-    internal_refusal_info{"unauthenticated", 401,
+    internal_refusal_info{api_error::unauthenticated, "this route needs the internal API token"},
+    internal_refusal_info{api_error::unauthenticated,
                           "without INTERNAL_API_TOKEN this route accepts callers on this machine's loopback only"},
 };
 

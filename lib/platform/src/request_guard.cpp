@@ -51,21 +51,21 @@ bool is_json_media_type(std::string_view content_type) noexcept {
 }
 
 constexpr std::array refusal_table{
-    request_refusal_info{"cross_site_request", 403,
+    request_refusal_info{api_error::cross_site_request,
                          "This request came from another site or origin. Use the platform's own page, or call the API "
                          "from a program (no Origin or Sec-Fetch-Site header)."},
-    request_refusal_info{"host_not_allowed", 421,
+    request_refusal_info{api_error::host_not_allowed,
                          "This server runs without sign-in and answers only to a loopback host name "
                          "(127.0.0.1, localhost, [::1])."},
-    request_refusal_info{"unsupported_media_type", 415, "The request body must be sent as Content-Type: application/json."},
-    request_refusal_info{"body_too_large", 413, "The request body is larger than this server accepts."},
+    request_refusal_info{api_error::unsupported_media_type, "The request body must be sent as Content-Type: application/json."},
+    request_refusal_info{api_error::body_too_large, "The request body is larger than this server accepts."},
 };
 // The table is indexed by the enum: one entry per refusal, in its order.
 static_assert(refusal_table.size() == static_cast<std::size_t>(request_refusal::body_too_large) + 1);
-static_assert(refusal_table[static_cast<std::size_t>(request_refusal::cross_site_request)].http_status == 403);
-static_assert(refusal_table[static_cast<std::size_t>(request_refusal::host_not_allowed)].http_status == 421);
-static_assert(refusal_table[static_cast<std::size_t>(request_refusal::unsupported_media_type)].http_status == 415);
-static_assert(refusal_table[static_cast<std::size_t>(request_refusal::body_too_large)].http_status == 413);
+static_assert(refusal_table[static_cast<std::size_t>(request_refusal::cross_site_request)].error == api_error::cross_site_request);
+static_assert(refusal_table[static_cast<std::size_t>(request_refusal::host_not_allowed)].error == api_error::host_not_allowed);
+static_assert(refusal_table[static_cast<std::size_t>(request_refusal::unsupported_media_type)].error == api_error::unsupported_media_type);
+static_assert(refusal_table[static_cast<std::size_t>(request_refusal::body_too_large)].error == api_error::body_too_large);
 
 }  // namespace
 

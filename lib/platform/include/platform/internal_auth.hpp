@@ -3,6 +3,7 @@
 // the holder of INTERNAL_API_TOKEN, sent as `Authorization: Bearer <token>` and compared in
 // constant time. Without a configured token (local development; production refuses to start
 // so) only callers on this machine's loopback are accepted, the same rule on both servers.
+#include "platform/api_error.hpp"
 #include <optional>
 #include <string_view>
 
@@ -14,8 +15,7 @@ enum class internal_refusal {
 };
 
 struct internal_refusal_info {
-  std::string_view code;
-  int http_status;
+  api_error error;  // the code and its status (api_error.hpp)
   std::string_view message;
 };
 

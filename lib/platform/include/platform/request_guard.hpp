@@ -9,6 +9,7 @@
 // to send those headers. In local mode a Host that is no loopback name is refused, which keeps
 // DNS-rebinding pages (evil.example resolving to 127.0.0.1) off an unauthenticated server.
 // Rules and codes: docs/http-api.md, "Cross-site requests".
+#include "platform/api_error.hpp"
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -51,8 +52,7 @@ enum class request_refusal {
 };
 
 struct request_refusal_info {
-  std::string_view code;     // snake_case, for the error body
-  int http_status;
+  api_error error;           // the code and its status (api_error.hpp)
   std::string_view message;  // what the caller can do about it
 };
 

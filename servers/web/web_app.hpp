@@ -1,18 +1,19 @@
 #pragma once
-// Every browser-facing route of platform-web (docs/http-api.md).
-#include <httplib.h>
+// The parts of platform-web every handler reaches: what main.cpp wires together.
+#include <string>
 
 #include "auth.hpp"
 #include "chat_service.hpp"
 #include "platform/cache_store.hpp"
 #include "platform/store.hpp"
-#include "router.hpp"
 #include "runtime_catalog.hpp"
 #include "viewer_hub.hpp"
 #include "web_config.hpp"
 #include "worker_pool.hpp"
 
 namespace platform::web {
+
+class tool_runner;
 
 struct web_app {
   const config& cfg;
@@ -24,14 +25,7 @@ struct web_app {
   chat_service& chat;
   std::string preview_key;  // signs preview tokens (derived from the secrets key: every replica agrees)
   viewer_hub* viewers = nullptr;  // chat viewers on an event loop (unset: a thread each)
+  tool_runner* tools = nullptr;   // the HTTP executor of custom tools and app actions
 };
-
-// Whether the cookies the page is given must be Secure: the page is served over https (a proxy
-// says so, or a public origin is https).
-bool secure_cookies(const web_app& app, const httplib::Request& req);
-
-// GET routes go to `r` (which the server runs as its pre-routing handler), the others to
-// httplib's own routing.
-void register_routes(httplib::Server& server, router& r, web_app& app);
 
 }  // namespace platform::web

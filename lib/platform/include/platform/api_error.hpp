@@ -1,0 +1,193 @@
+#pragma once
+// The closed set of error codes of the platform: every code an `error` value carries and every
+// code the HTTP routes of platform-web and platform-worker answer with in the error body of the
+// design notes ({"error": {"code", "message"}}), each with the one HTTP status a route answers
+// when that error ends the request. The table is in api_error.cpp; docs/http-api.md lists it.
+// The Integration tool result's errorCode values (integration_tool_result.hpp) and the
+// validators' violation codes (agents_validation.hpp) are sets of their own.
+#include <optional>
+#include <span>
+#include <string_view>
+
+namespace platform {
+
+enum class api_error : unsigned char {
+  // the request
+  invalid_body,
+  invalid_cursor,
+  invalid_limit,
+  invalid_path,
+  invalid_messages,
+  invalid_json,
+  too_deep,
+  too_large,
+  body_too_large,
+  method_not_allowed,
+  http_error,
+  unsupported_media_type,
+  // who is asking
+  unauthenticated,
+  invalid_token,
+  token_expired,
+  invalid_preview_token,
+  preview_token_expired,
+  forbidden,
+  cross_site_request,
+  host_not_allowed,
+  // what is addressed
+  not_found,
+  agent_not_found,
+  tool_not_found,
+  data_not_found,
+  no_build,
+  // state conflicts
+  conflict,
+  no_draft,
+  draft_changed,
+  not_approved,
+  approval_stale,
+  not_published,
+  not_pending,
+  review_pending,
+  not_streaming,
+  not_running,
+  run_finished,
+  run_exists,
+  workspace_missing,
+  workspace_stale,
+  build_changed,
+  version_conflict,
+  collection_full,
+  store_conflict,
+  // app data
+  invalid_scope,
+  invalid_collection,
+  invalid_document_id,
+  invalid_data,
+  document_too_large,
+  collection_not_declared,
+  // tools and approvals
+  tool_not_approved,
+  tool_disabled,
+  agents_invalid,
+  invalid_config,
+  approval_invalid,
+  not_agents_document,
+  unknown_hash_scheme,
+  invalid_setup,
+  repair_not_started,
+  // runtime settings
+  unknown_runtime,
+  unknown_model,
+  unknown_param,
+  invalid_param_value,
+  unsupported_param_value,
+  // provider setup
+  unknown_key,
+  invalid_key,
+  // integrations and OAuth
+  invalid_state,
+  oauth_denied,
+  oauth_provider_error,
+  oauth_provider_invalid,
+  oauth_token_refused,
+  oauth_token_failed,
+  secrets_key_missing,
+  secret_unreadable,
+  crypto_failed,
+  invalid_secrets_key,
+  // storage and the cache store
+  store_unavailable,
+  store_invalid,
+  store_corrupt,
+  store_failed,
+  cache_unavailable,
+  replay_not_found,
+  replay_exists,
+  replay_complete,
+  replay_store_full,
+  replay_head_too_large,
+  private_file_unwritable,
+  // workers, runtimes, workspaces
+  worker_unreachable,
+  worker_bad_reply,
+  worker_stream_broken,
+  worker_draining,
+  worker_busy,
+  runtime_not_available,
+  opencode_models_failed,
+  opencode_models_error,
+  spawn_failed,
+  stdin_closed,
+  node_unavailable,
+  template_unavailable,
+  workspace_unavailable,
+  workspace_incomplete,
+  snapshot_too_large,
+  file_too_large,
+  build_too_large,
+  web_unreachable,
+  web_error,
+  token_unavailable,
+  // the builder's tools (MCP)
+  invalid_arguments,
+  invalid_tool_name,
+  invalid_input_schema,
+  invalid_annotations,
+  duplicate_tool,
+  duplicate_token,
+  invalid_spec,
+  invalid_name,
+  unsupported_source,
+  app_packages_invalid,
+  npm_failed,
+  npm_unavailable,
+  // HTTP actions and custom tools (their own results carry the Integration tool result codes)
+  invalid_url,
+  invalid_host,
+  scheme_not_allowed,
+  userinfo_not_allowed,
+  invalid_network,
+  invalid_allow_rule,
+  invalid_options,
+  invalid_tls_config,
+  invalid_request,
+  invalid_body_json,
+  placeholder_empty,
+  placeholder_invalid_path,
+  placeholder_unclosed,
+  insecure_redirect,
+  dns_failed,
+  timeout,
+  // runtime transcripts and logins
+  usage_invalid_field,
+  usage_invalid_json,
+  invalid_catalog,
+  invalid_login,
+  refresh_failed,
+  // bugs
+  internal,
+};
+
+struct api_error_info {
+  std::string_view code;     // snake_case, as on the wire
+  int status;                // the HTTP status of a reply that ends with it
+  std::string_view meaning;  // one line for docs/http-api.md
+};
+
+const api_error_info& info_of(api_error e);
+inline std::string_view code_of(api_error e) { return info_of(e).code; }
+inline int status_of(api_error e) { return info_of(e).status; }
+
+// The code named `code`, if it is one of the set.
+std::optional<api_error> api_error_named(std::string_view code);
+
+// The HTTP status for a code that arrives as text (a core or adapter `error`, a worker's
+// reply): its row's status; the open family worker_http_<status> (a worker's refusal without a
+// code of its own) is 502; a code outside the set is a bug, 500.
+int http_status_for(std::string_view code);
+
+// Every row, in enum order.
+std::span<const api_error_info> api_error_table();
+
+}  // namespace platform

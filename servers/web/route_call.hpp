@@ -1,0 +1,57 @@
+#pragma once
+// What a row of the route table (web_routes.cpp) establishes before its handler runs, in the
+// same order for every row: authenticate → load the path's workspace and app by the spec's
+// tuple → check the row's role → parse the body. A handler starts where that ends, with a
+// reply already written for every refusal.
+#include <httplib.h>
+
+#include <chrono>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "access.hpp"
+#include "router.hpp"
+
+namespace platform::web {
+
+struct web_app;
+
+// Who may call a row, and what of the path is loaded for it.
+enum class access : unsigned char {
+  anyone,     // no identity asked (health, the builder page, the OAuth callback, sign-out)
+  signed_in,  // an identity, no workspace: `by` holds it (role: viewer)
+  member,     // a member of {workspace}: `by`
+  app,        // a member, and {app} of that workspace: `by` and `app`
+  internal,   // the worker, with the internal token
+};
+
+// The role a member row needs beyond membership (spec "Authentication" 2). Rows that decide on
+// the request's content (a draft run, a run's own user) check that in their handler.
+enum class role_rule : unsigned char {
+  member,         // any member
+  editor,         // creators, collaborators, admins, owners (can_edit)
+  admin,          // admins and owners
+  admin_or_creator,  // admins, owners and the app's creator (can_patch_agents)
+  draft_reader,      // those who read the draft, a demoted creator too (reads_draft)
+};
+
+// The body a row takes.
+enum class body_rule : unsigned char {
+  none,
+  json,            // a JSON object within the body limits (json_limits.hpp)
+  json_or_empty,   // the same, or no body at all (`body` is then an empty object)
+  agents_json,     // a JSON object at most as deep as agents.json may be
+};
+
+struct route_call {
+  const httplib::Request& req;
+  const path_ids& ids;              // the path's ids, in order
+  const caller* by;                 // signed_in, member and app rows
+  const app_record* app;            // app rows
+  const nlohmann::json* body;       // rows with a body rule
+  std::chrono::steady_clock::time_point received;  // when the route began (the platform's share of a turn)
+};
+
+using route_handler_fn = void (*)(web_app&, const route_call&, httplib::Response&);
+
+}  // namespace platform::web

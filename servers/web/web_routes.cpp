@@ -1,0 +1,226 @@
+// platform-web's route table: every route of docs/http-api.md, one row each, to hold against
+// the spec's "Browser-facing routes" and "Internal routes". A row says who may call it (and
+// what of its path is loaded), the role it needs, the body it takes, and its handler; the
+// preamble below does all of that, in that order, before the handler runs (route_call.hpp).
+#include "web_routes.hpp"
+
+#include <chrono>
+#include <optional>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "access.hpp"
+#include "agent_run_routes.hpp"
+#include "agents_routes.hpp"
+#include "app_data_routes.hpp"
+#include "builder_routes.hpp"
+#include "http.hpp"
+#include "integration_routes.hpp"
+#include "platform/json_limits.hpp"
+#include "route_call.hpp"
+#include "tool_routes.hpp"
+#include "ui_routes.hpp"
+#include "web_app.hpp"
+#include "workspace_routes.hpp"
+
+namespace platform::web {
+namespace {
+
+struct route {
+  std::string_view method;
+  std::string_view path;  // {name} is an id: 1-128 of [A-Za-z0-9_-]
+  access who;
+  role_rule role;
+  body_rule body;
+  route_handler_fn fn;
+  std::string_view refusal = {};  // the 403's message when `role` refuses
+};
+
+using enum access;
+using enum body_rule;
+using R = role_rule;
+namespace b = builder_routes;
+namespace w = workspace_routes;
+namespace g = agents_routes;
+namespace d = app_data_routes;
+namespace a = agent_run_routes;
+namespace t = tool_routes;
+namespace i = integration_routes;
+
+// clang-format off
+constexpr route table[] = {
+  // ---- the service, the person, workspaces and members
+  {"GET",    "/api/health",                                                    anyone,    R::member, none, w::health},
+  {"GET",    "/api/me",                                                        signed_in, R::member, none, w::me},
+  {"POST",   "/api/session",                                                   anyone,    R::member, none, w::open_session},  // signs in itself
+  {"DELETE", "/api/session",                                                   anyone,    R::member, none, w::close_session},
+  {"GET",    "/api/workspaces",                                                signed_in, R::member, none, w::list_workspaces},
+  {"POST",   "/api/workspaces",                                                signed_in, R::member, json, w::create_workspace},
+  {"GET",    "/api/workspaces/{workspace}/members",                            member,    R::member, none, w::list_members},
+  {"POST",   "/api/workspaces/{workspace}/members",                            member,    R::admin,  json, w::set_member,
+             "only admins and owners manage members"},
+  {"GET",    "/api/runtimes",                                                  signed_in, R::member, none, w::list_runtimes},
+  {"GET",    "/onboarding/provider",                                           anyone,    R::member, none, w::onboarding_provider},
+  {"GET",    "/api/setup/detect-provider",                                     signed_in, R::member, none, w::detect_provider},
+  {"PUT",    "/api/setup/provider-keys/{key}",                                 signed_in, R::member, json, w::put_provider_key},
+
+  // ---- apps, builder runs, the builder chat, workspace events
+  {"GET",    "/api/workspaces/{workspace}/apps",                               member,    R::member, none, b::list_apps},
+  {"POST",   "/api/workspaces/{workspace}/apps",                               member,    R::editor, json, b::create_app,
+             "viewers cannot create apps"},
+  {"GET",    "/api/workspaces/{workspace}/apps/{app}",                         app,       R::member, none, b::get_app},
+  {"PATCH",  "/api/workspaces/{workspace}/apps/{app}",                         app,       R::editor, json, b::update_app,
+             "viewers cannot change apps"},
+  {"GET",    "/api/workspaces/{workspace}/apps/{app}/runs",                    app,       R::member, none, b::list_runs},
+  {"POST",   "/api/workspaces/{workspace}/apps/{app}/runs",                    app,       R::editor, none, b::create_run,
+             "viewers cannot start builder runs"},
+  {"POST",   "/api/workspaces/{workspace}/apps/{app}/runs/{run}/chat",         app,       R::editor, json, b::post_chat,
+             "viewers cannot send builder messages"},
+  {"GET",    "/api/workspaces/{workspace}/apps/{app}/runs/{run}/chat",         member,    R::member, none, b::get_chat},
+  {"GET",    "/api/workspaces/{workspace}/apps/{app}/runs/{run}/chat/stream",  member,    R::member, none, b::resume_chat},
+  {"POST",   "/api/workspaces/{workspace}/apps/{app}/runs/{run}/stop",         app,       R::editor, none, b::stop_chat,
+             "viewers cannot stop builder turns"},
+  {"GET",    "/api/workspaces/{workspace}/events",                             member,    R::member, none, b::workspace_events},
+  {"GET",    "/api/workspaces/{workspace}/apps/{app}/runs/{run}/events",       member,    R::member, none, b::run_events},
+
+  // ---- governed agents, approval, publishing and reviews
+  {"GET",    "/api/workspaces/{workspace}/apps/{app}/agents",                  app, R::member,           none, g::get_agents},
+  {"PATCH",  "/api/workspaces/{workspace}/apps/{app}/agents",                  app, R::admin_or_creator, agents_json, g::patch_agents,
+             "only admins, owners and the app's creator edit agents.json"},
+  {"POST",   "/api/workspaces/{workspace}/apps/{app}/agents/approval",         app, R::admin,  json, g::approve_agents,
+             "only workspace admins and owners approve agents.json"},
+  {"POST",   "/api/workspaces/{workspace}/apps/{app}/publish",                 app, R::admin,  none, g::publish_app,
+             "only workspace admins and owners publish"},
+  {"GET",    "/api/workspaces/{workspace}/apps/{app}/reviews",                 app, R::draft_reader, none, g::list_reviews,
+             "viewers do not see reviews"},
+  {"POST",   "/api/workspaces/{workspace}/apps/{app}/reviews",                 app, R::editor, json_or_empty, g::request_review,
+             "viewers cannot ask for a review"},
+  {"POST",   "/api/workspaces/{workspace}/apps/{app}/reviews/{review}/approve", app, R::admin, json_or_empty, g::approve_review,
+             "only workspace admins and owners decide reviews"},
+  {"POST",   "/api/workspaces/{workspace}/apps/{app}/reviews/{review}/reject", app, R::admin,  json_or_empty, g::reject_review,
+             "only workspace admins and owners decide reviews"},
+
+  // ---- app data (the draft scope's access is the handler's: the scope is in the request)
+  {"POST",   "/api/workspaces/{workspace}/apps/{app}/data",                    app, R::member, json, d::post_data},
+  {"GET",    "/api/workspaces/{workspace}/apps/{app}/data-events",             app, R::member, none, d::data_events},
+  {"GET",    "/api/workspaces/{workspace}/apps/{app}/data/{collection}",       app, R::member, none, d::list_data},
+  {"GET",    "/api/workspaces/{workspace}/apps/{app}/data/{collection}/{document}", app, R::member, none, d::get_document},
+
+  // ---- app agent runs (draft runs and a run's own user are the handlers')
+  {"GET",    "/api/workspaces/{workspace}/apps/{app}/agent-runs",              app, R::member, none, a::list_agent_runs},
+  {"POST",   "/api/workspaces/{workspace}/apps/{app}/agent-runs",              app, R::member, json, a::create_agent_run},
+  {"GET",    "/api/workspaces/{workspace}/apps/{app}/agent-runs/{agentRun}",   app, R::member, none, a::get_agent_run},
+  {"POST",   "/api/workspaces/{workspace}/apps/{app}/agent-runs/{agentRun}/stream", app, R::member, none, a::post_agent_run_stream},
+  {"GET",    "/api/workspaces/{workspace}/apps/{app}/agent-runs/{agentRun}/stream", app, R::member, none, a::get_agent_run_stream},
+  {"POST",   "/api/workspaces/{workspace}/apps/{app}/agent-runs/{agentRun}/stop", app, R::member, none, a::post_agent_run_stop},
+  {"GET",    "/api/workspaces/{workspace}/apps/{app}/agent-runs/{agentRun}/messages", app, R::member, none, a::get_agent_run_messages},
+
+  // ---- app actions and custom tools
+  {"POST",   "/api/workspaces/{workspace}/apps/{app}/app-tools/{tool}/execute", app, R::member, json, t::execute_app_tool},
+  {"POST",   "/api/workspaces/{workspace}/apps/{app}/app-tools/{tool}/report-failure", app, R::draft_reader, json,
+             t::report_app_tool_failure, "reporting a failure needs editable draft access"},
+  {"GET",    "/api/workspaces/{workspace}/apps/{app}/tool-audit",              app, R::draft_reader, none, t::tool_audit,
+             "the tool audit needs editable access to the app"},
+
+  // ---- integrations
+  {"GET",    "/api/workspaces/{workspace}/apps/{app}/integrations",            app, R::admin_or_creator, none, i::list_integrations,
+             "only a workspace admin or owner manages integrations"},
+  {"PUT",    "/api/workspaces/{workspace}/apps/{app}/integrations/secrets",    app, R::admin, json, i::put_secret,
+             "only a workspace admin or owner manages integrations"},
+  {"DELETE", "/api/workspaces/{workspace}/apps/{app}/integrations/secrets",    app, R::admin, none, i::delete_secret,
+             "only a workspace admin or owner manages integrations"},
+  {"GET",    "/api/workspaces/{workspace}/integrations/oauth-providers",       member, R::admin, none, i::list_providers,
+             "only a workspace admin or owner manages integrations"},
+  {"PUT",    "/api/workspaces/{workspace}/integrations/oauth-providers/{provider}", member, R::admin, json, i::put_provider,
+             "only a workspace admin or owner manages integrations"},
+  {"DELETE", "/api/workspaces/{workspace}/integrations/oauth-providers/{provider}", member, R::admin, none, i::delete_provider,
+             "only a workspace admin or owner manages integrations"},
+  // A browser is sent back to the page whatever refuses it: these two sign in themselves.
+  {"GET",    "/api/workspaces/{workspace}/apps/{app}/integrations/oauth/{provider}/connect", anyone, R::member, none,
+             i::connect_start_route},
+  {"GET",    "/api/integrations/oauth/callback",                               anyone, R::member, none, i::connect_callback_route},
+  {"DELETE", "/api/workspaces/{workspace}/apps/{app}/integrations/oauth/{provider}", app, R::member, none, i::disconnect},
+
+  // ---- internal routes: the worker, with the internal token
+  {"POST",   "/api/internal/agent-run-complete",                               internal, R::member, json, a::agent_run_complete},
+  {"POST",   "/api/internal/app-data",                                         internal, R::member, json, d::internal_app_data},
+  {"POST",   "/api/internal/tool-execute",                                     internal, R::member, json, t::internal_tool_execute},
+  {"POST",   "/api/internal/tool-failure-report",                              internal, R::member, json, t::internal_failure_report},
+  {"POST",   "/api/internal/integration-requirements",                         internal, R::member, json, i::sync_requirements},
+  {"POST",   "/api/internal/workspace-integrations",                           internal, R::member, json, i::workspace_integrations},
+};
+// clang-format on
+
+bool role_allows(role_rule rule, const caller& c, const app_record* a) {
+  switch (rule) {
+    case role_rule::member: return true;
+    case role_rule::editor: return can_edit(c.role);
+    case role_rule::admin: return is_admin_or_owner(c.role);
+    case role_rule::admin_or_creator: return a && can_patch_agents(c, *a);
+    case role_rule::draft_reader: return a && reads_draft(c, *a);
+  }
+  return false;
+}
+
+// The preamble: authenticate → load by the spec's tuple → role → body. Every refusal is
+// written to `res` and ends the request there.
+void run_row(web_app& web, const route& row, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
+  const auto received = std::chrono::steady_clock::now();
+  std::optional<caller> by;
+  std::optional<app_record> loaded;
+  switch (row.who) {
+    case access::anyone: break;
+    case access::internal:
+      if (!web.auth.internal_allowed(req, res)) return;
+      break;
+    case access::signed_in: {
+      auto who = web.auth.identify(req, res);
+      if (!who) return;
+      by = caller{std::move(*who)};
+      break;
+    }
+    case access::member:
+    case access::app:
+      by = authorize(web, req, res, ids.at(0));
+      if (!by) return;
+      if (row.who == access::app && !(loaded = load_app(web, ids.at(0), ids.at(1), res))) return;
+      break;
+  }
+  const app_record* app_of = loaded ? &*loaded : nullptr;
+  if (by && !role_allows(row.role, *by, app_of)) return send_error(res, api_error::forbidden, row.refusal);
+  nlohmann::json body = nlohmann::json::object();
+  bool parse = row.body != body_rule::none && !(row.body == body_rule::json_or_empty && req.body.empty());
+  // agents.json may be as deep as docs/agents-json.md allows, and no deeper: its indented dump
+  // grows with the square of the depth.
+  std::size_t depth = row.body == body_rule::agents_json ? agents_json_max_depth : body_max_depth;
+  if (parse && !parse_json_body(req, res, web.cfg.max_body_bytes, body, depth)) return;
+  row.fn(web, route_call{req, ids, by ? &*by : nullptr, app_of, row.body == body_rule::none ? nullptr : &body, received},
+         res);
+}
+
+}  // namespace
+
+void register_routes(httplib::Server& s, router& r, web_app& web) {
+  for (const route& row : table) {
+    if (row.method == "GET") {
+      r.get(row.path, [&web, &row](const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
+        run_row(web, row, req, res, ids);
+      });
+      continue;
+    }
+    auto handler = [&web, &row](const httplib::Request& req, httplib::Response& res) {
+      path_ids ids(req.matches.begin() + 1, req.matches.end());
+      run_row(web, row, req, res, ids);
+    };
+    std::string re = id_pattern_regex(row.path);
+    if (row.method == "POST") s.Post(re, handler);
+    else if (row.method == "PUT") s.Put(re, handler);
+    else if (row.method == "PATCH") s.Patch(re, handler);
+    else s.Delete(re, handler);
+  }
+  app_data_routes::check_settings();  // a bad data-limit setting is reported at start-up
+  register_ui_routes(r, web);         // every other GET outside /api: the builder page
+}
+
+}  // namespace platform::web

@@ -1,0 +1,52 @@
+#include <doctest/doctest.h>
+
+#include <set>
+#include <string>
+
+#include "platform/api_error.hpp"
+#include "platform/internal_auth.hpp"
+#include "platform/request_guard.hpp"
+
+using namespace platform;
+
+TEST_CASE("every api_error row has a unique snake_case code and an error status") {
+  std::set<std::string_view> codes;
+  for (const auto& row : api_error_table()) {
+    CHECK_MESSAGE(codes.insert(row.code).second, row.code);
+    CHECK(!row.code.empty());
+    CHECK(row.code.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") == std::string_view::npos);
+    CHECK(row.status >= 400);
+    CHECK(row.status <= 599);
+    CHECK(!row.meaning.empty());
+  }
+  CHECK(codes.size() == api_error_table().size());
+}
+
+TEST_CASE("a code names its row, and its row gives the one status") {
+  for (const auto& row : api_error_table()) {
+    auto e = api_error_named(row.code);
+    REQUIRE(e.has_value());
+    CHECK(code_of(*e) == row.code);
+    CHECK(status_of(*e) == row.status);
+    CHECK(http_status_for(row.code) == row.status);
+  }
+  CHECK(status_of(api_error::not_found) == 404);
+  CHECK(status_of(api_error::approval_stale) == 409);  // publish and the tools it blocks alike
+  CHECK(status_of(api_error::store_unavailable) == 503);
+  CHECK(!api_error_named("Not_Found"));
+  CHECK(!api_error_named(""));
+}
+
+TEST_CASE("a code outside the set: the worker_http_ family is a 502, anything else a bug (500)") {
+  CHECK(http_status_for("worker_http_409") == 502);
+  CHECK(http_status_for("worker_http_") == 502);
+  CHECK(http_status_for("no_such_code") == 500);
+  CHECK(http_status_for("") == 500);
+}
+
+TEST_CASE("the request guard and the internal caller rule answer with rows of the set") {
+  CHECK(describe(request_refusal::host_not_allowed).error == api_error::host_not_allowed);
+  CHECK(status_of(describe(request_refusal::host_not_allowed).error) == 421);
+  CHECK(status_of(describe(request_refusal::body_too_large).error) == 413);
+  CHECK(status_of(describe(internal_refusal::wrong_token).error) == 401);
+}
