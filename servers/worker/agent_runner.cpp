@@ -316,10 +316,7 @@ void start_agent_run(const config& cfg, worker_registry& registry, broker& brk, 
   spec->settings_args = settings->args;
   spec->model = settings->runtime_model;
   auto run = table.admit(key, spec->run_id, agent_run_table::clock::now());
-  if (!run) {
-    int status = run.error().code == "run_exists" ? 409 : 503;
-    return send_failure(res, run.error());
-  }
+  if (!run) return send_failure(res, run.error());
   auto workspace = make_workspace(*spec);
   if (!workspace) {
     (*run)->finish(agent_run_state::failed);

@@ -444,7 +444,7 @@ std::string stamp_of(const fs::path& nm) {
   return f && f->exists ? f->text : std::string();
 }
 
-ojson problems_json(const violations& problems) {
+ojson package_problems_json(const violations& problems) {
   ojson list = ojson::array();
   for (const auto& p : problems) list.push_back({{"path", p.path}, {"code", p.code}, {"message", p.message}});
   return list;
@@ -511,7 +511,7 @@ packages_outcome add_packages(const config& cfg, const std::string& workspace_di
   for (const auto& p : packages) specs.push_back(p.get<std::string>());
   auto request = check_package_request(specs, platform_package_names(cfg));
   if (!request.problems.empty()) {
-    return {{{"status", "invalid_packages"}, {"problems", problems_json(request.problems)},
+    return {{{"status", "invalid_packages"}, {"problems", package_problems_json(request.problems)},
              {"message", "Nothing was installed. Give each package as name@x.y.z: one exact version from the npm "
                          "registry, not one of the platform's own packages. Fix the entries above and call "
                          "add_packages again."}},
@@ -526,7 +526,7 @@ packages_outcome add_packages(const config& cfg, const std::string& workspace_di
   if (!r) {
     const auto& e = r.error();
     ojson p = {{"status", "install_failed"}, {"code", e.code}, {"error", e.message}};
-    if (!e.problems.empty()) p["problems"] = problems_json(e.problems);
+    if (!e.problems.empty()) p["problems"] = package_problems_json(e.problems);
     if (e.code == "npm_failed" && (e.exit_code >= 0 || e.timed_out)) {
       p["npm"] = {{"exitCode", e.exit_code}, {"timedOut", e.timed_out}, {"output", e.npm_output}};
     }

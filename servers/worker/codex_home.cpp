@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../common/json_fields.hpp"
+#include "file_text.hpp"
 #include "platform/child_process.hpp"
 
 namespace platform::worker {
@@ -59,13 +60,6 @@ bool write_private(const fs::path& path, std::string_view content) {
   out.close();
   fs::permissions(path, fs::perms::owner_read | fs::perms::owner_write, ec);
   return out.good() && !ec;
-}
-
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 // No key and no custom provider: codex runs on the operator's own login (spec
@@ -198,7 +192,7 @@ result<std::string> make_codex_home(const config& cfg, const codex_home_options&
   if (ok && o.app_agent) ok = write_private(fs::path(home) / catalog_file, o.model_catalog_json);
   fs::path login = fs::path(cfg.codex_login_home) / "auth.json";
   std::error_code ec;
-  if (ok && uses_operator_login(cfg) && fs::exists(login, ec)) ok = write_private(fs::path(home) / "auth.json", read_file(login));
+  if (ok && uses_operator_login(cfg) && fs::exists(login, ec)) ok = write_private(fs::path(home) / "auth.json", read_whole_file(login));
   if (!ok) {
     fs::remove_all(home, ec);
     return fail("spawn_failed", "cannot write the runtime's configuration");
@@ -263,7 +257,7 @@ std::optional<std::string> read_rollout(const std::string& home, const std::stri
   if (!safe_thread_id(thread_id)) return std::nullopt;
   auto file = find_rollout(home, thread_id);
   if (!file) return std::nullopt;
-  return read_file(*file);
+  return read_whole_file(*file);
 }
 
 void save_refreshed_login(const config& cfg, const std::string& home) {
@@ -272,8 +266,8 @@ void save_refreshed_login(const config& cfg, const std::string& home) {
   fs::path mine = fs::path(home) / "auth.json";
   fs::path theirs = fs::path(cfg.codex_login_home) / "auth.json";
   if (!fs::exists(mine, ec)) return;
-  std::string now = read_file(mine);
-  if (now.empty() || now == read_file(theirs)) return;
+  std::string now = read_whole_file(mine);
+  if (now.empty() || now == read_whole_file(theirs)) return;
   fs::path tmp = theirs;
   tmp += ".platform-tmp";
   if (write_private(tmp, now)) fs::rename(tmp, theirs, ec);

@@ -149,10 +149,7 @@ void handle_put_provider_key(const config& cfg, const std::string& name, const s
     return send_error(res, api_error::invalid_body, "the body is {\"value\": \"<the key>\"}");
   }
   auto set = cfg.keys->set(name, b["value"].get<std::string>());
-  if (!set) {
-    int status = set.error().code == "store_failed" ? 500 : 400;
-    return send_failure(res, set.error());
-  }
+  if (!set) return send_failure(res, set.error());
   forget_detected_provider();
   res.set_content(json({{"name", name}, {"configured", true}}).dump(), "application/json");
 }

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../common/json_fields.hpp"
+#include "file_text.hpp"
 #include "app_workspace.hpp"
 #include "claude_credential.hpp"
 #include "platform/runtime_registry.hpp"
@@ -59,13 +60,6 @@ result<std::string> write_mcp_config(const std::string& home, const broker_acces
   fs::permissions(path, fs::perms::owner_read | fs::perms::owner_write, ec);
   if (!out || ec) return fail("spawn_failed", "cannot write the runtime's MCP configuration");
   return path;
-}
-
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 constexpr const char* approval_hook_id = "platform_approval_stop";
@@ -216,7 +210,7 @@ std::optional<provider_session> runtime_a_turn::session() const {
   fs::path file = fs::path(home_) / ".claude/projects" / project_key(cwd_) / (session_id_ + ".jsonl");
   std::error_code ec;
   if (!fs::exists(file, ec)) return std::nullopt;
-  return provider_session{"runtime-a", session_id_, read_file(file)};
+  return provider_session{"runtime-a", session_id_, read_whole_file(file)};
 }
 
 int runtime_a_turn::exit_code() { return stopped_ ? 0 : proc_->wait(); }
@@ -263,7 +257,7 @@ void runtime_a_turn::stop() {
   // lose that line (or a first turn's whole file). Wait for the line, bounded.
   if (!last_tool_result_id_.empty() && safe_session_id(session_id_)) {
     fs::path file = fs::path(home_) / ".claude/projects" / project_key(cwd_) / (session_id_ + ".jsonl");
-    for (int i = 0; i < 150 && read_file(file).find(last_tool_result_id_) == std::string::npos; ++i) {
+    for (int i = 0; i < 150 && read_whole_file(file).find(last_tool_result_id_) == std::string::npos; ++i) {
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
   }
