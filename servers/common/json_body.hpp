@@ -21,7 +21,7 @@ inline bool read_json_body(const httplib::Request& req, httplib::Response& res, 
                            nlohmann::json& out) {
   auto scanned = check_json_limits(req.body, limits);
   if (!scanned) {
-    if (scanned.error().code == "too_large") {
+    if (is(scanned.error(), api_error::too_large)) {
       send_error(res, api_error::body_too_large,
                        "the request body is larger than " + std::to_string(limits.max_bytes) + " bytes");
     } else {

@@ -217,7 +217,7 @@ void run_pump(web_app& app, const run_key& key, const std::string& stream_id, co
     append_events(app.cache, stream_id, out);
   } else {
     if (!read) {
-      b.fail(read.error().code == "not_found" ? "The worker no longer holds this run's stream."
+      b.fail(is(read.error(), api_error::not_found) ? "The worker no longer holds this run's stream."
                                                     : "The run's stream broke: " + read.error().message,
              out);
     }

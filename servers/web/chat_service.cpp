@@ -233,7 +233,7 @@ void chat_service::run(const std::shared_ptr<turn>& t) {
   const auto store_deadline = std::chrono::steady_clock::now() + cfg_.cache_outage_limit;
   auto stored = [&](auto&& write_once) {
     auto r = write_once();
-    while (!r && r.error().code == "store_unavailable" && std::chrono::steady_clock::now() < store_deadline) {
+    while (!r && is(r.error(), api_error::store_unavailable) && std::chrono::steady_clock::now() < store_deadline) {
       std::this_thread::sleep_for(std::chrono::milliseconds(200));
       r = write_once();
     }

@@ -53,7 +53,7 @@ std::string joined(const replay_read& r) {
 
 // A cache store that cannot be reached, or that restarted without the stream (its producer
 // puts it back): both pass, unlike a stream that ended or expired.
-bool outage_of(const error& e) { return e.code == "cache_unavailable" || e.code == "replay_not_found"; }
+bool outage_of(const error& e) { return is(e, api_error::cache_unavailable) || is(e, api_error::replay_not_found); }
 
 }  // namespace
 

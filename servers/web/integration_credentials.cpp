@@ -3,6 +3,7 @@
 // account — the app's, else the workspace-wide one. The provider config comes from the
 // operator, not the tool: a tool's own tokenUrl never receives the client secret.
 #include "integration_credentials.hpp"
+#include "platform/api_error.hpp"
 
 #include <algorithm>
 #include <map>
@@ -82,7 +83,7 @@ result<std::variant<oauth_account, std::string>> refreshed(web_app& app, const o
   using out = std::variant<oauth_account, std::string>;
   if (!a.tokens.refresh_token) return out(std::string("OAuth token expired and there is no refresh token: reconnect the account"));
   auto fresh = refresh_tokens(app, provider, *a.tokens.refresh_token, a.tokens.scopes, now);
-  if (!fresh && fresh.error().code == "oauth_token_refused") {
+  if (!fresh && is(fresh.error(), api_error::oauth_token_refused)) {
     return out(std::string("OAuth token expired and the provider refused the refresh: reconnect the account"));
   }
   if (!fresh) return tl::unexpected(fresh.error());

@@ -1,4 +1,5 @@
 #include "stream_writer.hpp"
+#include "platform/api_error.hpp"
 
 #include <thread>
 
@@ -17,7 +18,7 @@ bool stream_writer::append(std::string_view event) {
   if (waiting_.empty() && !outage_since_) {
     auto r = cache_.append(id_, event);
     if (r) return true;
-    if (r.error().code == "replay_not_found" && put_back()) return true;
+    if (is(r.error(), api_error::replay_not_found) && put_back()) return true;
     waiting_.emplace_back(*seq, std::string(event));
     return !outage(std::chrono::steady_clock::now());
   }
@@ -85,7 +86,7 @@ bool stream_writer::flush_locked(std::chrono::steady_clock::time_point now) {
     // After an outage: an append whose answer was lost may have been stored; the store's next
     // sequence number says which events it has (only this writer appends to the stream).
     auto info = cache_.info(id_);
-    if (!info && info.error().code == "replay_not_found") {
+    if (!info && is(info.error(), api_error::replay_not_found)) {
       if (put_back()) {
         outage_since_.reset();
         return true;
@@ -98,7 +99,7 @@ bool stream_writer::flush_locked(std::chrono::steady_clock::time_point now) {
   while (!waiting_.empty()) {
     auto r = cache_.append(id_, waiting_.front().second);
     if (!r) {
-      if (r.error().code == "replay_not_found" && put_back()) break;
+      if (is(r.error(), api_error::replay_not_found) && put_back()) break;
       return !outage(now);
     }
     waiting_.pop_front();

@@ -1,4 +1,5 @@
 #include "viewer_hub.hpp"
+#include "platform/api_error.hpp"
 
 #include <fcntl.h>
 #include <sys/epoll.h>
@@ -54,7 +55,7 @@ std::string joined(const std::vector<replay_chunk>& chunks, std::uint64_t from) 
   return out;
 }
 
-bool outage_of(const error& e) { return e.code == "cache_unavailable" || e.code == "replay_not_found"; }
+bool outage_of(const error& e) { return is(e, api_error::cache_unavailable) || is(e, api_error::replay_not_found); }
 
 // Blocking: the whole of `data` to a connection still in blocking mode (its write timeout
 // bounds a client that stopped reading).

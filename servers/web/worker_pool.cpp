@@ -1,4 +1,5 @@
 #include "worker_pool.hpp"
+#include "platform/api_error.hpp"
 
 #include <cstdio>
 
@@ -50,7 +51,7 @@ result<const worker_client*> worker_pool::agent_run_holder(std::string_view app_
   for (auto i : rank_workers(app_id, ids_, states)) {
     auto status = workers_[i].agent_run_status(app_id, run_id);
     if (status && *status) return &workers_[i];
-    if (!status && status.error().code == "worker_unreachable") observed(workers_[i], worker_availability::down);
+    if (!status && is(status.error(), api_error::worker_unreachable)) observed(workers_[i], worker_availability::down);
     if (!status) unanswered = true;
   }
   if (unanswered) return fail("worker_unreachable", "no worker that answered holds the run, and one did not answer");
@@ -81,8 +82,8 @@ void worker_pool::observed(const worker_client& w, worker_availability state) co
 
 bool worker_pool::moves_on(const worker_client& w, const error& e) const {
   if (workers_.size() == 1) return false;
-  if (e.code == "worker_unreachable") observed(w, worker_availability::down);
-  else if (e.code == "worker_draining") observed(w, worker_availability::draining);
+  if (is(e, api_error::worker_unreachable)) observed(w, worker_availability::down);
+  else if (is(e, api_error::worker_draining)) observed(w, worker_availability::draining);
   else return false;
   return true;
 }

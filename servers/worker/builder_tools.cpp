@@ -1,4 +1,5 @@
 #include "builder_tools.hpp"
+#include "platform/api_error.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -441,7 +442,7 @@ ojson build_failure(const std::string& message) {
 }
 
 // The app's own packages could not be installed from its package.json and lock.
-bool packages_problem(const error& e) { return e.code == "app_packages_invalid" || e.code == "npm_failed"; }
+bool packages_problem(const error& e) { return is(e, api_error::app_packages_invalid) || is(e, api_error::npm_failed); }
 
 ojson checked_build(const config& cfg, const turn_context& ctx, const std::optional<std::string>& summary) {
   if (auto ws = ensure_app_workspace(cfg, ctx.workspace_dir); !ws) {

@@ -2,6 +2,7 @@
 // follow redirects. Everything a hop decides is in the core (url, ip_guard, http_hop,
 // http_redirect, http_response_parser, http_action_result); this file only does the I/O.
 #include "platform/http_executor.hpp"
+#include "platform/api_error.hpp"
 
 #include "platform/http_action_result.hpp"
 #include "platform/http_hop.hpp"
@@ -72,7 +73,7 @@ struct http_executor::impl {
     auto budget = std::chrono::ceil<std::chrono::milliseconds>(deadline - clock::now());
     if (budget.count() <= 0) return io_failed({F::timeout, ""}, target);
     auto found = options.resolver ? options.resolver(target.host, budget) : system_resolve(target.host, budget);
-    if (clock::now() >= deadline || (!found && found.error().code == "timeout")) return io_failed({F::timeout, ""}, target);
+    if (clock::now() >= deadline || (!found && is(found.error(), api_error::timeout))) return io_failed({F::timeout, ""}, target);
     if (!found) return failed(F::dns_failed, found.error().message, details_of({{"host", target.host}}));
     if (found->empty()) return failed(F::dns_failed, "cannot resolve " + target.host + ": no addresses");
     return std::move(*found);

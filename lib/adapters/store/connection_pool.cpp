@@ -5,6 +5,7 @@
 #include <mutex>
 
 #include "sql.hpp"
+#include "platform/api_error.hpp"
 
 namespace platform::sql {
 namespace {
@@ -20,7 +21,7 @@ class pool final : public backend {
       auto lease = acquire();
       if (!lease) return tl::unexpected(lease.error());
       auto r = fn(**lease);
-      bool broken = !r && r.error().code == "store_unavailable";
+      bool broken = !r && is(r.error(), api_error::store_unavailable);
       release(broken ? nullptr : std::move(*lease));
       if (!broken || attempt == 1) return r;
     }

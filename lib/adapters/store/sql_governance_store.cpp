@@ -2,6 +2,7 @@
 // row first (an UPDATE, which PostgreSQL row-locks; SQLite's BEGIN IMMEDIATE locks the whole
 // database), then its files, so a publish never copies a draft that is half written.
 #include "sql_governance_store.hpp"
+#include "platform/api_error.hpp"
 
 #include "platform/approval_hash.hpp"
 #include "sql_util.hpp"
@@ -266,7 +267,7 @@ class sql_governance_store final : public governance_store {
       return {};
     });
     if (!r) {
-      if (r.error().code == "store_conflict") return review_request_outcome::already_pending;
+      if (is(r.error(), api_error::store_conflict)) return review_request_outcome::already_pending;
       return tl::unexpected(r.error());
     }
     return out;

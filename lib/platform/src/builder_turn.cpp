@@ -1,4 +1,5 @@
 #include "platform/builder_turn.hpp"
+#include "platform/api_error.hpp"
 
 #include "platform/bridge.hpp"
 #include "platform/ui_message.hpp"
@@ -101,6 +102,6 @@ std::size_t builder_turn::chunks() const { return impl_->b.outcome().chunks; }
 std::size_t builder_turn::messages() const { return impl_->b.outcome().lines; }
 bool builder_turn::stopped() const { return impl_->b.outcome().stopped; }
 
-bool needs_workspace_restore(const error& e) { return e.code == "workspace_missing" || e.code == "workspace_stale"; }
+bool needs_workspace_restore(const error& e) { return is(e, api_error::workspace_missing) || is(e, api_error::workspace_stale); }
 
 }  // namespace platform

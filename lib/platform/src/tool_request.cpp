@@ -1,6 +1,7 @@
 // The custom tool request builder and the Integration tool result shape (both halves of the
 // executor that need no I/O). Decisions are written down in docs/placeholders.md.
 #include "platform/tool_request.hpp"
+#include "platform/api_error.hpp"
 #include "platform/ascii.hpp"
 
 #include <algorithm>
@@ -554,7 +555,7 @@ outcome<prepared_endpoint> prepare(const tool& t) {
   p.method = std::move(*method);
   auto usage = endpoint_placeholder_usage(ep);
   if (!usage) {
-    return spec_failure(usage.error().code == "invalid_body_json" ? "INVALID_BODY" : "INVALID_PLACEHOLDER",
+    return spec_failure(is(usage.error(), api_error::invalid_body_json) ? "INVALID_BODY" : "INVALID_PLACEHOLDER",
                         usage.error().message, "endpoint");
   }
   p.usage = std::move(*usage);

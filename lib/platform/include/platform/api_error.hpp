@@ -9,6 +9,8 @@
 #include <span>
 #include <string_view>
 
+#include "platform/error.hpp"
+
 namespace platform {
 
 enum class api_error : unsigned char {
@@ -186,6 +188,9 @@ std::optional<api_error> api_error_named(std::string_view code);
 // reply): its row's status; the open family worker_http_<status> (a worker's refusal without a
 // code of its own) is 502; a code outside the set is a bug, 500.
 int http_status_for(std::string_view code);
+
+// Whether `e` carries `code`: the comparison the compiler checks (`code` must be a row).
+inline bool is(const error& e, api_error code) { return e.code == code_of(code); }
 
 // Every row, in enum order.
 std::span<const api_error_info> api_error_table();
