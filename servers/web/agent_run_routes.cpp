@@ -33,7 +33,7 @@ std::string local_origin(const httplib::Request& req) {
 // read the draft; to anyone else it does not exist.
 std::optional<agent_run_summary> load_run(web_app& app, const route_call& call, httplib::Response& res,
                                           const run_key& key) {
-  auto s = app.db.agent_runs().summary(key);
+  auto s = app.db.app_agent_runs().summary(key);
   if (!s) {
     send_store_error(res, s.error());
     return std::nullopt;
@@ -52,7 +52,7 @@ std::optional<agent_run_summary> load_run(web_app& app, const route_call& call, 
 void list_agent_runs(web_app& app, const route_call& call, httplib::Response& res) {
   auto page = page_of(call.req, res);
   if (!page) return;
-  auto rows = app.db.agent_runs().list(call.app->workspace_id, call.app->id, reads_draft(*call.by, *call.app), *page);
+  auto rows = app.db.app_agent_runs().list(call.app->workspace_id, call.app->id, reads_draft(*call.by, *call.app), *page);
   if (!rows) return send_store_error(res, rows.error());
   send_json(res, 200, page_json("runs", *rows, *page, agent_run_summary_json,
                                 [](const agent_run_summary& s) { return list_cursor{s.created_at, s.run_id}; }));
@@ -80,7 +80,7 @@ void create_agent_run(web_app& app, const route_call& call, httplib::Response& r
   auto agent = governed_agent(app, ws, app_id, is_draft, agent_id->get<std::string>());
   if (!agent) return send_failure(res, agent.error());
   auto run = new_agent_run({ws, app_id, "arun_" + random_id(12)}, *call.by, *agent, is_draft, *prompt);
-  if (auto made = app.db.agent_runs().create(run); !made) return send_store_error(res, made.error());
+  if (auto made = app.db.app_agent_runs().create(run); !made) return send_store_error(res, made.error());
   send_json(res, 201, agent_run_summary_json(run).dump());
 }
 
@@ -94,7 +94,7 @@ void get_agent_run(web_app& app, const route_call& call, httplib::Response& res)
 void get_agent_run_messages(web_app& app, const route_call& call, httplib::Response& res) {
   run_key key = key_of(call.ids);
   if (!load_run(app, call, res, key)) return;
-  auto run = app.db.agent_runs().get(key);
+  auto run = app.db.app_agent_runs().get(key);
   if (!run) return send_store_error(res, run.error());
   if (!*run) return send_error(res, api_error::not_found, "no such agent run for this app");
   json reply = {{"id", key.run_id}, {"status", to_string((*run)->status)},

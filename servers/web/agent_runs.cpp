@@ -131,7 +131,7 @@ result<void> fail_start(web_app& app, const run_key& key, const std::string& mes
   done.status = agent_run_status::failed;
   done.error = message;
   done.now = now_ms();
-  auto ended = app.db.agent_runs().finish(key, done);
+  auto ended = app.db.app_agent_runs().finish(key, done);
   if (ended && *ended) publish_agent_event(app.cache, key, agent_run_status::failed);
   return {};
 }
@@ -225,14 +225,14 @@ void run_pump(web_app& app, const run_key& key, const std::string& stream_id, co
     append_events(app.cache, stream_id, out);
   }
   (void)app.cache.complete(stream_id);
-  if (p->registered) (void)app.db.agent_runs().clear_active_stream(key, stream_id, now_ms());
+  if (p->registered) (void)app.db.app_agent_runs().clear_active_stream(key, stream_id, now_ms());
 }
 
 // A viewer's stream lives while the run does, and a little after it ended (its last events
 // are on their way).
 std::function<bool()> agent_stream_alive(web_app& app, run_key key) {
   return [&app, key = std::move(key)] {
-    auto s = app.db.agent_runs().summary(key);
+    auto s = app.db.app_agent_runs().summary(key);
     if (!s) return true;  // the store is down: keep the viewer, the run may be fine
     if (!*s) return false;
     return !is_finished((*s)->status) || now_ms() - (*s)->finished_at < finished_stream_grace_ms;
@@ -240,7 +240,7 @@ std::function<bool()> agent_stream_alive(web_app& app, run_key key) {
 }
 
 void serve_transcript(web_app& app, const run_key& key, httplib::Response& res) {
-  auto run = app.db.agent_runs().get(key);
+  auto run = app.db.app_agent_runs().get(key);
   if (!run) return send_store_error(res, run.error());
   if (!*run) return send_error(res, api_error::not_found, "no such agent run for this app");
   json transcript = servers::parse_json_or_null((*run)->transcript_json);
@@ -263,7 +263,7 @@ result<std::optional<started_stream>> start_stream(web_app& app, const run_key& 
   std::string stream_id = random_id();
   if (auto made = app.cache.create(stream_id); !made) return tl::unexpected(made.error());
   if (registered) {
-    auto won = app.db.agent_runs().set_active_stream(key, stream_id, now_ms());
+    auto won = app.db.app_agent_runs().set_active_stream(key, stream_id, now_ms());
     if (!won || !*won) {
       (void)app.cache.complete(stream_id);
       if (!won) return tl::unexpected(won.error());
@@ -314,11 +314,11 @@ std::function<std::optional<std::string>(const std::string&, std::uint64_t)> vie
     web_app& app, const run_key& key, std::shared_ptr<viewer_state> viewer) {
   auto pick = [&app, key, viewer](const std::string& ended) -> std::optional<std::string> {
     for (int attempt = 0; attempt < 3; ++attempt) {
-      auto s = app.db.agent_runs().summary(key);
+      auto s = app.db.app_agent_runs().summary(key);
       if (!s || !*s) return std::nullopt;
       // The ended stream's pump releases the id right after completing it: not that one.
       if ((*s)->active_stream_id == ended) {
-        (void)app.db.agent_runs().clear_active_stream(key, ended, now_ms());
+        (void)app.db.app_agent_runs().clear_active_stream(key, ended, now_ms());
         continue;
       }
       if ((*s)->active_stream_id) return (*s)->active_stream_id;
@@ -429,15 +429,15 @@ json agent_run_summary_json(const agent_run_summary& s) {
 }
 
 result<start_outcome> start_agent_run(web_app& app, const run_key& key, const std::string& local_origin) {
-  auto claimed = app.db.agent_runs().claim_start(key, now_ms());
+  auto claimed = app.db.app_agent_runs().claim_start(key, now_ms());
   if (!claimed) return tl::unexpected(claimed.error());
   if (!*claimed) {
-    auto s = app.db.agent_runs().summary(key);
+    auto s = app.db.app_agent_runs().summary(key);
     if (!s) return tl::unexpected(s.error());
     if (!*s) return fail("not_found", "no such agent run for this app");
     return start_outcome{false, (*s)->status};
   }
-  auto run = app.db.agent_runs().get(key);
+  auto run = app.db.app_agent_runs().get(key);
   if (!run || !*run) return fail("store_unavailable", "the claimed run could not be read back");
   auto body = worker_body(app, **run, callback_url(app, local_origin));
   if (!body) {
@@ -464,13 +464,13 @@ result<start_outcome> start_agent_run(web_app& app, const run_key& key, const st
 void serve_agent_run_viewer(web_app& app, const run_key& key, std::uint64_t cursor, httplib::Response& res) {
   // A lost registration race or an expired buffer is resolved by looking again.
   for (int attempt = 0; attempt < 3; ++attempt) {
-    auto s = app.db.agent_runs().summary(key);
+    auto s = app.db.app_agent_runs().summary(key);
     if (!s) return send_store_error(res, s.error());
     if (!*s) return send_error(res, api_error::not_found, "no such agent run for this app");
     if ((*s)->active_stream_id) {
       if (follow_stream(app, key, *(*s)->active_stream_id, cursor, res)) return;
       // Its buffer expired (or its owner died before creating it): release it and go on.
-      (void)app.db.agent_runs().clear_active_stream(key, *(*s)->active_stream_id, now_ms());
+      (void)app.db.app_agent_runs().clear_active_stream(key, *(*s)->active_stream_id, now_ms());
       continue;
     }
     if (is_finished((*s)->status)) return serve_transcript(app, key, res);
@@ -495,7 +495,7 @@ result<bool> complete_agent_run(web_app& app, const json& body) {
   if (status_text != "completed" && status_text != "failed") {
     return fail("invalid_body", "status must be completed or failed");
   }
-  auto s = app.db.agent_runs().summary(key);
+  auto s = app.db.app_agent_runs().summary(key);
   if (!s) return tl::unexpected(s.error());
   if (!*s) return fail("not_found", "no such agent run for this app");
   if (is_finished((*s)->status)) return false;
@@ -515,7 +515,7 @@ result<bool> complete_agent_run(web_app& app, const json& body) {
   done.messages_json = transcript_messages(
       transcript_stream(transcript, key, done.status == agent_run_status::failed ? done.error : std::nullopt));
   done.now = now_ms();
-  auto ended = app.db.agent_runs().finish(key, done);
+  auto ended = app.db.app_agent_runs().finish(key, done);
   if (!ended) return tl::unexpected(ended.error());
   if (*ended) publish_agent_event(app.cache, key, done.status);
   return *ended;
@@ -526,7 +526,7 @@ source_scope run_scope(const agent_run_record& run) { return run.draft ? source_
 std::optional<agent_run_record> acting_run(web_app& app, const json& body, httplib::Response& res) {
   using servers::string_field;
   run_key key{string_field(body, "workspaceId"), string_field(body, "appId"), string_field(body, "runId")};
-  auto run = app.db.agent_runs().get(key);
+  auto run = app.db.app_agent_runs().get(key);
   if (!run) {
     send_store_error(res, run.error());
     return std::nullopt;
@@ -567,7 +567,7 @@ agent_run_recovery::~agent_run_recovery() {
 void agent_run_recovery::check_once() {
   std::int64_t now = now_ms();
   // A run the worker has just admitted is always there; give the start a moment.
-  auto runs = app_.db.agent_runs().unfinished(now - 2000, 500);
+  auto runs = app_.db.app_agent_runs().unfinished(now - 2000, 500);
   if (!runs) return;  // the store is down: try again next time
   std::map<std::string, std::int64_t> still_unreachable;
   run_recovery_policy policy{app_.cfg.agent_run_unreachable_limit.count()};

@@ -20,7 +20,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "platform/agent_run_store.hpp"
+#include "platform/app_agent_run_store.hpp"
 #include "platform/governance_store.hpp"
 #include "platform/store.hpp"
 

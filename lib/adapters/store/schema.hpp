@@ -50,6 +50,19 @@ inline const std::vector<migration>& core_migrations() {
            "CREATE TABLE run_session_states (run_id TEXT NOT NULL, runtime_id TEXT NOT NULL, "
            "state TEXT NOT NULL, covered_messages BIGINT NOT NULL, PRIMARY KEY (run_id, runtime_id))",
        }},
+      // Builder runs leave the table named after the spec's collection (agent_runs), a name that
+      // reads as app agent runs (those are in app_agent_runs). Rows, columns and the primary key
+      // move with the table on both backends; the indexes are made again under the new name
+      // (SQLite has no ALTER INDEX). On PostgreSQL the primary key index keeps its generated
+      // name, agent_runs_pkey, which no statement uses.
+      {2,
+       {
+           "ALTER TABLE agent_runs RENAME TO builder_runs",
+           "DROP INDEX agent_runs_by_app",
+           "CREATE INDEX builder_runs_by_app ON builder_runs (workspace_id, app_id)",
+           "DROP INDEX agent_runs_streaming",
+           "CREATE INDEX builder_runs_streaming ON builder_runs (status, lease_until)",
+       }},
   };
   return all;
 }
@@ -59,7 +72,7 @@ inline const std::vector<migration>& core_migrations() {
 // Companion migrations (each header needs `migration` above).
 #include "schema_app_data.hpp"
 #include "schema_governance.hpp"
-#include "schema_agent_runs.hpp"
+#include "schema_app_agent_runs.hpp"
 #include "schema_audit.hpp"
 #include "schema_integrations.hpp"
 #include "schema_previews.hpp"
@@ -70,7 +83,7 @@ namespace platform::sql {
 inline std::vector<migration> migrations() {
   std::vector<migration> all = core_migrations();
   for (const auto* module : std::initializer_list<const std::vector<migration>*>{&app_data_migrations(), &governance_migrations(),
-                                                                 &agent_run_migrations(), &audit_migrations(),
+                                                                 &app_agent_run_migrations(), &audit_migrations(),
                                                                  &integrations_migrations(), &preview_migrations()}) {
     all.insert(all.end(), module->begin(), module->end());
   }

@@ -6,7 +6,7 @@
 #include "platform/sql_store.hpp"
 #include "schema.hpp"
 #include "sql_app_data_store.hpp"
-#include "sql_agent_run_store.hpp"
+#include "sql_app_agent_run_store.hpp"
 #include "sql_audit_store.hpp"
 #include "sql_governance_store.hpp"
 #include "sql_preview_store.hpp"
@@ -147,7 +147,7 @@ class sql_store final : public store {
   app_data_store& app_data() override { return *app_data_; }
 
   governance_store& governance() override { return *governance_; }
-  agent_run_store& agent_runs() override { return *agent_runs_; }
+  app_agent_run_store& app_agent_runs() override { return *app_agent_runs_; }
   integration_store& integrations() override { return *integrations_; }
   audit_store& audit() override { return *audit_; }
   preview_store& previews() override { return *previews_; }
@@ -269,7 +269,7 @@ class sql_store final : public store {
                                to_text(x[5]), to_text(x[6]), to_int(x[7])},
                     std::nullopt};
       auto latest = query(std::string("SELECT ").append(projected_run_columns).append(
-                              " FROM agent_runs WHERE workspace_id = ? AND app_id = ? "
+                              " FROM builder_runs WHERE workspace_id = ? AND app_id = ? "
                               "ORDER BY created_at DESC, id DESC LIMIT 1"),
                           {v(ws), v(l.app.id)});
       if (!latest) return tl::unexpected(latest.error());
@@ -287,7 +287,7 @@ class sql_store final : public store {
                                                             const list_page& page) override {
     params p{v(ws), v(app)};
     std::string text = std::string("SELECT ").append(projected_run_columns).append(
-        " FROM agent_runs WHERE workspace_id = ? AND app_id = ?");
+        " FROM builder_runs WHERE workspace_id = ? AND app_id = ?");
     text.append(page_tail(page, p));
     auto rows = query(text, p);
     if (!rows) return tl::unexpected(rows.error());
@@ -300,7 +300,7 @@ class sql_store final : public store {
                         {v(run.key.workspace_id), v(run.key.app_id)});
       if (!app) return tl::unexpected(app.error());
       if (app->data.empty()) return fail("store_invalid", "no app " + run.key.app_id + " in that workspace");
-      auto r = c.exec("INSERT INTO agent_runs (id, workspace_id, app_id, status, run_reason, created_at, "
+      auto r = c.exec("INSERT INTO builder_runs (id, workspace_id, app_id, status, run_reason, created_at, "
                       "updated_at) VALUES (?, ?, ?, 'pending', ?, ?, ?)",
                       {v(run.key.run_id), v(run.key.workspace_id), v(run.key.app_id), v(run.run_reason),
                        v(run.created_at), v(run.created_at)});
@@ -312,7 +312,7 @@ class sql_store final : public store {
   result<std::optional<builder_run_record>> get_builder_run(const run_key& key) override {
     std::optional<builder_run_record> found;
     auto r = in_transaction([&](sql::connection& c) -> result<void> {
-      auto rows = c.exec(statement(std::string("SELECT ").append(run_columns).append(" FROM agent_runs")),
+      auto rows = c.exec(statement(std::string("SELECT ").append(run_columns).append(" FROM builder_runs")),
                          key_params(key));
       if (!rows) return tl::unexpected(rows.error());
       if (rows->data.empty()) return {};
@@ -327,7 +327,7 @@ class sql_store final : public store {
   }
 
   result<std::optional<run_stream_state>> builder_run_stream(const run_key& key) override {
-    auto rows = query(statement("SELECT status, active_stream_id FROM agent_runs"), key_params(key));
+    auto rows = query(statement("SELECT status, active_stream_id FROM builder_runs"), key_params(key));
     if (!rows) return tl::unexpected(rows.error());
     if (rows->empty()) return std::optional<run_stream_state>();
     auto status = run_status_from(to_text(rows->front()[0]));
@@ -340,7 +340,7 @@ class sql_store final : public store {
     // The UPDATE is the claim; reading the row afterwards only explains a lost claim. A row
     // that changed in between (classify says claimable) is tried again.
     for (int attempt = 0; attempt < 3; ++attempt) {
-      std::string head = "UPDATE agent_runs SET status = 'streaming', claim_token = ?, lease_until = ?, "
+      std::string head = "UPDATE builder_runs SET status = 'streaming', claim_token = ?, lease_until = ?, "
                          "active_stream_id = NULL, updated_at = ?";
       params p{v(claim.claim_token), v(claim.lease_until), v(claim.now)};
       if (claim.messages_json) {
@@ -357,7 +357,7 @@ class sql_store final : public store {
           }());
       if (!won) return tl::unexpected(won.error());
       if (*won == 1) return claim_outcome::claimed;
-      auto now = query(statement("SELECT status, message_count FROM agent_runs"), key_params(key));
+      auto now = query(statement("SELECT status, message_count FROM builder_runs"), key_params(key));
       if (!now) return tl::unexpected(now.error());
       if (now->empty()) return claim_outcome::not_found;
       auto status = run_status_from(to_text(now->front()[0]));
@@ -370,13 +370,13 @@ class sql_store final : public store {
 
   result<bool> set_active_stream(const run_key& key, std::string_view token, std::string_view stream_id,
                                  std::int64_t now) override {
-    return changed_one(statement("UPDATE agent_runs SET active_stream_id = ?, updated_at = ?",
+    return changed_one(statement("UPDATE builder_runs SET active_stream_id = ?, updated_at = ?",
                                  " AND status = 'streaming' AND claim_token = ?"),
                        with_key({v(stream_id), v(now)}, key), token);
   }
 
   result<bool> renew_lease(const run_key& key, std::string_view token, std::int64_t lease_until) override {
-    return changed_one(statement("UPDATE agent_runs SET lease_until = ?", " AND status = 'streaming' AND claim_token = ?"),
+    return changed_one(statement("UPDATE builder_runs SET lease_until = ?", " AND status = 'streaming' AND claim_token = ?"),
                        with_key({v(lease_until)}, key), token);
   }
 
@@ -384,7 +384,7 @@ class sql_store final : public store {
     if (end.status != run_status::completed && end.status != run_status::failed) {
       return fail("store_invalid", "a turn ends completed or failed");
     }
-    std::string head = "UPDATE agent_runs SET status = ?, active_stream_id = NULL, claim_token = '', "
+    std::string head = "UPDATE builder_runs SET status = ?, active_stream_id = NULL, claim_token = '', "
                        "lease_until = 0, updated_at = ?";
     params p{v(to_string(end.status)), v(end.now)};
     if (end.messages_json) {
@@ -399,7 +399,7 @@ class sql_store final : public store {
   result<void> add_usage(const run_key& key, const run_usage& turn) override {
     return in_transaction([&](sql::connection& c) -> result<void> {
       auto totals = c.exec(
-          statement("UPDATE agent_runs SET has_usage = 1, total_cost_usd = total_cost_usd + ?, "
+          statement("UPDATE builder_runs SET has_usage = 1, total_cost_usd = total_cost_usd + ?, "
                     "total_input_tokens = total_input_tokens + ?, total_output_tokens = total_output_tokens + ?, "
                     "total_cache_read_tokens = total_cache_read_tokens + ?, "
                     "total_cache_creation_tokens = total_cache_creation_tokens + ?"),
@@ -433,7 +433,7 @@ class sql_store final : public store {
   result<void> save_session_state(const run_key& key, std::string_view runtime_id,
                                   const session_state_record& state) override {
     return in_transaction([&](sql::connection& c) -> result<void> {
-      auto latest = c.exec(statement("UPDATE agent_runs SET session_state = ?"), with_key({v(state.state_json)}, key));
+      auto latest = c.exec(statement("UPDATE builder_runs SET session_state = ?"), with_key({v(state.state_json)}, key));
       if (!latest) return tl::unexpected(latest.error());
       if (latest->changes != 1) return fail("store_invalid", "no run " + key.run_id + " under that app");
       auto r = c.exec("INSERT INTO run_session_states (run_id, runtime_id, state, covered_messages) VALUES (?, ?, ?, ?) "
@@ -447,14 +447,14 @@ class sql_store final : public store {
 
   result<std::vector<builder_run_record>> streaming_builder_runs(std::string_view ws) override {
     auto rows = query(std::string("SELECT ").append(run_columns).append(
-                          " FROM agent_runs WHERE workspace_id = ? AND status = 'streaming' ORDER BY created_at, id"),
+                          " FROM builder_runs WHERE workspace_id = ? AND status = 'streaming' ORDER BY created_at, id"),
                       {v(ws)});
     if (!rows) return tl::unexpected(rows.error());
     return runs_from_rows(*rows);
   }
 
   result<std::vector<run_key>> fail_expired_claims(std::int64_t now) override {
-    auto rows = query("UPDATE agent_runs SET status = 'failed', active_stream_id = NULL, claim_token = '', "
+    auto rows = query("UPDATE builder_runs SET status = 'failed', active_stream_id = NULL, claim_token = '', "
                       "lease_until = 0, updated_at = ? WHERE status = 'streaming' AND lease_until < ? "
                       "RETURNING workspace_id, app_id, id",
                       {v(now), v(now)});
@@ -479,7 +479,7 @@ class sql_store final : public store {
 
   sql::executor ex_;
   std::unique_ptr<governance_store> governance_;
-  std::unique_ptr<agent_run_store> agent_runs_ = sql::make_agent_run_store(ex_.db());
+  std::unique_ptr<app_agent_run_store> app_agent_runs_ = sql::make_app_agent_run_store(ex_.db());
   std::unique_ptr<integration_store> integrations_ = sql::make_integration_store(ex_.db());
   std::unique_ptr<preview_store> previews_ = sql::make_preview_store(ex_.db());
   std::unique_ptr<audit_store> audit_ = sql::make_audit_store(ex_.db());

@@ -1,8 +1,9 @@
 #pragma once
 // The document store (spec "Resources and their fields"): users, workspaces and memberships,
-// apps, builder runs (agent_runs) with their per-runtime session states and usage. The web
-// server talks only to this interface; implementations live beside the core (SQLite, the
-// embedded default, and PostgreSQL for several web replicas) and pass one shared test suite.
+// apps, builder runs (the spec's collection agent_runs, kept in the table builder_runs) with
+// their per-runtime session states and usage. The web server talks only to this interface;
+// implementations live beside the core (SQLite, the embedded default, and PostgreSQL for
+// several web replicas) and pass one shared test suite.
 //
 // Every state change that two web replicas could race on is one conditional update in the
 // database, never read-modify-write in C++: the streaming claim, the end of a turn, usage
@@ -14,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-#include "platform/agent_run_store.hpp"
+#include "platform/app_agent_run_store.hpp"
 #include "platform/app_data_store.hpp"
 #include "platform/audit_store.hpp"
 #include "platform/preview_store.hpp"
@@ -144,7 +145,7 @@ class store {
   // states and per-model usage left out): a sidebar's rows and their repair badge.
   virtual result<std::vector<app_listing>> list_apps(std::string_view workspace_id, const list_page& page) = 0;
 
-  // ---- builder runs (agent_runs) -------------------------------------------------------------
+  // ---- builder runs (spec collection agent_runs, table builder_runs) -------------------------
   // Creates a pending run with no messages; `run.key.app_id` must name an app of that
   // workspace (store_invalid otherwise); store_conflict when the run id is taken.
   virtual result<void> create_builder_run(const builder_run_record& run) = 0;
@@ -182,7 +183,7 @@ class store {
   // ---- companion stores ----------------------------------------------------------------------
   virtual app_data_store& app_data() = 0;      // collections and documents, draft/published scopes
   virtual governance_store& governance() = 0;  // source snapshots, agents approval, publish
-  virtual agent_run_store& agent_runs() = 0;   // app agent runs (app_agent_runs)
+  virtual app_agent_run_store& app_agent_runs() = 0;  // app agent runs (app_agent_runs)
   virtual integration_store& integrations() = 0;  // grants, secrets, OAuth providers and accounts
   virtual audit_store& audit() = 0;            // tool audit events, repair loop guard
   virtual preview_store& previews() = 0;       // preview builds by digest, each app's current preview

@@ -1,6 +1,6 @@
-// platform::agent_run_store over sql_util's executor. Every transition is one conditional
+// platform::app_agent_run_store over sql_util's executor. Every transition is one conditional
 // UPDATE whose WHERE clause is the state rule, so replicas racing on a run need no locks.
-#include "sql_agent_run_store.hpp"
+#include "sql_app_agent_run_store.hpp"
 
 #include "platform/store.hpp"
 #include "sql_util.hpp"
@@ -63,9 +63,9 @@ result<std::vector<agent_run_summary>> summaries(const std::vector<row>& rows) {
   return out;
 }
 
-class sql_agent_run_store final : public agent_run_store {
+class sql_app_agent_run_store final : public app_agent_run_store {
  public:
-  explicit sql_agent_run_store(std::shared_ptr<backend> db) : ex_(std::move(db)) {}
+  explicit sql_app_agent_run_store(std::shared_ptr<backend> db) : ex_(std::move(db)) {}
 
   result<void> create(const agent_run_record& run) override {
     return ex_.in_transaction([&](connection& c) -> result<void> {
@@ -177,8 +177,8 @@ class sql_agent_run_store final : public agent_run_store {
 
 }  // namespace
 
-std::unique_ptr<agent_run_store> make_agent_run_store(std::shared_ptr<backend> db) {
-  return std::make_unique<sql_agent_run_store>(std::move(db));
+std::unique_ptr<app_agent_run_store> make_app_agent_run_store(std::shared_ptr<backend> db) {
+  return std::make_unique<sql_app_agent_run_store>(std::move(db));
 }
 
 }  // namespace platform::sql

@@ -91,9 +91,9 @@ struct agent_run_completion {
 };
 
 // Failures as in store.hpp: store_unavailable, store_conflict, store_corrupt, store_invalid.
-class agent_run_store {
+class app_agent_run_store {
  public:
-  virtual ~agent_run_store() = default;
+  virtual ~app_agent_run_store() = default;
 
   // Inserts a pending run (status, stream and completion fields of `run` are ignored).
   // store_invalid when the app is not in that workspace; store_conflict when the id is taken.

@@ -26,7 +26,7 @@ std::string ar_uid(std::string_view what) { return store_test::uid("ar", what); 
 
 using ar_backend = store_test::backend_case;
 
-std::vector<ar_backend> ar_backends() { return store_test::backends("platform-agent-runs-"); }
+std::vector<ar_backend> ar_backends() { return store_test::backends("platform-app-agent-runs-"); }
 
 struct ar_fixture {
   std::unique_ptr<store> db;
@@ -55,7 +55,7 @@ struct ar_fixture {
     // Fields a caller cannot set at creation: the store ignores them.
     r.status = agent_run_status::completed;
     r.active_stream_id = "not-yet";
-    REQUIRE(db->agent_runs().create(r));
+    REQUIRE(db->app_agent_runs().create(r));
     return {ws, app, r.run_id};
   }
 };
@@ -68,7 +68,7 @@ TEST_CASE("agent run store backends") {
     SUBCASE("create: pending, triggering user and config kept; summary projects them") {
       ar_fixture f(b.open());
       auto key = f.new_run(true);
-      auto run = f.db->agent_runs().get(key).value();
+      auto run = f.db->app_agent_runs().get(key).value();
       REQUIRE(run);
       CHECK(run->status == agent_run_status::pending);
       CHECK(run->draft);
@@ -82,7 +82,7 @@ TEST_CASE("agent run store backends") {
       CHECK_FALSE(run->active_stream_id);
       CHECK_FALSE(run->result_json);
       CHECK(run->created_at == 2000);
-      auto s = f.db->agent_runs().summary(key).value();
+      auto s = f.db->app_agent_runs().summary(key).value();
       REQUIRE(s);
       CHECK(s->agent_id == "helper");
       CHECK(s->agent_name == "Helper");
@@ -99,7 +99,7 @@ TEST_CASE("agent run store backends") {
       list_page page;
       page.limit = 2;
       for (int i = 0; i < 5; ++i) {
-        auto got = f.db->agent_runs().list(f.ws, f.app, true, page).value();
+        auto got = f.db->app_agent_runs().list(f.ws, f.app, true, page).value();
         for (const auto& s : got) {
           listed.push_back(s.run_id);
           CHECK(s.agent_name == "Helper");
@@ -110,36 +110,36 @@ TEST_CASE("agent run store backends") {
       }
       CHECK(listed == made);
       auto draft = f.new_run(true);
-      auto all = f.db->agent_runs().list(f.ws, f.app, true, {}).value();
+      auto all = f.db->app_agent_runs().list(f.ws, f.app, true, {}).value();
       CHECK(std::any_of(all.begin(), all.end(), [&](const agent_run_summary& s) { return s.run_id == draft.run_id; }));
-      auto published = f.db->agent_runs().list(f.ws, f.app, false, {}).value();
+      auto published = f.db->app_agent_runs().list(f.ws, f.app, false, {}).value();
       CHECK(published.size() == made.size());
       CHECK(std::none_of(published.begin(), published.end(), [](const agent_run_summary& s) { return s.draft; }));
-      CHECK(f.db->agent_runs().list(f.ws, f.other_app, true, {}).value().empty());
-      CHECK(f.db->agent_runs().list(ar_uid("ws"), f.app, true, {}).value().empty());
+      CHECK(f.db->app_agent_runs().list(f.ws, f.other_app, true, {}).value().empty());
+      CHECK(f.db->app_agent_runs().list(ar_uid("ws"), f.app, true, {}).value().empty());
     }
 
     SUBCASE("runs are addressed by {workspaceId, appId, runId} only") {
       ar_fixture f(b.open());
       auto key = f.new_run();
       run_key other{f.ws, f.other_app, key.run_id};
-      CHECK_FALSE(f.db->agent_runs().get(other).value());
-      CHECK_FALSE(f.db->agent_runs().summary(other).value());
-      CHECK_FALSE(f.db->agent_runs().claim_start(other, 3000).value());
-      CHECK_FALSE(f.db->agent_runs().finish(other, {agent_run_status::completed, {}, {}, {}, "[]", "[]", 3000}).value());
-      CHECK(f.db->agent_runs().summary(key).value()->status == agent_run_status::pending);
+      CHECK_FALSE(f.db->app_agent_runs().get(other).value());
+      CHECK_FALSE(f.db->app_agent_runs().summary(other).value());
+      CHECK_FALSE(f.db->app_agent_runs().claim_start(other, 3000).value());
+      CHECK_FALSE(f.db->app_agent_runs().finish(other, {agent_run_status::completed, {}, {}, {}, "[]", "[]", 3000}).value());
+      CHECK(f.db->app_agent_runs().summary(key).value()->status == agent_run_status::pending);
       agent_run_record bad;
       bad.workspace_id = ar_uid("ws");
       bad.app_id = f.app;
       bad.run_id = ar_uid("arun");
-      auto e = f.db->agent_runs().create(bad);
+      auto e = f.db->app_agent_runs().create(bad);
       REQUIRE_FALSE(e);
       CHECK(e.error().code == "store_invalid");
       agent_run_record dup;
       dup.workspace_id = f.ws;
       dup.app_id = f.app;
       dup.run_id = key.run_id;
-      auto d = f.db->agent_runs().create(dup);
+      auto d = f.db->app_agent_runs().create(dup);
       REQUIRE_FALSE(d);
       CHECK(d.error().code == "store_conflict");
     }
@@ -147,9 +147,9 @@ TEST_CASE("agent run store backends") {
     SUBCASE("the first start claims pending → running; later starts start nothing") {
       ar_fixture f(b.open());
       auto key = f.new_run();
-      CHECK(f.db->agent_runs().claim_start(key, 3000).value());
-      CHECK_FALSE(f.db->agent_runs().claim_start(key, 3001).value());
-      auto s = f.db->agent_runs().summary(key).value();
+      CHECK(f.db->app_agent_runs().claim_start(key, 3000).value());
+      CHECK_FALSE(f.db->app_agent_runs().claim_start(key, 3001).value());
+      auto s = f.db->app_agent_runs().summary(key).value();
       CHECK(s->status == agent_run_status::running);
       CHECK(s->started_at == 3000);
     }
@@ -161,7 +161,7 @@ TEST_CASE("agent run store backends") {
       std::vector<std::thread> ts;
       for (int i = 0; i < 8; ++i) {
         ts.emplace_back([&] {
-          auto r = f.db->agent_runs().claim_start(key, 3000);
+          auto r = f.db->app_agent_runs().claim_start(key, 3000);
           if (r && *r) ++won;
         });
       }
@@ -172,35 +172,35 @@ TEST_CASE("agent run store backends") {
     SUBCASE("a viewer stream: one owner; releasing it keeps the run going") {
       ar_fixture f(b.open());
       auto key = f.new_run();
-      CHECK_FALSE(f.db->agent_runs().set_active_stream(key, "s1", 3000).value());  // pending: nothing to view
-      REQUIRE(f.db->agent_runs().claim_start(key, 3000).value());
-      CHECK(f.db->agent_runs().set_active_stream(key, "s1", 3100).value());
-      CHECK_FALSE(f.db->agent_runs().set_active_stream(key, "s2", 3100).value());
-      auto s = f.db->agent_runs().summary(key).value();
+      CHECK_FALSE(f.db->app_agent_runs().set_active_stream(key, "s1", 3000).value());  // pending: nothing to view
+      REQUIRE(f.db->app_agent_runs().claim_start(key, 3000).value());
+      CHECK(f.db->app_agent_runs().set_active_stream(key, "s1", 3100).value());
+      CHECK_FALSE(f.db->app_agent_runs().set_active_stream(key, "s2", 3100).value());
+      auto s = f.db->app_agent_runs().summary(key).value();
       CHECK(s->status == agent_run_status::streaming);
       CHECK(s->active_stream_id == "s1");
-      CHECK_FALSE(f.db->agent_runs().clear_active_stream(key, "s2", 3200).value());
-      CHECK(f.db->agent_runs().clear_active_stream(key, "s1", 3200).value());
-      s = f.db->agent_runs().summary(key).value();
+      CHECK_FALSE(f.db->app_agent_runs().clear_active_stream(key, "s2", 3200).value());
+      CHECK(f.db->app_agent_runs().clear_active_stream(key, "s1", 3200).value());
+      s = f.db->app_agent_runs().summary(key).value();
       CHECK(s->status == agent_run_status::running);
       CHECK_FALSE(s->active_stream_id);
-      CHECK(f.db->agent_runs().set_active_stream(key, "s2", 3300).value());
+      CHECK(f.db->app_agent_runs().set_active_stream(key, "s2", 3300).value());
     }
 
     SUBCASE("finish: first completion wins; a retry changes nothing; streams release cleanly") {
       ar_fixture f(b.open());
       auto key = f.new_run();
-      REQUIRE(f.db->agent_runs().claim_start(key, 3000).value());
-      REQUIRE(f.db->agent_runs().set_active_stream(key, "s1", 3100).value());
+      REQUIRE(f.db->app_agent_runs().claim_start(key, 3000).value());
+      REQUIRE(f.db->app_agent_runs().set_active_stream(key, "s1", 3100).value());
       agent_run_completion done{agent_run_status::completed, R"({"answer":42})", std::nullopt,
                                 R"({"totalCostUsd":0.5,"totalInputTokens":10})", R"([{"type":"result"}])",
                                 R"([{"id":"m","role":"assistant","parts":[]}])", 4000};
-      CHECK(f.db->agent_runs().finish(key, done).value());
+      CHECK(f.db->app_agent_runs().finish(key, done).value());
       agent_run_completion retry = done;
       retry.status = agent_run_status::failed;
       retry.error = "late";
-      CHECK_FALSE(f.db->agent_runs().finish(key, retry).value());
-      auto run = f.db->agent_runs().get(key).value();
+      CHECK_FALSE(f.db->app_agent_runs().finish(key, retry).value());
+      auto run = f.db->app_agent_runs().get(key).value();
       REQUIRE(run);
       CHECK(run->status == agent_run_status::completed);
       CHECK(run->result_json == R"({"answer":42})");
@@ -210,11 +210,11 @@ TEST_CASE("agent run store backends") {
       CHECK(run->messages_json == R"([{"id":"m","role":"assistant","parts":[]}])");
       CHECK(run->finished_at == 4000);
       // The viewer that still held its stream lets go; the run stays completed.
-      CHECK(f.db->agent_runs().clear_active_stream(key, "s1", 4100).value());
-      CHECK(f.db->agent_runs().summary(key).value()->status == agent_run_status::completed);
-      CHECK_FALSE(f.db->agent_runs().set_active_stream(key, "s3", 4200).value());
-      CHECK_FALSE(f.db->agent_runs().claim_start(key, 4200).value());
-      auto bad = f.db->agent_runs().finish(key, {agent_run_status::running, {}, {}, {}, "[]", "[]", 1});
+      CHECK(f.db->app_agent_runs().clear_active_stream(key, "s1", 4100).value());
+      CHECK(f.db->app_agent_runs().summary(key).value()->status == agent_run_status::completed);
+      CHECK_FALSE(f.db->app_agent_runs().set_active_stream(key, "s3", 4200).value());
+      CHECK_FALSE(f.db->app_agent_runs().claim_start(key, 4200).value());
+      auto bad = f.db->app_agent_runs().finish(key, {agent_run_status::running, {}, {}, {}, "[]", "[]", 1});
       REQUIRE_FALSE(bad);
       CHECK(bad.error().code == "store_invalid");
     }
@@ -232,16 +232,16 @@ TEST_CASE("agent run store backends") {
       elsewhere.app_id = other_app;
       elsewhere.run_id = ar_uid("arun");
       elsewhere.created_at = 2000;
-      REQUIRE(f.db->agent_runs().create(elsewhere));
+      REQUIRE(f.db->app_agent_runs().create(elsewhere));
       run_key late{other_ws, other_app, elsewhere.run_id};
       auto done = f.new_run();
       auto streaming = f.new_run();
-      REQUIRE(f.db->agent_runs().claim_start(early, 5000).value());
-      REQUIRE(f.db->agent_runs().claim_start(late, 7000).value());
-      REQUIRE(f.db->agent_runs().claim_start(done, 5000).value());
-      REQUIRE(f.db->agent_runs().claim_start(streaming, 6000).value());
-      REQUIRE(f.db->agent_runs().set_active_stream(streaming, "s1", 6100).value());
-      REQUIRE(f.db->agent_runs().finish(done, {agent_run_status::completed, {}, {}, {}, "[]", "[]", 6500}).value());
+      REQUIRE(f.db->app_agent_runs().claim_start(early, 5000).value());
+      REQUIRE(f.db->app_agent_runs().claim_start(late, 7000).value());
+      REQUIRE(f.db->app_agent_runs().claim_start(done, 5000).value());
+      REQUIRE(f.db->app_agent_runs().claim_start(streaming, 6000).value());
+      REQUIRE(f.db->app_agent_runs().set_active_stream(streaming, "s1", 6100).value());
+      REQUIRE(f.db->app_agent_runs().finish(done, {agent_run_status::completed, {}, {}, {}, "[]", "[]", 6500}).value());
       auto ids = [](const std::vector<agent_run_summary>& v) {
         std::vector<std::string> out;
         for (const auto& s : v) out.push_back(s.run_id);
@@ -256,21 +256,21 @@ TEST_CASE("agent run store backends") {
         }
         return out;
       };
-      CHECK(mine(ids(f.db->agent_runs().unfinished(8000, 1000).value())) ==
+      CHECK(mine(ids(f.db->app_agent_runs().unfinished(8000, 1000).value())) ==
             std::vector<std::string>{early.run_id, streaming.run_id, late.run_id});
-      CHECK(mine(ids(f.db->agent_runs().unfinished(6500, 1000).value())) ==
+      CHECK(mine(ids(f.db->app_agent_runs().unfinished(6500, 1000).value())) ==
             std::vector<std::string>{early.run_id, streaming.run_id});
-      CHECK(mine(ids(f.db->agent_runs().unfinished(5000, 1000).value())).empty());
+      CHECK(mine(ids(f.db->app_agent_runs().unfinished(5000, 1000).value())).empty());
     }
 
     SUBCASE("a pending run can fail (its worker start failed)") {
       ar_fixture f(b.open());
       auto key = f.new_run();
-      CHECK(f.db->agent_runs().finish(key, {agent_run_status::failed, {}, "worker unreachable", {}, "[]", "[]", 3000}).value());
-      auto s = f.db->agent_runs().summary(key).value();
+      CHECK(f.db->app_agent_runs().finish(key, {agent_run_status::failed, {}, "worker unreachable", {}, "[]", "[]", 3000}).value());
+      auto s = f.db->app_agent_runs().summary(key).value();
       CHECK(s->status == agent_run_status::failed);
       CHECK(s->error == "worker unreachable");
-      CHECK_FALSE(f.db->agent_runs().claim_start(key, 3100).value());
+      CHECK_FALSE(f.db->app_agent_runs().claim_start(key, 3100).value());
     }
   }
 }

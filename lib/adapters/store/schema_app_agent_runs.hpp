@@ -6,7 +6,7 @@
 
 namespace platform::sql {
 
-inline const std::vector<migration>& agent_run_migrations() {
+inline const std::vector<migration>& app_agent_run_migrations() {
   static const std::vector<migration> all = {
       {300,
        {
