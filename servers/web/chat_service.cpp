@@ -240,9 +240,11 @@ void chat_service::run(const std::shared_ptr<turn>& t) {
     return r;
   };
   if (!rec.worker_failed) {
-    auto state = worker->session_state(key.app_id, key.run_id);
+    auto state = worker->provider_session_state(key.app_id, key.run_id);
     if (state && *state) {
-      (void)stored([&] { return db_.save_session_state(key, t->req.settings.runtime_id, {**state, rec.message_count}); });
+      (void)stored([&] {
+        return db_.save_provider_session_state(key, t->req.settings.runtime_id, {**state, rec.message_count});
+      });
     }
   }
   if (const auto& usage = bt.usage()) (void)stored([&] { return db_.add_usage(key, *usage); });

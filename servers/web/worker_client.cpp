@@ -152,7 +152,8 @@ result<void> worker_client::agent_run_events(std::string_view app_id, std::strin
   return stream_sse(base_url_, std::move(req), on_event, cancel);
 }
 
-result<std::optional<std::string>> worker_client::session_state(std::string_view app_id, std::string_view run_id) const {
+result<std::optional<std::string>> worker_client::provider_session_state(std::string_view app_id,
+                                                                       std::string_view run_id) const {
   httplib::Client cli(base_url_);
   cli.set_tcp_nodelay(true);
   cli.set_connection_timeout(5, 0);

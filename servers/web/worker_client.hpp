@@ -56,7 +56,7 @@ class worker_client {
 
   // GET /sessions/{appId}/session-state?runId=: the ProviderSessionState after a turn, or
   // nullopt when the worker has none.
-  result<std::optional<std::string>> session_state(std::string_view app_id, std::string_view run_id) const;
+  result<std::optional<std::string>> provider_session_state(std::string_view app_id, std::string_view run_id) const;
 
   // POST /sessions/{appId}__agent__{runId}/agent-run: the worker's HTTP status (202 started,
   // 409 run_exists) with its body, or `worker_unreachable`.

@@ -246,7 +246,7 @@ bool safe_thread_id(const std::string& id) {
 
 // Any sessions/YYYY/MM/DD directory works: codex finds a rollout by the thread id that ends
 // its file name (verified with 0.169.0).
-bool restore_rollout(const std::string& home, const provider_session& s) {
+bool restore_rollout(const std::string& home, const provider_session_state& s) {
   if (!safe_thread_id(s.session_id) || s.data.empty()) return false;
   if (find_rollout(home, s.session_id)) return true;
   fs::path file = fs::path(home) / "sessions/1970/01/01" / ("rollout-1970-01-01T00-00-00-" + s.session_id + ".jsonl");

@@ -53,7 +53,7 @@ bool safe_thread_id(const std::string& id);
 
 // Writes a ProviderSessionState rollout where thread/resume finds it (unless the home already
 // holds that thread). False when the state cannot be used.
-bool restore_rollout(const std::string& home, const provider_session& s);
+bool restore_rollout(const std::string& home, const provider_session_state& s);
 
 // The thread's rollout JSONL in `home`, if there is one.
 std::optional<std::string> read_rollout(const std::string& home, const std::string& thread_id);

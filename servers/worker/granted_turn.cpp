@@ -15,7 +15,8 @@ bool approval_card_result(const std::string& line) {
 }
 
 // What the stopped turn used goes with it, as on any result line (`platform_turn_usage`).
-std::string approval_stop_result(const std::optional<provider_session>& s, const std::optional<run_usage>& usage) {
+std::string approval_stop_result(const std::optional<provider_session_state>& s,
+                                 const std::optional<run_usage>& usage) {
   nlohmann::json r = {{"type", "result"}, {"subtype", "success"}, {"is_error", false}, {"result", ""},
                       {"stop_reason", "approval_stop"}, {"num_turns", 1}};
   if (s) r["session_id"] = s->session_id;

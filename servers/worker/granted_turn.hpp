@@ -21,7 +21,7 @@ class granted_turn {
   bool next(std::string& line);
   [[nodiscard]] bool result_seen() const { return stopped_ || turn_->result_seen(); }
   [[nodiscard]] bool approval_stopped() const { return stopped_; }
-  [[nodiscard]] std::optional<provider_session> session() const { return turn_->session(); }
+  [[nodiscard]] std::optional<provider_session_state> session() const { return turn_->session(); }
   int exit_code() { return turn_->exit_code(); }
   void interrupt() const { turn_->interrupt(); }
   // Null once next() has reported the end of the turn: the grant ends with the turn.

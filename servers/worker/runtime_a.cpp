@@ -205,12 +205,12 @@ void runtime_a_turn::answer_control_request(const json& m) {
   (void)proc_->write_stdin(json{{"type", "control_response"}, {"response", response}}.dump() + "\n");
 }
 
-std::optional<provider_session> runtime_a_turn::session() const {
+std::optional<provider_session_state> runtime_a_turn::session() const {
   if (!safe_session_id(session_id_)) return std::nullopt;
   fs::path file = fs::path(home_) / ".claude/projects" / project_key(cwd_) / (session_id_ + ".jsonl");
   std::error_code ec;
   if (!fs::exists(file, ec)) return std::nullopt;
-  return provider_session{"runtime-a", session_id_, read_whole_file(file)};
+  return provider_session_state{"runtime-a", session_id_, read_whole_file(file)};
 }
 
 int runtime_a_turn::exit_code() { return stopped_ ? 0 : proc_->wait(); }

@@ -22,7 +22,7 @@ class runtime_a_turn final : public runtime_turn {
   ~runtime_a_turn() override;
 
   bool next(std::string& line) override;
-  [[nodiscard]] std::optional<provider_session> session() const override;
+  [[nodiscard]] std::optional<provider_session_state> session() const override;
   int exit_code() override;
   [[nodiscard]] bool result_seen() const override { return result_seen_; }
   void stop() override;

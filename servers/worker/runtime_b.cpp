@@ -185,7 +185,7 @@ class codex_turn final : public runtime_turn {
   static result<std::unique_ptr<runtime_turn>> start(const config& cfg, const turn_request& req);
 
   bool next(std::string& line) override;
-  [[nodiscard]] std::optional<provider_session> session() const override { return session_; }
+  [[nodiscard]] std::optional<provider_session_state> session() const override { return session_; }
   int exit_code() override { return exit_code_; }
   [[nodiscard]] bool result_seen() const override { return result_seen_; }
   void stop() override;
@@ -226,7 +226,7 @@ class codex_turn final : public runtime_turn {
   bool result_seen_ = false;
   bool eof_ = false;
   int exit_code_ = 0;
-  std::optional<provider_session> session_;
+  std::optional<provider_session_state> session_;
   steady::time_point started_ = steady::now();
   std::size_t native_lines_ = 0, native_bytes_ = 0, worker_lines_ = 0;
 };
@@ -534,7 +534,7 @@ void codex_turn::capture_session() {
   auto data = read_rollout(proc_->home, thread_id_);
   if (!data) return;
   trace(cfg_, "session thread=%s rollout_bytes=%zu", thread_id_.c_str(), data->size());
-  session_ = provider_session{"runtime-b", thread_id_, std::move(*data), "jsonl"};
+  session_ = provider_session_state{"runtime-b", thread_id_, std::move(*data), "jsonl"};
 }
 
 void codex_turn::stop() {

@@ -100,7 +100,8 @@ result<json> run_config(const config& cfg, const turn_request& req, const openco
 
 // The restored session goes into the fresh tree's database; false when it cannot (the turn
 // then starts a fresh session).
-bool import_session(const config& cfg, const opencode_tree& tree, const std::string& cwd, const provider_session& s) {
+bool import_session(const config& cfg, const opencode_tree& tree, const std::string& cwd,
+                    const provider_session_state& s) {
   if (!safe_session_id(s.session_id) || s.data.empty() || s.data.size() > max_session_bytes) return false;
   json exported = servers::parse_json_within(s.data);
   if (!exported.is_object() || !exported.contains("info") || !exported["info"].is_object() ||
@@ -283,11 +284,11 @@ void runtime_c_turn::end_of_output() {
   result_seen_ = true;
 }
 
-std::optional<provider_session> runtime_c_turn::session() const {
+std::optional<provider_session_state> runtime_c_turn::session() const {
   if (exported_) return *exported_;
   exported_.emplace();
   if (!safe_session_id(session_id_)) return std::nullopt;
-  provider_session s{"runtime-c", session_id_, "", opencode_session_format};
+  provider_session_state s{"runtime-c", session_id_, "", opencode_session_format};
   auto r = run_opencode(cfg_, *tree_, {"export", session_id_}, session_io_timeout, cwd_);
   if (r && r->exit_code == 0 && !r->timed_out && r->out.size() <= max_session_bytes) {
     json exported = servers::parse_json_within(r->out);

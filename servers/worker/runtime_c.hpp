@@ -31,7 +31,7 @@ class runtime_c_turn final : public runtime_turn {
   ~runtime_c_turn() override;
 
   bool next(std::string& line) override;
-  [[nodiscard]] std::optional<provider_session> session() const override;
+  [[nodiscard]] std::optional<provider_session_state> session() const override;
   int exit_code() override;
   [[nodiscard]] bool result_seen() const override { return result_seen_; }
   void stop() override;
@@ -61,7 +61,7 @@ class runtime_c_turn final : public runtime_turn {
   bool result_seen_ = false;
   bool stopped_ = false;
   bool retried_ = false;
-  mutable std::optional<std::optional<provider_session>> exported_;
+  mutable std::optional<std::optional<provider_session_state>> exported_;
 };
 
 }  // namespace platform::worker

@@ -18,7 +18,7 @@
 namespace platform::worker {
 
 // ProviderSessionState as the web server stores it: what lets any worker continue a session.
-struct provider_session {
+struct provider_session_state {
   std::string runtime_id;
   std::string session_id;  // runtime-a session id, runtime-b thread id, runtime-c session id
   std::string data;        // runtime-a: the session JSONL; the others: their own restore data
@@ -44,7 +44,7 @@ struct turn_request {
   std::vector<std::string> settings_args;  // from the runtime registry
   std::string protocol_params_json = "{}";  // runtime-b: thread/turn params from the registry
   std::string model;
-  std::optional<provider_session> restore;
+  std::optional<provider_session_state> restore;
   std::optional<broker_access> broker;
   // App-agent runs: their own workspace (the run's source files) and tool allowlist, with
   // nothing auto-approved beyond it. Empty: a builder turn in the app's workspace.
@@ -60,7 +60,7 @@ class runtime_turn {
   // carries `platform_turn_usage` (this turn's RunUsage) when the runtime reported usage.
   virtual bool next(std::string& line) = 0;
   // After next() returned false: the session to keep, and the runtime's exit code.
-  [[nodiscard]] virtual std::optional<provider_session> session() const = 0;
+  [[nodiscard]] virtual std::optional<provider_session_state> session() const = 0;
   virtual int exit_code() = 0;
   [[nodiscard]] virtual bool result_seen() const = 0;
   // Ends the runtime now (an approval stop): next() then drains what is already read and

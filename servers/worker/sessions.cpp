@@ -8,15 +8,15 @@ std::int64_t now_ms() {
 }
 }  // namespace
 
-void session_table::put(const std::string& app_id, const std::string& run_id, provider_session s) {
+void session_table::put(const std::string& app_id, const std::string& run_id, provider_session_state s) {
   std::lock_guard lock(mu_);
   table_.put(app_id, run_id, std::move(s), now_ms());
 }
 
-std::optional<provider_session> session_table::get(const std::string& app_id, const std::string& run_id) {
+std::optional<provider_session_state> session_table::get(const std::string& app_id, const std::string& run_id) {
   std::lock_guard lock(mu_);
-  const provider_session* s = table_.get(app_id, run_id, now_ms());
-  return s ? std::optional<provider_session>(*s) : std::nullopt;
+  const provider_session_state* s = table_.get(app_id, run_id, now_ms());
+  return s ? std::optional<provider_session_state>(*s) : std::nullopt;
 }
 
 std::size_t session_table::size() {

@@ -15,14 +15,14 @@ class session_table {
  public:
   explicit session_table(std::chrono::milliseconds ttl) : table_(ttl.count()) {}
 
-  void put(const std::string& app_id, const std::string& run_id, provider_session s);
+  void put(const std::string& app_id, const std::string& run_id, provider_session_state s);
   // The app's session if it is not older than the TTL (expired ones are destroyed here).
-  std::optional<provider_session> get(const std::string& app_id, const std::string& run_id);
+  std::optional<provider_session_state> get(const std::string& app_id, const std::string& run_id);
   std::size_t size();
 
  private:
   std::mutex mu_;
-  builder_session_table<provider_session> table_;
+  builder_session_table<provider_session_state> table_;
 };
 
 }  // namespace platform::worker

@@ -56,7 +56,7 @@ std::optional<turn_request> parse_turn(const json& body, const std::string& app_
   const json& state = body.contains("sessionState") ? body["sessionState"] : json();
   if (state.is_object() && string_field(state, "runtimeId") == t.runtime_id) {
     std::string format = string_field(state, "format");
-    t.restore = provider_session{t.runtime_id, string_field(state, "sessionId"), string_field(state, "data"),
+    t.restore = provider_session_state{t.runtime_id, string_field(state, "sessionId"), string_field(state, "data"),
                                  format.empty() ? "jsonl" : format};
   }
   return t;
@@ -251,7 +251,7 @@ void post_messages(worker_app& app, const httplib::Request& req, httplib::Respon
       });
 }
 
-void get_session_state(worker_app& app, const httplib::Request& req, httplib::Response& res) {
+void get_provider_session_state(worker_app& app, const httplib::Request& req, httplib::Response& res) {
   auto s = app.sessions.get(req.matches[1], req.get_param_value("runId"));
   json state = nullptr;
   if (s) state = {{"runtimeId", s->runtime_id}, {"sessionId", s->session_id}, {"data", s->data}, {"format", s->format}};

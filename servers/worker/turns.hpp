@@ -8,6 +8,6 @@
 namespace platform::worker {
 
 void post_messages(worker_app& app, const httplib::Request& req, httplib::Response& res);
-void get_session_state(worker_app& app, const httplib::Request& req, httplib::Response& res);
+void get_provider_session_state(worker_app& app, const httplib::Request& req, httplib::Response& res);
 
 }  // namespace platform::worker

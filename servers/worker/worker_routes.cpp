@@ -108,7 +108,7 @@ void health(worker_app& app, const httplib::Request&, httplib::Response& res) {
 
 constexpr route routes[] = {
     {"POST", "/sessions/{app}/messages", caller::web, post_messages},
-    {"GET", "/sessions/{app}/session-state", caller::web, get_session_state},
+    {"GET", "/sessions/{app}/session-state", caller::web, get_provider_session_state},
     {"GET", "/sessions/{app}/source-snapshot", caller::web, source_snapshot},
     {"PUT", "/sessions/{app}/files", caller::web, files},
     {"PUT", "/sessions/{app}/source", caller::web, source},

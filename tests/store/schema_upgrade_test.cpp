@@ -108,7 +108,7 @@ TEST_CASE("a database whose builder runs are in the old agent_runs table keeps t
     CHECK((*run)->status == run_status::completed);
     CHECK((*run)->messages_json == R"([{"id":"m1"}])");
     CHECK((*run)->message_count == 1);
-    CHECK((*run)->session_state_json == std::optional<std::string>(R"({"runtimeId":"runtime-a"})"));
+    CHECK((*run)->provider_session_state_json == std::optional<std::string>(R"({"runtimeId":"runtime-a"})"));
     CHECK((*run)->runtime_session_states.at("runtime-a").covered_messages == 1);
     REQUIRE((*run)->usage);
     CHECK((*run)->usage->total_input_tokens == 7);

@@ -451,15 +451,16 @@ TEST_CASE("store backends") {
     SUBCASE("session state per runtime, with the messages it covers") {
       fixture f(b.open());
       auto k = f.new_run();
-      REQUIRE(f.db->save_session_state(k, "runtime-a", {R"({"runtimeId":"runtime-a","sessionId":"s1"})", 2}));
-      REQUIRE(f.db->save_session_state(k, "runtime-b", {R"({"runtimeId":"runtime-b","sessionId":"t1"})", 4}));
-      REQUIRE(f.db->save_session_state(k, "runtime-a", {R"({"runtimeId":"runtime-a","sessionId":"s2"})", 6}));
+      REQUIRE(f.db->save_provider_session_state(k, "runtime-a", {R"({"runtimeId":"runtime-a","sessionId":"s1"})", 2}));
+      REQUIRE(f.db->save_provider_session_state(k, "runtime-b", {R"({"runtimeId":"runtime-b","sessionId":"t1"})", 4}));
+      REQUIRE(f.db->save_provider_session_state(k, "runtime-a", {R"({"runtimeId":"runtime-a","sessionId":"s2"})", 6}));
       auto run = f.db->get_builder_run(k).value();
       REQUIRE(run->runtime_session_states.size() == 2);
       CHECK(run->runtime_session_states.at("runtime-a").covered_messages == 6);
       CHECK(run->runtime_session_states.at("runtime-a").state_json == R"({"runtimeId":"runtime-a","sessionId":"s2"})");
       CHECK(run->runtime_session_states.at("runtime-b").covered_messages == 4);
-      CHECK(run->session_state_json == std::optional<std::string>(R"({"runtimeId":"runtime-a","sessionId":"s2"})"));
+      CHECK(run->provider_session_state_json ==
+            std::optional<std::string>(R"({"runtimeId":"runtime-a","sessionId":"s2"})"));
     }
 
     SUBCASE("stale stream recovery fails runs whose lease ended, and only those") {

@@ -26,7 +26,9 @@ class scripted_turn final : public runtime_turn {
     if (line.find("\"type\":\"result\"") != std::string::npos) result_ = true;
     return true;
   }
-  std::optional<provider_session> session() const override { return provider_session{"runtime-a", "s-1", "{}"}; }
+  std::optional<provider_session_state> session() const override {
+    return provider_session_state{"runtime-a", "s-1", "{}"};
+  }
   int exit_code() override { return 0; }
   bool result_seen() const override { return result_; }
   void stop() override { *stopped_ = true; }

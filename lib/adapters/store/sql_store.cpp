@@ -90,7 +90,7 @@ result<builder_run_record> run_from_row(const sql::row& r) {
   run.message_count = to_int(r[5]);
   run.active_stream_id = r[6];
   run.run_reason = to_text(r[7]);
-  run.session_state_json = r[8];
+  run.provider_session_state_json = r[8];
   run.claim_token = to_text(r[9]);
   run.lease_until = to_int(r[10]);
   if (to_int(r[11]) != 0) {
@@ -430,8 +430,8 @@ class sql_store final : public store {
     });
   }
 
-  result<void> save_session_state(const run_key& key, std::string_view runtime_id,
-                                  const session_state_record& state) override {
+  result<void> save_provider_session_state(const run_key& key, std::string_view runtime_id,
+                                           const provider_session_state_record& state) override {
     return in_transaction([&](sql::connection& c) -> result<void> {
       auto latest = c.exec(statement("UPDATE builder_runs SET session_state = ?"), with_key({v(state.state_json)}, key));
       if (!latest) return tl::unexpected(latest.error());

@@ -68,7 +68,7 @@ struct run_key {
 };
 
 // ProviderSessionState of one runtime, plus how many persisted UI messages it covers.
-struct session_state_record {
+struct provider_session_state_record {
   std::string state_json;           // {"runtimeId","sessionId","data","format","metadata"}
   std::int64_t covered_messages = 0;
 };
@@ -81,8 +81,8 @@ struct builder_run_record {
   std::optional<std::string> active_stream_id;
   std::string run_reason;            // "" or "app_tool_failure"
   std::optional<run_usage> usage;    // null until the first turn's increment
-  std::optional<std::string> session_state_json;  // the latest ProviderSessionState
-  std::map<std::string, session_state_record> runtime_session_states;
+  std::optional<std::string> provider_session_state_json;  // the latest ProviderSessionState
+  std::map<std::string, provider_session_state_record> runtime_session_states;
   std::string claim_token;           // holder of the streaming claim ("" when not streaming)
   std::int64_t lease_until = 0;      // the claim holder renews this while it streams
   std::int64_t created_at = 0;
@@ -171,8 +171,8 @@ class store {
   // Adds one turn's usage by increment (totals and per model), atomically as a whole.
   virtual result<void> add_usage(const run_key& key, const run_usage& turn) = 0;
   // Stores a runtime's ProviderSessionState and makes it the run's latest.
-  virtual result<void> save_session_state(const run_key& key, std::string_view runtime_id,
-                                          const session_state_record& state) = 0;
+  virtual result<void> save_provider_session_state(const run_key& key, std::string_view runtime_id,
+                                                   const provider_session_state_record& state) = 0;
 
   // Runs of a workspace that are streaming (catch-up events for a new workspace viewer).
   virtual result<std::vector<builder_run_record>> streaming_builder_runs(std::string_view workspace_id) = 0;
