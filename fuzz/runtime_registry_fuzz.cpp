@@ -13,7 +13,10 @@
 #include <string_view>
 #include <vector>
 
+#include "platform/opencode_catalog.hpp"
 #include "platform/runtime_registry.hpp"
+#include "platform/runtime_registry_json.hpp"
+#include "platform/runtime_settings.hpp"
 #include "platform/usage.hpp"
 
 namespace {

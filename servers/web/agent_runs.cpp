@@ -12,6 +12,7 @@
 #include "platform/user_stop.hpp"
 #include "platform/agent_run_recovery.hpp"
 #include "platform/bridge.hpp"
+#include "platform/runtime_registry_json.hpp"
 #include "platform/ui_message.hpp"
 #include "platform/ui_stream.hpp"
 #include "platform/usage.hpp"

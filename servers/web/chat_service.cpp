@@ -12,6 +12,7 @@
 #include "platform/source_digest.hpp"
 #include "platform/builder_run.hpp"
 #include "platform/builder_turn.hpp"
+#include "platform/runtime_registry_json.hpp"
 #include "stream_writer.hpp"
 #include "previews.hpp"
 

@@ -13,7 +13,7 @@
 #include <thread>
 
 #include "platform/cache_store.hpp"
-#include "platform/runtime_registry.hpp"
+#include "platform/runtime_settings.hpp"
 #include "platform/store.hpp"
 #include "web_config.hpp"
 #include "worker_pool.hpp"

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../common/json_fields.hpp"
+#include "platform/opencode_catalog.hpp"
 
 namespace platform::web {
 

@@ -16,6 +16,7 @@
 #include <string_view>
 
 #include "platform/runtime_registry.hpp"
+#include "platform/runtime_settings.hpp"
 #include "platform/store.hpp"
 #include "worker_pool.hpp"
 

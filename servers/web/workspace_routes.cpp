@@ -9,7 +9,7 @@
 
 #include "http.hpp"
 #include "integration_routes.hpp"
-#include "platform/runtime_registry.hpp"
+#include "platform/runtime_registry_json.hpp"
 #include "web_app.hpp"
 #include "ui_routes.hpp"
 

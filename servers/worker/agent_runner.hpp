@@ -10,7 +10,6 @@
 
 #include "agent_runs.hpp"
 #include "broker.hpp"
-#include "platform/runtime_registry.hpp"
 #include "worker_config.hpp"
 #include "worker_registry.hpp"
 

@@ -4,7 +4,7 @@
 #include <optional>
 #include <string>
 
-#include "platform/runtime_registry.hpp"
+#include "platform/opencode_catalog.hpp"
 #include "worker_config.hpp"
 
 namespace httplib {

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "platform/runtime_registry.hpp"
+#include "platform/runtime_settings.hpp"
 #include "worker_http.hpp"
 
 namespace platform::worker {

@@ -5,7 +5,10 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "platform/opencode_catalog.hpp"
 #include "platform/runtime_registry.hpp"
+#include "platform/runtime_registry_json.hpp"
+#include "platform/runtime_settings.hpp"
 
 using namespace platform;
 using strings = std::vector<std::string>;

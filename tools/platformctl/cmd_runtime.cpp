@@ -3,7 +3,10 @@
 #include <string>
 
 #include "cli.hpp"
+#include "platform/opencode_catalog.hpp"
 #include "platform/runtime_registry.hpp"
+#include "platform/runtime_registry_json.hpp"
+#include "platform/runtime_settings.hpp"
 #include "platform/usage.hpp"
 
 namespace platformctl {

@@ -1,10 +1,10 @@
-// runtime-c's catalog as JSON (runtime_registry.hpp): what the worker answers on
+// runtime-c's catalog as JSON (opencode_catalog.hpp): what the worker answers on
 // GET /opencode/models and what the web server builds its runtime-c models from.
 #include <nlohmann/json.hpp>
 
 #include "platform/compact_json.hpp"
 #include "platform/json_limits.hpp"
-#include "platform/runtime_registry.hpp"
+#include "platform/opencode_catalog.hpp"
 
 namespace platform {
 

@@ -3,8 +3,8 @@
 // models, parameters with their allowed values and defaults, and the capability rules that
 // downgrade a selection a model does not support. Everything is data: the built-in tables for
 // runtime-a and runtime-b, and for runtime-c the models discovered from the installed
-// catalog (`opencode models --verbose`). The reasoning behind the data: docs/runtimes.md.
-#include <cstdint>
+// catalog (opencode_catalog.hpp). Settings are normalized against it in runtime_settings.hpp;
+// its JSON form is runtime_registry_json.hpp. The reasoning behind the data: docs/runtimes.md.
 #include <map>
 #include <optional>
 #include <string>
@@ -92,110 +92,5 @@ class runtime_registry {
 // runtime-a and runtime-b with their built-in models; runtime-c with no models until
 // `set_models` gets the discovered catalog.
 runtime_registry builtin_runtime_registry();
-
-// One automatic change to the requested settings.
-struct settings_downgrade {
-  std::string param;
-  std::string from;
-  std::string to;
-  std::string reason;
-};
-
-struct normalized_settings {
-  std::string runtime_id;
-  std::string runtime_model;                        // resolved id (aliases replaced)
-  std::map<std::string, std::string> runtime_params;  // complete: defaults filled
-  std::vector<settings_downgrade> downgrades;
-  // What these settings put on the runtime's command line. The worker adds the rest
-  // (session, resume, permission and MCP flags, the prompt).
-  std::vector<std::string> args;
-  // Settings that travel in the runtime's protocol rather than on argv, as compact JSON.
-  // runtime-b: {"thread":{model,sandbox},"turn":{model,effort,summary}} for thread/start
-  // (and thread/resume) and turn/start; `{}` for the others.
-  std::string protocol_params_json = "{}";
-};
-
-// Validates and completes runtime settings. `model` nullopt = the runtime's default model.
-// Errors (message lists the allowed names or values): `unknown_runtime`, `unknown_model`,
-// `unknown_param`, `invalid_param_value` (a value the runtime does not know),
-// `unsupported_param_value` (known, but not available on this model and no fallback is).
-result<normalized_settings> normalize_runtime_settings(const runtime_registry& registry,
-                                                       std::string_view runtime_id,
-                                                       std::optional<std::string> model,
-                                                       const std::map<std::string, std::string>& params);
-
-// {"settings":{"runtimeId","runtimeModel","runtimeParams"},"downgrades":[{param,from,to,reason}],
-//  "args":[...],"protocolParams":{...}}
-std::string normalized_settings_to_json(const normalized_settings& s);
-
-// {"error":{"code","message"}}
-std::string error_to_json(const error& e);
-
-// {"runtimes":[{id, displayName, defaultModel, dynamicModels, params:[...], fallbacks:[...],
-//  models:[{id, displayName, description, aliases, params:{name:{values, default}}, pricing?}]}]}
-// Each model lists the values available on it and its effective default.
-std::string runtime_registry_to_json(const runtime_registry& registry);
-
-// ---- runtime-c model discovery: the output of `opencode models [provider] --verbose` ----
-
-struct opencode_model {
-  std::string id;  // `provider/model`, exactly as listed
-  std::string name;
-  std::string provider_id;
-  bool toolcall = false;
-  bool reasoning = false;
-  std::vector<std::string> variants;  // keys of `variants`, in catalog order
-  std::optional<model_pricing> cost;
-  std::int64_t context_limit = 0;
-  std::string status;
-};
-
-struct opencode_catalog {
-  std::vector<opencode_model> models;   // tool-call capable: the ones offered
-  std::vector<std::string> skipped;     // listed but not offered (no toolcall, no details, bad entry)
-  std::string error;                    // `Error: ...` line of the CLI (e.g. unknown provider)
-};
-
-// Incremental, sans-I/O: feed the text in any split, then finish(). The format is one id
-// line (`provider/model`, no spaces) followed, with --verbose, by a pretty-printed JSON object
-// whose closing `}` is at column 0. Plain `opencode models` output (ids only) gives no
-// capabilities, so its models are skipped: only tool-call capable models may be offered.
-class opencode_models_parser {
- public:
-  void feed(std::string_view text);
-  [[nodiscard]] opencode_catalog finish();
-
- private:
-  void line(std::string_view l);
-  void end_entry();
-
-  std::string partial_;
-  std::string pending_id_;
-  std::string block_;
-  bool in_block_ = false;
-  bool block_too_big_ = false;
-  opencode_catalog out_;
-};
-
-// Whole-text form. Error `opencode_models_error` (message from the CLI's `Error:` line) when
-// the output holds an error and no models.
-result<opencode_catalog> parse_opencode_models(std::string_view text);
-
-// The catalog as GET /opencode/models answers it (metadata only):
-// {"models":[{id, name, provider, toolcall, reasoning, variants, contextLimit,
-//  costPerMTok: {input, output, cacheRead, cacheWrite} | null, status}], "defaultModel": id | null}
-std::string opencode_catalog_to_json(const opencode_catalog& catalog, const std::optional<std::string>& default_model);
-
-struct opencode_catalog_reply {
-  opencode_catalog catalog;
-  std::optional<std::string> default_model;
-};
-
-// Reads that reply back (the web server's copy of the worker's catalog). Models without an id
-// or without tool calls are skipped. Error `invalid_catalog` when the text is no such object.
-result<opencode_catalog_reply> opencode_catalog_from_json(std::string_view text);
-
-// runtime-c registry models from a catalog: `variant` values = the model's variants + `auto`.
-std::vector<runtime_model> runtime_c_models(const opencode_catalog& catalog);
 
 }  // namespace platform
