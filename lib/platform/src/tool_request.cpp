@@ -1,5 +1,5 @@
-// The custom tool request builder and the Integration tool result shape (both halves of the
-// executor that need no I/O). Decisions are written down in docs/placeholders.md.
+// The custom tool request builder (the half of the executor that needs no I/O; its failures
+// are integration_tool_results). Decisions are written down in docs/placeholders.md.
 #include "platform/tool_request.hpp"
 #include "platform/api_error.hpp"
 #include "platform/ascii.hpp"
@@ -11,101 +11,21 @@
 
 #include <nlohmann/json.hpp>
 
+#include "embed_json.hpp"
 #include "platform/compact_json.hpp"
 #include "platform/json_limits.hpp"
 #include "platform/json_path.hpp"
 #include "platform/placeholder.hpp"
 
 namespace platform {
-namespace {
-
-using json = nlohmann::ordered_json;  // keeps the template's and the agent's key order
-
-
-
-// The text parsed as JSON, or the text itself as a JSON string when it is not JSON (or nests
-// deeper than a reply can be dumped safely).
-json embed(const std::string& text) {
-  if (nests_deeper_than(text, 512)) return json(text);
-  auto v = json::parse(text, nullptr, false);
-  if (v.is_discarded()) return json(text);
-  return v;
-}
-
-constexpr std::array<std::pair<error_category, std::string_view>, 11> category_names{{
-    {error_category::input, "input"},
-    {error_category::spec, "spec"},
-    {error_category::configuration, "configuration"},
-    {error_category::credentials, "credentials"},
-    {error_category::permission, "permission"},
-    {error_category::provider, "provider"},
-    {error_category::network, "network"},
-    {error_category::timeout, "timeout"},
-    {error_category::limit, "limit"},
-    {error_category::guard, "guard"},
-    {error_category::internal, "internal"},
-}};
-
-}  // namespace
-
-std::string_view to_string(error_category c) {
-  for (const auto& [k, name] : category_names) {
-    if (k == c) return name;
-  }
-  return "internal";
-}
-
-std::optional<error_category> parse_error_category(std::string_view s) {
-  for (const auto& [k, name] : category_names) {
-    if (name == s) return k;
-  }
-  return std::nullopt;
-}
-
-bool can_request_builder_repair(error_category c) {
-  return c == error_category::input || c == error_category::spec;
-}
-
-integration_tool_result integration_tool_result::failure(error_category category,
-                                                         std::string error_code, std::string error,
-                                                         std::string resolution,
-                                                         std::optional<std::string> details_json) {
-  integration_tool_result r;
-  r.error = std::move(error);
-  r.error_code = std::move(error_code);
-  r.category = category;
-  r.resolution = std::move(resolution);
-  r.retryable = false;
-  r.can_request_builder_repair = platform::can_request_builder_repair(category);
-  r.details_json = std::move(details_json);
-  return r;
-}
-
-std::string integration_tool_result::to_json() const {
-  json o;
-  o["success"] = success;
-  if (data_json) o["data"] = embed(*data_json);
-  o["mock"] = mock;
-  if (mock_reason) o["mockReason"] = *mock_reason;
-  if (status_code) o["statusCode"] = *status_code;
-  if (error) o["error"] = *error;
-  if (error_code) o["errorCode"] = *error_code;
-  if (category) o["errorCategory"] = std::string(to_string(*category));
-  if (resolution) o["resolution"] = *resolution;
-  if (retryable) o["retryable"] = *retryable;
-  if (can_request_builder_repair) o["canRequestBuilderRepair"] = *can_request_builder_repair;
-  if (details_json) {
-    o["details"] = details_json->size() > max_details_bytes ? json{{"truncated", true}}
-                                                            : embed(*details_json);
-  }
-  return compact_json(o);
-}
 
 std::string redaction_marker(std::string_view secret_name) {
   return "[REDACTED:" + std::string(secret_name) + "]";
 }
 
 namespace {
+
+using json = nlohmann::ordered_json;  // keeps the template's and the agent's key order
 
 template <class T>
 using outcome = tl::expected<T, integration_tool_result>;
@@ -854,7 +774,7 @@ std::string to_json(const http_request& r) {
   for (const auto& [name, value] : r.headers) headers[name] = value;
   json body;
   if (r.body) {
-    body = is_json_media(media_type(r.content_type)) ? embed(*r.body) : json(*r.body);
+    body = is_json_media(media_type(r.content_type)) ? embed_json(*r.body) : json(*r.body);
   }
   return compact_json(json{{"method", r.method}, {"url", r.url}, {"headers", headers}, {"body", body}});
 }
