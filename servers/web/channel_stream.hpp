@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "platform/cache_store.hpp"
+#include "adapters/cache_store.hpp"
 
 namespace platform::web {
 

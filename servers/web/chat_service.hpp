@@ -12,7 +12,7 @@
 #include <string>
 #include <thread>
 
-#include "platform/cache_store.hpp"
+#include "adapters/cache_store.hpp"
 #include "platform/runtime_settings.hpp"
 #include "platform/store.hpp"
 #include "web_config.hpp"

@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-#include "platform/cache_store.hpp"
+#include "adapters/cache_store.hpp"
 #include "platform/store.hpp"
 
 namespace platform::web {

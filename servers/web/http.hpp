@@ -12,7 +12,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "../common/request_checks.hpp"
-#include "platform/cache_store.hpp"
+#include "adapters/cache_store.hpp"
 #include "platform/error.hpp"
 #include "platform/json_limits.hpp"
 

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "platform/http_executor.hpp"
+#include "adapters/http_executor.hpp"
 #include "platform/ip_guard.hpp"
 #include "platform/url.hpp"
 #include "web_app.hpp"

@@ -15,7 +15,7 @@
 #include <string>
 #include <string_view>
 
-#include "platform/cache_store.hpp"
+#include "adapters/cache_store.hpp"
 #include "platform/replay_head.hpp"
 
 namespace platform::web {

@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
+#include "adapters/http_executor.hpp"
 #include "platform/agents_config.hpp"
 #include "platform/error.hpp"
-#include "platform/http_executor.hpp"
 #include "platform/integration_tool_result.hpp"
 #include "web_config.hpp"
 

@@ -12,7 +12,7 @@
 #include <memory>
 #include <string>
 
-#include "platform/cache_store.hpp"
+#include "adapters/cache_store.hpp"
 
 namespace platform::web {
 

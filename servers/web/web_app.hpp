@@ -2,9 +2,9 @@
 // The parts of platform-web every handler reaches: what main.cpp wires together.
 #include <string>
 
+#include "adapters/cache_store.hpp"
 #include "auth.hpp"
 #include "chat_service.hpp"
-#include "platform/cache_store.hpp"
 #include "platform/store.hpp"
 #include "runtime_catalog.hpp"
 #include "viewer_hub.hpp"

@@ -12,7 +12,7 @@
 #include <sstream>
 #include <thread>
 
-#include "platform/child_process.hpp"
+#include "adapters/child_process.hpp"
 #include "builder_checks.hpp"
 
 namespace platform::worker {

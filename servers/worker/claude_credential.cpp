@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "../common/private_file.hpp"
-#include "platform/http_executor.hpp"
+#include "adapters/http_executor.hpp"
 #include "platform/url.hpp"
 #include "provider_keys.hpp"
 

@@ -5,7 +5,7 @@
 #include <chrono>
 #include <string>
 
-#include "platform/child_process.hpp"
+#include "adapters/child_process.hpp"
 
 namespace platform::worker {
 

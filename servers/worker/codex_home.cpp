@@ -12,8 +12,8 @@
 #include <nlohmann/json.hpp>
 
 #include "../common/json_fields.hpp"
+#include "adapters/child_process.hpp"
 #include "file_text.hpp"
-#include "platform/child_process.hpp"
 
 namespace platform::worker {
 

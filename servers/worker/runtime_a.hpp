@@ -10,7 +10,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "platform/child_process.hpp"
+#include "adapters/child_process.hpp"
 #include "platform/usage.hpp"
 #include "runtime_turn.hpp"
 

@@ -17,7 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../common/json_fields.hpp"
-#include "platform/child_process.hpp"
+#include "adapters/child_process.hpp"
 #include "platform/runtime_normalizer.hpp"
 #include "platform/runtime_registry.hpp"
 #include "platform/usage.hpp"

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "adapters/child_process.hpp"
 #include "opencode_cli.hpp"
-#include "platform/child_process.hpp"
 #include "platform/runtime_normalizer.hpp"
 #include "platform/usage.hpp"
 #include "runtime_turn.hpp"

@@ -33,8 +33,8 @@
 #include <string>
 #include <vector>
 
-#include "platform/cache_store.hpp"
-#include "platform/sql_store.hpp"
+#include "adapters/cache_store.hpp"
+#include "adapters/sql_store.hpp"
 
 using namespace platform;
 using clock_type = std::chrono::steady_clock;

@@ -18,7 +18,7 @@
 #include <thread>
 #include <vector>
 
-#include "platform/cache_store.hpp"
+#include "adapters/cache_store.hpp"
 #include "platform/replay_head.hpp"
 
 using namespace platform;

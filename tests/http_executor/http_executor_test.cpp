@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "platform/http_executor.hpp"
+#include "adapters/http_executor.hpp"
 #include "test_server.hpp"
 
 using namespace platform;

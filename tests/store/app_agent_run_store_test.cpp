@@ -14,7 +14,7 @@
 #include <thread>
 #include <vector>
 
-#include "platform/sql_store.hpp"
+#include "adapters/sql_store.hpp"
 #include "store_backends.hpp"
 
 using namespace platform;

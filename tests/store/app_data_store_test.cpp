@@ -12,8 +12,8 @@
 #include <thread>
 #include <vector>
 
+#include "adapters/sql_store.hpp"
 #include "platform/app_data_store.hpp"
-#include "platform/sql_store.hpp"
 #include "store_backends.hpp"
 
 using namespace platform;

@@ -11,8 +11,8 @@
 #include <thread>
 #include <vector>
 
+#include "adapters/sql_store.hpp"
 #include "platform/approval_hash.hpp"
-#include "platform/sql_store.hpp"
 #include "store_backends.hpp"
 
 using namespace platform;

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "platform/sql_store.hpp"
+#include "adapters/sql_store.hpp"
 
 using namespace platform;
 namespace fs = std::filesystem;

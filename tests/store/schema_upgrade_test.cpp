@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "platform/sql_store.hpp"
+#include "adapters/sql_store.hpp"
 #include "schema.hpp"  // lib/adapters/store: the released migrations
 #include "sql.hpp"     // lib/adapters/store: raw connections to lay the old database out
 

@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "platform/sql_store.hpp"
+#include "adapters/sql_store.hpp"
 
 namespace store_test {
 

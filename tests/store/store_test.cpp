@@ -14,8 +14,8 @@
 
 #include <libpq-fe.h>
 
+#include "adapters/sql_store.hpp"
 #include "platform/builder_run.hpp"
-#include "platform/sql_store.hpp"
 
 using namespace platform;
 namespace fs = std::filesystem;

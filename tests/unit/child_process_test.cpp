@@ -7,7 +7,7 @@
 
 #include <doctest/doctest.h>
 
-#include "platform/child_process.hpp"
+#include "adapters/child_process.hpp"
 
 using platform::child_process;
 using platform::process_spec;

@@ -11,7 +11,7 @@
 #include <string>
 #include <thread>
 
-#include "platform/cache_store.hpp"
+#include "adapters/cache_store.hpp"
 #include "platform/ui_stream.hpp"
 #include "viewer_hub.hpp"
 

@@ -12,7 +12,7 @@
 #include <thread>
 #include <unordered_map>
 
-#include "platform/cache_store.hpp"
+#include "adapters/cache_store.hpp"
 #include "platform/replay_head.hpp"
 #include "subscribers.hpp"
 

@@ -36,7 +36,7 @@
 #include <optional>
 #include <random>
 
-#include "platform/cache_store.hpp"
+#include "adapters/cache_store.hpp"
 #include "platform/replay_buffer.hpp"
 #include "platform/replay_head.hpp"
 #include "redis_client.hpp"

@@ -17,7 +17,7 @@
 #include <utility>
 #include <vector>
 
-#include "platform/cache_store.hpp"
+#include "adapters/cache_store.hpp"
 
 namespace platform::detail {
 

@@ -1,7 +1,7 @@
 // The executor's hop loop: guards, resolve, connect to the checked addresses, send, read,
 // follow redirects. Everything a hop decides is in the core (url, ip_guard, http_hop,
 // http_redirect, http_response_parser, http_action_result); this file only does the I/O.
-#include "platform/http_executor.hpp"
+#include "adapters/http_executor.hpp"
 #include "platform/api_error.hpp"
 
 #include "platform/http_action_result.hpp"

@@ -13,7 +13,7 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
-#include "platform/http_executor.hpp"
+#include "adapters/http_executor.hpp"
 
 namespace platform {
 namespace {

@@ -1,4 +1,4 @@
-#include "platform/child_process.hpp"
+#include "adapters/child_process.hpp"
 
 #include <fcntl.h>
 #include <poll.h>

@@ -3,7 +3,7 @@
 #include <filesystem>
 #include <set>
 
-#include "platform/sql_store.hpp"
+#include "adapters/sql_store.hpp"
 #include "schema.hpp"
 #include "sql_app_data_store.hpp"
 #include "sql_app_agent_run_store.hpp"
