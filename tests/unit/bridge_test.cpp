@@ -447,6 +447,23 @@ TEST_CASE("oversized lines are dropped without buffering them whole") {
   CHECK(std::count_if(c.begin(), c.end(), [](const json& x) { return x["type"] == "text-delta"; }) == 1);
 }
 
+TEST_CASE("an oversized line is skipped however the input was cut: whole in one piece too") {
+  platform::bridge_options opt;
+  opt.max_line_bytes = 1000;
+  std::string big = R"({"type":"stream_event","event":{"type":"message_start","message":{"id":")" +
+                    std::string(5000, 'x') + "\"}}}\n";
+  std::string input = big + text_turn("m", "after");
+  for (std::size_t piece : {std::size_t{1} << 20, std::size_t{7}, std::size_t{100}}) {
+    platform::bridge b(opt);
+    std::string out;
+    for (std::size_t i = 0; i < input.size(); i += piece) b.feed(std::string_view(input).substr(i, piece), out);
+    b.finish(out);
+    CHECK(b.outcome().ignored_lines == 1);
+    auto c = chunks_of(out);
+    CHECK(std::count_if(c.begin(), c.end(), [](const json& x) { return x["type"] == "text-delta"; }) == 1);
+  }
+}
+
 TEST_CASE("finish is idempotent and nothing is written after [DONE]") {
   platform::bridge b;
   std::string out;

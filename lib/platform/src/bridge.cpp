@@ -10,6 +10,7 @@
 #include <simdjson.h>
 
 #include "platform/json_text.hpp"
+#include "platform/line_splitter.hpp"
 #include "platform/ui_stream.hpp"
 #include "dom_json.hpp"
 #include "platform/worker_message.hpp"
@@ -120,8 +121,8 @@ struct bridge::impl {
   bridge_options opt;
   bridge_outcome outcome;
   dom::parser parser;
-  std::string line;          // unfinished input line (padded copy)
-  bool skipping_line = false;
+  line_splitter lines{opt.max_line_bytes, simdjson::SIMDJSON_PADDING};
+  std::size_t skips_counted = 0;  // lines.skipped() already in outcome.ignored_lines
 
   // Turn and step state.
   int turn = 0;
@@ -383,6 +384,16 @@ struct bridge::impl {
 
   // ---- dispatch --------------------------------------------------------------------------
   void process_line(std::string_view json, std::size_t capacity, std::string& out);
+  // A line from the splitter: SIMDJSON_PADDING readable bytes follow it.
+  void padded_line(std::string_view json, std::string& out) {
+    while (!json.empty() && (json.back() == '\r' || json.back() == ' ')) json.remove_suffix(1);
+    if (done || json.empty()) return;
+    process_line(json, json.size() + simdjson::SIMDJSON_PADDING, out);
+  }
+  void count_skips() {
+    outcome.ignored_lines += lines.skipped() - skips_counted;
+    skips_counted = lines.skipped();
+  }
   void on_system(dom::object o, std::string& out);
   void on_stream_event(dom::object o, std::string& out);
   void on_block_start(dom::object ev, std::string& out);
@@ -1051,27 +1062,9 @@ void bridge::feed(std::string_view bytes, std::string& out) {
   impl& s = *impl_;
   if (s.done) return;
   if (s.turn == 0) s.open_turn(out);
-  while (!bytes.empty()) {
-    const char* nl = static_cast<const char*>(std::memchr(bytes.data(), '\n', bytes.size()));
-    std::size_t len = nl ? static_cast<std::size_t>(nl - bytes.data()) : bytes.size();
-    if (s.skipping_line) {
-      if (!nl) return;
-      s.skipping_line = false;
-    } else if (s.line.empty() && nl && bytes.size() - len >= simdjson::SIMDJSON_PADDING) {
-      // The whole line is here with readable bytes after it: parse in place, no copy.
-      if (len > 0) s.process_line(bytes.substr(0, len), bytes.size(), out);
-    } else if (s.line.size() + len > s.opt.max_line_bytes) {
-      ++s.outcome.ignored_lines;
-      s.line.clear();
-      s.skipping_line = nl == nullptr;
-    } else {
-      s.line.append(bytes.data(), len);
-      if (!nl) return;
-      feed_message(s.line, out);
-      s.line.clear();
-    }
-    bytes.remove_prefix(nl ? len + 1 : bytes.size());
-  }
+  // Each line comes with SIMDJSON_PADDING readable bytes after it: parsed where it lies.
+  s.lines.feed(bytes, [&](std::string_view line) { s.padded_line(line, out); });
+  s.count_skips();
 }
 
 void bridge::feed_message(std::string_view json, std::string& out) {
@@ -1094,11 +1087,8 @@ void bridge::fail(std::string_view error_text, std::string& out) {
 void bridge::finish(std::string& out) {
   impl& s = *impl_;
   if (s.done) return;
-  if (!s.line.empty() && !s.skipping_line) {
-    std::string last = std::move(s.line);
-    s.line.clear();
-    feed_message(last, out);
-  }
+  s.lines.finish([&](std::string_view line) { s.padded_line(line, out); });
+  s.count_skips();
   if (s.turn == 0) s.open_turn(out);
   if (s.turn_open) {
     s.finish_turn(out, s.outcome.is_error ? "error" : (s.outcome.result_seen ? "stop" : "other"));

@@ -12,27 +12,11 @@ namespace {
 class runtime_a_normalizer final : public runtime_normalizer {
  public:
   void feed(std::string_view bytes, std::string& out) override {
-    while (!bytes.empty()) {
-      const char* nl = static_cast<const char*>(std::memchr(bytes.data(), '\n', bytes.size()));
-      if (!nl) {
-        partial_.append(bytes);
-        return;
-      }
-      std::size_t len = static_cast<std::size_t>(nl - bytes.data());
-      if (partial_.empty()) {
-        emit(bytes.substr(0, len), out);
-      } else {
-        partial_.append(bytes.substr(0, len));
-        emit(partial_, out);
-        partial_.clear();
-      }
-      bytes.remove_prefix(len + 1);
-    }
+    lines_.feed(bytes, [&](std::string_view line) { emit(line, out); });
   }
 
   void finish(std::string& out) override {
-    if (!partial_.empty()) emit(partial_, out);
-    partial_.clear();
+    lines_.finish([&](std::string_view line) { emit(line, out); });
   }
 
  private:
@@ -49,7 +33,9 @@ class runtime_a_normalizer final : public runtime_normalizer {
     out.push_back('\n');
   }
 
-  std::string partial_;
+  // As long a line as the bridge takes (bridge_options::max_line_bytes); no parse here, so
+  // no padding.
+  line_splitter lines_{64u << 20, 0};
 };
 
 }  // namespace
