@@ -1,5 +1,8 @@
 #include "cli_probe.hpp"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cctype>
 #include <condition_variable>
 #include <mutex>
@@ -66,6 +69,11 @@ std::string version_token(const std::string& text) {
     i = j;
   }
   return {};
+}
+
+bool executable(const std::string& path) {
+  struct stat st {};
+  return !path.empty() && ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(path.c_str(), X_OK) == 0;
 }
 
 }  // namespace platform::worker

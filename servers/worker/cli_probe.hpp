@@ -20,6 +20,9 @@ struct cli_output {
 result<cli_output> run_cli(const process_spec& spec, std::chrono::milliseconds timeout,
                            std::size_t max_out_bytes = 16u << 20);
 
+// Whether `path` is a regular file this process may execute (a CLI that is installed).
+bool executable(const std::string& path);
+
 // The first "1.2.3"-like token of a version banner ("2.1.330 (Claude Code)", "codex-cli 0.169.0").
 std::string version_token(const std::string& text);
 

@@ -24,16 +24,11 @@ using nlohmann::json;
 
 namespace {
 
-constexpr auto probe_timeout = std::chrono::seconds(15);
+constexpr auto detect_timeout = std::chrono::seconds(15);
 constexpr auto reply_max_age = std::chrono::seconds(30);
 constexpr auto fresh_reply_max_age = std::chrono::seconds(2);
 constexpr const char* auth_variables[] = {"ANTHROPIC_API_KEY", "CODEX_API_KEY", "OPENAI_API_KEY", "GOOGLE_API_KEY",
                                           "GEMINI_API_KEY"};
-
-bool executable(const std::string& path) {
-  struct stat st {};
-  return !path.empty() && ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(path.c_str(), X_OK) == 0;
-}
 
 // A scratch HOME for one probe, removed afterwards: a CLI's first start writes state there.
 class scratch_home {
@@ -62,7 +57,7 @@ json runtime_json(bool installed, bool usable, const std::string& version, const
 
 result<cli_output> probe(const std::string& program, std::vector<std::string> args, std::vector<std::string> env,
                          const std::string& cwd) {
-  return run_cli(process_spec{program, std::move(args), std::move(env), cwd}, probe_timeout, 64 * 1024);
+  return run_cli(process_spec{program, std::move(args), std::move(env), cwd}, detect_timeout, 64 * 1024);
 }
 
 json detect_claude(const config& cfg) {

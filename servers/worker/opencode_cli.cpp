@@ -1,5 +1,7 @@
 #include "opencode_cli.hpp"
 
+#include "cli_probe.hpp"
+
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -22,7 +24,7 @@ using nlohmann::json;
 
 namespace {
 
-constexpr auto probe_timeout = std::chrono::seconds(20);
+constexpr auto opencode_probe_timeout = std::chrono::seconds(20);
 
 result<void> write_file_0600(const fs::path& path, std::string_view content) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
@@ -32,11 +34,6 @@ result<void> write_file_0600(const fs::path& path, std::string_view content) {
   fs::permissions(path, fs::perms::owner_read | fs::perms::owner_write, ec);
   if (!out || ec) return fail("spawn_failed", "cannot write the runtime's private files");
   return {};
-}
-
-bool executable(const std::string& path) {
-  struct stat st {};
-  return !path.empty() && ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(path.c_str(), X_OK) == 0;
 }
 
 // opencode's grep and glob tools need ripgrep; without one on PATH they download it from
@@ -80,13 +77,13 @@ opencode_support probe(const config& cfg, bool& settled) {
     s.reason = tree.error().message;
     return s;
   }
-  auto version = run_opencode(cfg, **tree, {"--version"}, probe_timeout);
+  auto version = run_opencode(cfg, **tree, {"--version"}, opencode_probe_timeout);
   if (!version || version->exit_code != 0) {
     s.reason = "`opencode --version` failed";
     return s;
   }
   s.version = version_token(version->out);
-  auto help = run_opencode(cfg, **tree, {"run", "--help"}, probe_timeout);
+  auto help = run_opencode(cfg, **tree, {"run", "--help"}, opencode_probe_timeout);
   if (!help || help->timed_out) {
     s.reason = "`opencode run --help` did not answer";
     return s;
