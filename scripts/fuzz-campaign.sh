@@ -78,12 +78,14 @@ one() {
   while kill -0 "$pid" 2>/dev/null; do
     sleep 5
     # Fuzzing has begun once the corpus is loaded (INITED); the plateau counts from there.
-    local t_new rate now
-    t_new=$(last_growth ft: "$log" | cut -d' ' -f1)
+    # Executions are counted from the status lines, not estimated from a rate: a fuzzer starved
+    # of CPU (nice 19 beside a build) runs far fewer than its average rate says.
+    local t_new r_new r_now now
+    read -r t_new r_new < <(last_growth ft: "$log") || true
     [ -n "$t_new" ] || continue
-    rate=$(grep -Eo 'exec/s: [0-9]+' "$log" | tail -1 | grep -Eo '[0-9]+' || echo 0)
+    r_now=$(grep -Eo '^[0-9]+ #[0-9]+' "$log" | tail -1 | cut -d'#' -f2)
     now=$(date +%s)
-    if [ $((now - t_new)) -ge "$PLATEAU_SECONDS" ] && [ $(( (now - t_new) * rate )) -ge "$PLATEAU_RUNS" ]; then
+    if [ $((now - t_new)) -ge "$PLATEAU_SECONDS" ] && [ $(( ${r_now:-0} - r_new )) -ge "$PLATEAU_RUNS" ]; then
       stop=plateau; kill -INT "$pid" 2>/dev/null || true
       break
     fi
