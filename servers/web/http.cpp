@@ -51,9 +51,6 @@ std::string joined(const replay_read& r) {
   return out;
 }
 
-// A cache store that cannot be reached, or that restarted without the stream (its producer
-// puts it back): both pass, unlike a stream that ended or expired.
-bool outage_of(const error& e) { return is(e, api_error::cache_unavailable) || is(e, api_error::replay_not_found); }
 
 }  // namespace
 
@@ -70,7 +67,7 @@ void follow_replay(httplib::Response& res, cache_store& cache, follow_options op
     // A stream its producer is putting back after the store lost it may be briefly behind a
     // follower's cursor: like an outage, that passes.
     bool behind = r && r->status == replay_status::cursor_ahead;
-    if (((!r && outage_of(r.error())) || behind) && state->still_live) {
+    if (((!r && is_cache_outage(r.error())) || behind) && state->still_live) {
       auto now = std::chrono::steady_clock::now();
       if (!state->outage_since) state->outage_since = now;
       if (now - *state->outage_since <= state->outage_limit && state->still_live()) {

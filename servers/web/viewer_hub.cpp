@@ -55,7 +55,6 @@ std::string joined(const std::vector<replay_chunk>& chunks, std::uint64_t from) 
   return out;
 }
 
-bool outage_of(const error& e) { return is(e, api_error::cache_unavailable) || is(e, api_error::replay_not_found); }
 
 // Blocking: the whole of `data` to a connection still in blocking mode (its write timeout
 // bounds a client that stopped reading).
@@ -182,7 +181,7 @@ void viewer_hub::impl::follow(const std::shared_ptr<fanout>& f) {
     auto r = cache.wait_read(f->stream_id, cursor, 16384, tick);
     auto now = clock::now();
     bool behind = r && r->status == replay_status::cursor_ahead;
-    if ((!r && outage_of(r.error())) || behind) {
+    if ((!r && is_cache_outage(r.error())) || behind) {
       if (!outage_since) outage_since = now;
       if (now - *outage_since <= f->outage_limit && f->still_live()) {
         std::this_thread::sleep_for(std::min<std::chrono::milliseconds>(200ms, f->heartbeat));

@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 
+#include "platform/api_error.hpp"
 #include "platform/error.hpp"
 #include "platform/replay_buffer.hpp"
 
@@ -40,6 +41,12 @@ class cache_store : public replay_store {
   virtual result<replay_read> wait_read(std::string_view stream_id, std::uint64_t cursor, std::size_t max_chunks,
                                         std::chrono::milliseconds timeout) = 0;
 };
+
+// A cache store that cannot be reached, or that restarted without the stream (its producer
+// puts it back): a follower waits both out, unlike a stream that ended or expired.
+inline bool is_cache_outage(const error& e) {
+  return is(e, api_error::cache_unavailable) || is(e, api_error::replay_not_found);
+}
 
 struct memory_cache_options {
   memory_replay_store_options replay;
