@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "platform/api_error.hpp"
 #include "platform/error.hpp"
 
 namespace platform::servers {
@@ -20,7 +21,7 @@ inline result<long long> env_number(const char* name, long long fallback, long l
   long long n = 0;
   auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
   if (ec != std::errc() || p != v.data() + v.size() || n < min || n > max) {
-    return fail("invalid_config", std::string(name) + " must be a number from " + std::to_string(min) + " to " +
+    return fail(api_error::invalid_config, std::string(name) + " must be a number from " + std::to_string(min) + " to " +
                                       std::to_string(max));
   }
   return n;

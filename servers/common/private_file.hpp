@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "platform/api_error.hpp"
 #include "platform/error.hpp"
 
 namespace platform::servers {
@@ -26,7 +27,7 @@ inline result<private_written> write_private_file(const std::string& path, std::
   std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
   std::string tmp = path + ".tmp." + std::to_string(::getpid());
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  if (fd < 0) return fail("private_file_unwritable", "cannot create " + tmp);
+  if (fd < 0) return fail(api_error::private_file_unwritable, "cannot create " + tmp);
   std::size_t done = 0;
   while (done < bytes.size()) {
     ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
@@ -45,7 +46,7 @@ inline result<private_written> write_private_file(const std::string& path, std::
     }
   }
   if (how == private_write::create_only || !ok) ::unlink(tmp.c_str());
-  if (!ok) return fail("private_file_unwritable", "cannot write " + path);
+  if (!ok) return fail(api_error::private_file_unwritable, "cannot write " + path);
   return outcome;
 }
 

@@ -9,6 +9,7 @@
 #include "events.hpp"
 #include "governed_agents.hpp"
 #include "http.hpp"
+#include "platform/api_error.hpp"
 #include "platform/user_stop.hpp"
 #include "platform/agent_run_recovery.hpp"
 #include "platform/bridge.hpp"
@@ -25,11 +26,9 @@ using nlohmann::json;
 
 namespace {
 
-
 // A finished run's stream whose owner never released it (its web process died) stops
 // counting as live after this long: viewers then end instead of waiting forever.
 constexpr std::int64_t finished_stream_grace_ms = 30000;
-
 
 // Stable per run: a replayed or re-opened viewer stream repeats it, so the client replaces
 // the assistant message instead of adding one; the stored UI message carries it too.
@@ -96,7 +95,7 @@ json allowed_tools_of(const json& config) {
 result<json> runtime_settings_of(web_app& app, const run_key& key) {
   auto a = app.db.get_app(key.workspace_id, key.app_id);
   if (!a) return tl::unexpected(a.error());
-  if (!*a) return fail("not_found", "no such app in this workspace");
+  if (!*a) return fail(api_error::not_found, "no such app in this workspace");
   auto s = app_runtime_settings(app.runtimes, **a);
   if (!s) return tl::unexpected(s.error());
   return json::parse(normalized_settings_to_json(*s));
@@ -109,7 +108,7 @@ result<std::string> worker_body(web_app& app, const agent_run_record& run, const
   auto settings = runtime_settings_of(app, key);
   if (!settings) return tl::unexpected(settings.error());
   json config = servers::parse_json_within(run.agent_config_json);
-  if (!config.is_object()) return fail("store_corrupt", "the run's agent config is not JSON");
+  if (!config.is_object()) return fail(api_error::store_corrupt, "the run's agent config is not JSON");
   json body = {{"runId", run.run_id},
                {"appId", run.app_id},
                {"workspaceId", run.workspace_id},
@@ -375,17 +374,17 @@ result<json> governed_agent(web_app& app, std::string_view ws, std::string_view 
   if (draft) {
     auto view = load_agents(app, ws, app_id, source_scope::draft);
     if (!view) return tl::unexpected(view.error());
-    if (!view->text) return fail("agent_not_found", "the app's draft has no agents.json");
-    if (!view->config) return fail("agents_invalid", "the draft agents.json is not valid; fix it before running its agents");
+    if (!view->text) return fail(api_error::agent_not_found, "the app's draft has no agents.json");
+    if (!view->config) return fail(api_error::agents_invalid, "the draft agents.json is not valid; fix it before running its agents");
     doc = servers::parse_json_within(*view->text);
   } else {
     auto policy = approved_payload(app, ws, app_id, source_scope::published);
     if (!policy) return tl::unexpected(policy.error());
-    if (!*policy) return fail("agent_not_found", "the app has no published agents");
+    if (!*policy) return fail(api_error::agent_not_found, "the app has no published agents");
     doc = servers::parse_json_within((*policy)->payload_json);
   }
   const json* agent = doc.is_object() ? find_agent(doc, agent_id) : nullptr;
-  if (!agent) return fail("agent_not_found", "no agent with that id in the app's " +
+  if (!agent) return fail(api_error::agent_not_found, "no agent with that id in the app's " +
                                                  std::string(draft ? "draft" : "published") + " agents.json");
   return *agent;
 }
@@ -435,11 +434,11 @@ result<start_outcome> start_agent_run(web_app& app, const run_key& key, const st
   if (!*claimed) {
     auto s = app.db.app_agent_runs().summary(key);
     if (!s) return tl::unexpected(s.error());
-    if (!*s) return fail("not_found", "no such agent run for this app");
+    if (!*s) return fail(api_error::not_found, "no such agent run for this app");
     return start_outcome{false, (*s)->status};
   }
   auto run = app.db.app_agent_runs().get(key);
-  if (!run || !*run) return fail("store_unavailable", "the claimed run could not be read back");
+  if (!run || !*run) return fail(api_error::store_unavailable, "the claimed run could not be read back");
   auto body = worker_body(app, **run, callback_url(app, local_origin));
   if (!body) {
     (void)fail_start(app, key, "The run could not be prepared: " + body.error().message);
@@ -491,14 +490,14 @@ result<bool> complete_agent_run(web_app& app, const json& body) {
   run_key key{str("workspaceId"), str("appId"), str("runId")};
   std::string status_text = str("status");
   if (key.workspace_id.empty() || key.app_id.empty() || key.run_id.empty()) {
-    return fail("invalid_body", "workspaceId, appId and runId are required strings");
+    return fail(api_error::invalid_body, "workspaceId, appId and runId are required strings");
   }
   if (status_text != "completed" && status_text != "failed") {
-    return fail("invalid_body", "status must be completed or failed");
+    return fail(api_error::invalid_body, "status must be completed or failed");
   }
   auto s = app.db.app_agent_runs().summary(key);
   if (!s) return tl::unexpected(s.error());
-  if (!*s) return fail("not_found", "no such agent run for this app");
+  if (!*s) return fail(api_error::not_found, "no such agent run for this app");
   if (is_finished((*s)->status)) return false;
 
   agent_run_completion done;
@@ -607,16 +606,17 @@ result<agent_stop_outcome> stop_agent_run(web_app& app, const run_key& key, agen
   }
   auto holder = app.workers.agent_run_holder(key.app_id, key.run_id);
   if (!holder) return tl::unexpected(holder.error());
-  auto worker_status = *holder ? (*holder)->stop_agent_run(key.app_id, key.run_id) : result<int>(404);
-  if (!worker_status) return tl::unexpected(worker_status.error());
-  if (*worker_status == 202) return agent_stop_outcome::stopping;
-  if (*worker_status == 409) return agent_stop_outcome::not_running;  // ended there: its callback is on the way
-  if (*worker_status == 404) {
-    // The worker lost it: nothing will ever complete it.
-    (void)fail_start(app, key, "The worker no longer holds this run (it restarted or stopped); stopped by the user.");
-    return agent_stop_outcome::stopped;
+  using answer = worker_client::stop_answer;
+  auto said = *holder ? (*holder)->stop_agent_run(key.app_id, key.run_id) : result<answer>(answer::not_held);
+  if (!said) return tl::unexpected(said.error());
+  switch (*said) {
+    case answer::stopping: return agent_stop_outcome::stopping;
+    case answer::ended: return agent_stop_outcome::not_running;  // its callback is on the way
+    case answer::not_held: break;
   }
-  return fail("worker_http_" + std::to_string(*worker_status), "the worker refused to stop the run");
+  // The worker lost it: nothing will ever complete it.
+  (void)fail_start(app, key, "The worker no longer holds this run (it restarted or stopped); stopped by the user.");
+  return agent_stop_outcome::stopped;
 }
 
 }  // namespace platform::web

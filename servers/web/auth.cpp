@@ -5,6 +5,7 @@
 #include "../common/request_checks.hpp"
 #include "chat_service.hpp"
 #include "http.hpp"
+#include "platform/api_error.hpp"
 
 namespace platform::web {
 
@@ -45,9 +46,9 @@ result<identity> authenticator::identity_of(const httplib::Request& req) const {
   if (cfg_.auth == auth_mode::none) return identity{std::string(local_user_id), "owner@localhost", "Local owner"};
   std::string token = bearer_of(req);
   if (token.empty()) token = cookie_of(req, "platform_session");
-  if (token.empty()) return fail("unauthenticated", "sign in first: no identity token was sent");
+  if (token.empty()) return fail(api_error::unauthenticated, "sign in first: no identity token was sent");
   auto who = verify_identity_token(token, keys_, now_ms() / 1000);
-  if (!who) return fail("unauthenticated", who.error().message);
+  if (!who) return fail(api_error::unauthenticated, who.error().message);
   (void)db_.put_user({who->user_id, who->email, who->name});
   return *who;
 }

@@ -1,5 +1,6 @@
 #include "governed_agents.hpp"
 
+#include "platform/api_error.hpp"
 #include "platform/approval_hash.hpp"
 #include "platform/integration_setup.hpp"
 #include "web_app.hpp"
@@ -104,7 +105,7 @@ result<std::optional<approved_policy>> approved_payload(web_app& app, std::strin
   }
   if (!approval) return std::optional<approved_policy>();
   auto report = validate_agents_config(approval->normalized_payload_json);
-  if (!report.config) return fail("approval_invalid", "the approved agents.json payload no longer validates");
+  if (!report.config) return fail(api_error::approval_invalid, "the approved agents.json payload no longer validates");
   return std::optional<approved_policy>(
       approved_policy{approval->hash, approval->normalized_payload_json, std::move(*report.config)});
 }

@@ -18,6 +18,8 @@
 #include "governed_agents.hpp"
 #include "http.hpp"
 #include "oauth_token.hpp"
+#include "platform/api_error.hpp"
+#include "platform/base64.hpp"
 #include "platform/integration_setup.hpp"
 #include "platform/oauth_return.hpp"
 #include "platform/url.hpp"
@@ -177,7 +179,7 @@ namespace {
 result<grant_key> grant_from(const std::string& ws, const std::string& app_id, std::string domain, std::string slug) {
   if (slug.empty()) slug = "default";
   if (!valid_name(domain, 253) || !valid_name(slug, 128)) {
-    return fail("invalid_body", "domain and keySlug must be non-empty names (letters, digits, . _ -)");
+    return fail(api_error::invalid_body, "domain and keySlug must be non-empty names (letters, digits, . _ -)");
   }
   return grant_key{ws, app_id, std::move(domain), std::move(slug)};
 }
@@ -251,17 +253,7 @@ std::string pkce_challenge(const std::string& verifier) {
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int size = 0;
   EVP_Digest(verifier.data(), verifier.size(), digest, &size, EVP_sha256(), nullptr);
-  static constexpr char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-  std::string out;
-  std::uint32_t acc = 0;
-  int bits = 0;
-  for (unsigned int i = 0; i < size; ++i) {
-    acc = (acc << 8) | digest[i];
-    bits += 8;
-    while (bits >= 6) out.push_back(alphabet[(acc >> (bits -= 6)) & 0x3f]);
-  }
-  if (bits > 0) out.push_back(alphabet[(acc << (6 - bits)) & 0x3f]);
-  return out;
+  return base64url_encode(std::string_view(reinterpret_cast<const char*>(digest), size));
 }
 
 std::string callback_url(web_app& app, const httplib::Request& req) {
@@ -320,8 +312,8 @@ result<oauth_connect_state> callback_state(web_app& app, const httplib::Request&
                                            std::optional<oauth_attempt>& back) {
   auto st = app.db.integrations().take_connect_state(req.get_param_value("state"), now_ms());
   if (!st) return tl::unexpected(st.error());
-  if (!*st) return fail("invalid_state", "unknown, used or expired OAuth state: start connecting again");
-  if (who && (*st)->user_id != who->user_id) return fail("forbidden", "this connect attempt belongs to another user");
+  if (!*st) return fail(api_error::invalid_state, "unknown, used or expired OAuth state: start connecting again");
+  if (who && (*st)->user_id != who->user_id) return fail(api_error::forbidden, "this connect attempt belongs to another user");
   back = oauth_attempt{(*st)->workspace_id, (*st)->app_id, (*st)->provider_key, (*st)->state};
   if (auto answer = check_provider_answer(req.get_param_value("error"), req.get_param_value("code")); !answer) {
     return tl::unexpected(answer.error());
@@ -422,21 +414,21 @@ namespace {
 result<run_key> builder_run_of(web_app& app, const json& body) {
   run_key key{string_field(body, "workspaceId"), string_field(body, "appId"), string_field(body, "runId")};
   if (!valid_path_id(key.workspace_id) || !valid_path_id(key.app_id) || !valid_path_id(key.run_id)) {
-    return fail("invalid_body", "needs workspaceId, appId and runId");
+    return fail(api_error::invalid_body, "needs workspaceId, appId and runId");
   }
   auto run = app.db.builder_run_stream(key);
   if (!run) return tl::unexpected(run.error());
-  if (!*run) return fail("not_found", "no such builder run in this app");
+  if (!*run) return fail(api_error::not_found, "no such builder run in this app");
   return key;
 }
 
 result<std::vector<integration_requirement>> requirements_from(const json& setup, const std::string& run_id) {
-  if (!setup.is_object()) return fail("invalid_body", "setup must be the integration-setup.json object");
+  if (!setup.is_object()) return fail(api_error::invalid_body, "setup must be the integration-setup.json object");
   auto report = validate_integration_setup(setup.dump());
   if (!report.setup) {
     std::string why;
     for (const auto& v : report.problems) why += (why.empty() ? "" : "; ") + v.path + ": " + v.message;
-    return fail("invalid_setup", "integration-setup.json is invalid, nothing was registered: " + why);
+    return fail(api_error::invalid_setup, "integration-setup.json is invalid, nothing was registered: " + why);
   }
   std::vector<integration_requirement> out;
   std::int64_t now = now_ms();

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "adapters/http_executor.hpp"
+#include "platform/api_error.hpp"
 #include "platform/ip_guard.hpp"
 #include "platform/url.hpp"
 #include "web_app.hpp"
@@ -21,7 +22,7 @@ namespace {
 
 result<const http_executor*> token_executor(const config& cfg) {
   static std::once_flag once;
-  static result<std::unique_ptr<http_executor>> made = fail("internal", "unset");
+  static result<std::unique_ptr<http_executor>> made = fail(api_error::internal, "unset");
   std::call_once(once, [&] {
     auto allow = address_allow_list::parse(cfg.http_action_allow);
     if (!allow) {
@@ -65,24 +66,24 @@ std::vector<std::string> split_scope(std::string_view s) {
 // passed on, bodies never (they may echo credentials).
 result<json> post_token_form(web_app& app, const std::string& token_url, const std::string& body) {
   auto target = parse_url(token_url);
-  if (!target) return fail("oauth_provider_invalid", "the provider's token URL is not a valid http(s) URL");
+  if (!target) return fail(api_error::oauth_provider_invalid, "the provider's token URL is not a valid http(s) URL");
   auto executor = token_executor(app.cfg);
-  if (!executor) return fail("oauth_token_failed", "the token client could not start: " + executor.error().message);
+  if (!executor) return fail(api_error::oauth_token_failed, "the token client could not start: " + executor.error().message);
   http_request req{"POST", token_url,
                    {{"Content-Type", "application/x-www-form-urlencoded"}, {"Accept", "application/json"}},
                    body, "application/x-www-form-urlencoded"};
   auto sent = (*executor)->send(req, target->host);
-  if (!sent) return fail("oauth_token_failed", "token endpoint unreachable: " + sent.error().error.value_or("failed"));
+  if (!sent) return fail(api_error::oauth_token_failed, "token endpoint unreachable: " + sent.error().error.value_or("failed"));
   json reply = servers::parse_json_within(sent->response.body);
   if (sent->response.status < 200 || sent->response.status > 299) {
     std::string code = reply.is_object() && reply.contains("error") && reply["error"].is_string()
                            ? reply["error"].get<std::string>().substr(0, 64)
                            : "";
-    return fail("oauth_token_refused", "the token endpoint answered HTTP " + std::to_string(sent->response.status) +
+    return fail(api_error::oauth_token_refused, "the token endpoint answered HTTP " + std::to_string(sent->response.status) +
                                            (code.empty() ? "" : " (" + code + ")"));
   }
   if (!reply.is_object() || !reply.contains("access_token") || !reply["access_token"].is_string()) {
-    return fail("oauth_token_failed", "the token endpoint's reply has no access_token");
+    return fail(api_error::oauth_token_failed, "the token endpoint's reply has no access_token");
   }
   return reply;
 }

@@ -12,17 +12,18 @@
 
 #include "../common/env.hpp"
 #include "../common/private_file.hpp"
+#include "platform/api_error.hpp"
 
 namespace platform::web {
 namespace {
 
 result<std::string> read_key_file(const std::string& path) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return fail("invalid_config", "cannot read the secrets key file " + path);
+  if (fd < 0) return fail(api_error::invalid_config, "cannot read the secrets key file " + path);
   struct stat st {};
   if (::fstat(fd, &st) == 0 && (st.st_mode & 077) != 0) {
     ::close(fd);
-    return fail("invalid_config", "the secrets key file " + path + " is readable by others: chmod 600 it");
+    return fail(api_error::invalid_config, "the secrets key file " + path + " is readable by others: chmod 600 it");
   }
   char buf[128];
   auto n = ::read(fd, buf, sizeof buf);
@@ -38,7 +39,7 @@ result<void> create_key_file(const std::string& path) {
   auto key = generate_secrets_key();
   if (!key) return tl::unexpected(key.error());
   auto written = servers::write_private_file(path, to_hex(*key) + "\n", servers::private_write::create_only);
-  if (!written) return fail("invalid_config", "cannot write the secrets key file " + path);
+  if (!written) return fail(api_error::invalid_config, "cannot write the secrets key file " + path);
   return {};
 }
 
@@ -47,7 +48,7 @@ result<void> create_key_file(const std::string& path) {
 result<secrets_key> load_secrets_key(const config& cfg) {
   std::string text = servers::env("PLATFORM_SECRETS_KEY");
   if (!text.empty()) return parse_secrets_key(text);
-  if (cfg.production) return fail("invalid_config", "production mode needs PLATFORM_SECRETS_KEY (32 bytes, hex or base64)");
+  if (cfg.production) return fail(api_error::invalid_config, "production mode needs PLATFORM_SECRETS_KEY (32 bytes, hex or base64)");
   std::error_code ec;
   std::filesystem::create_directories(cfg.data_dir, ec);
   const std::string path = (std::filesystem::path(cfg.data_dir) / "secrets.key").string();
@@ -61,7 +62,7 @@ result<secrets_key> load_secrets_key(const config& cfg) {
   auto file = read_key_file(path);
   if (!file) return tl::unexpected(file.error());
   auto key = parse_secrets_key(*file);
-  if (!key) return fail("invalid_config", "the secrets key file " + path + " does not hold a 32-byte key");
+  if (!key) return fail(api_error::invalid_config, "the secrets key file " + path + " does not hold a 32-byte key");
   return key;
 }
 

@@ -24,12 +24,6 @@ std::optional<integration_tool_result> input_problem(const tool& t, std::string_
   return built.error();
 }
 
-// A secret or token that is missing at build time means "not configured" (spec rule 7), even
-// when the credentials lookup did not say so itself.
-bool not_configured(const integration_tool_result& failure) {
-  return failure.error_code == "MISSING_SECRET" || failure.error_code == "MISSING_ACCESS_TOKEN";
-}
-
 std::vector<std::string> secret_values(const tool_request& built, const tool_credentials& creds) {
   std::vector<std::string> out;
   for (const auto& name : built.secret_names) {
@@ -109,7 +103,7 @@ integration_tool_result tool_runner::run(web_app& app, const tool& t, const tool
     if (creds->mock_reason) return finalize_result(mock_result(t, *creds->mock_reason, pick(t.mock_data_json.size())), {});
     auto built = build_tool_request(t, call.input_json, creds->secrets, {creds->oauth_access_token});
     if (!built) {
-      if (not_configured(built.error())) {
+      if (means_not_configured(built.error())) {  // even when the credentials lookup did not say so
         return finalize_result(mock_result(t, built.error().error.value_or("not configured"), pick(t.mock_data_json.size())), {});
       }
       return finalize_result(std::move(built.error()), {});

@@ -7,6 +7,7 @@
 #include "web_app.hpp"
 #include "tool_shaping.hpp"
 #include "../common/json_fields.hpp"
+#include "platform/api_error.hpp"
 
 namespace platform::web {
 
@@ -15,7 +16,6 @@ using nlohmann::json;
 namespace {
 
 constexpr std::string_view repair_reason = "app_tool_failure";
-
 
 // The app's persisted runtime settings, or the registry default when they no longer validate
 // (a repair must not fail because a model was retired).
@@ -31,7 +31,7 @@ result<normalized_settings> repair_settings(web_app& app, const app_record& a) {
 result<std::string> start_repair_run(web_app& app, const repair_request& r) {
   auto a = app.db.get_app(r.workspace_id, r.app_id);
   if (!a) return tl::unexpected(a.error());
-  if (!*a) return fail("not_found", "no such app in this workspace");
+  if (!*a) return fail(api_error::not_found, "no such app in this workspace");
   auto settings = repair_settings(app, **a);
   if (!settings) return tl::unexpected(settings.error());
 

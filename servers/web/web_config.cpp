@@ -6,6 +6,7 @@
 
 #include "../common/env.hpp"
 #include "../common/find_upwards.hpp"
+#include "platform/api_error.hpp"
 #include "platform/ip_guard.hpp"
 #include "platform/url.hpp"
 
@@ -21,7 +22,7 @@ namespace {
 result<void> http_action_settings(config& c) {
   c.http_action_allow = env("PLATFORM_HTTP_ACTION_ALLOW");
   if (auto allow = address_allow_list::parse(c.http_action_allow); !allow) {
-    return fail("invalid_config", "PLATFORM_HTTP_ACTION_ALLOW: " + allow.error().message);
+    return fail(api_error::invalid_config, "PLATFORM_HTTP_ACTION_ALLOW: " + allow.error().message);
   }
   auto bytes = env_number("PLATFORM_HTTP_ACTION_MAX_RESPONSE_BYTES", static_cast<long long>(c.http_action_max_response_bytes),
                           1024, 1LL << 30);
@@ -35,7 +36,7 @@ result<void> http_action_settings(config& c) {
   c.http_action_max_redirects = static_cast<int>(*redirects);
   c.http_action_ca_file = env("PLATFORM_HTTP_ACTION_CA_FILE");
   if (!c.http_action_ca_file.empty() && !std::ifstream(c.http_action_ca_file)) {
-    return fail("invalid_config", "PLATFORM_HTTP_ACTION_CA_FILE cannot be read");
+    return fail(api_error::invalid_config, "PLATFORM_HTTP_ACTION_CA_FILE cannot be read");
   }
   auto runs = env_number("PLATFORM_TOOL_REPAIR_MAX_RUNS", c.tool_repair_max_runs, 0, 100);
   if (!runs) return tl::unexpected(runs.error());
@@ -59,7 +60,7 @@ result<std::vector<std::string>> origin_list(const std::string& text, std::strin
     while (!item.empty() && item.back() == '/') item.pop_back();
     if (item.empty()) continue;
     auto u = parse_url(item);
-    if (!u || u->origin() != item) return fail("invalid_config", std::string(refusal));
+    if (!u || u->origin() != item) return fail(api_error::invalid_config, std::string(refusal));
     out.push_back(std::move(item));
   }
   return out;
@@ -92,9 +93,9 @@ result<config> config_from_env(const std::string& exe_path) {
   if (!workers) return tl::unexpected(workers.error());
   c.worker_urls = std::move(*workers);
   for (auto it = c.worker_urls.begin(); it != c.worker_urls.end(); ++it) {
-    if (std::find(c.worker_urls.begin(), it, *it) != it) return fail("invalid_config", "PLATFORM_WORKER_URLS lists " + *it + " twice");
+    if (std::find(c.worker_urls.begin(), it, *it) != it) return fail(api_error::invalid_config, "PLATFORM_WORKER_URLS lists " + *it + " twice");
   }
-  if (c.worker_urls.empty()) return fail("invalid_config", "PLATFORM_WORKER_URLS names no worker");
+  if (c.worker_urls.empty()) return fail(api_error::invalid_config, "PLATFORM_WORKER_URLS names no worker");
   auto probe = env_number("PLATFORM_WORKER_PROBE_MS", c.worker_probe.count(), 50, 600000);
   if (!probe) return tl::unexpected(probe.error());
   c.worker_probe = std::chrono::milliseconds(*probe);
@@ -112,24 +113,24 @@ result<config> config_from_env(const std::string& exe_path) {
   c.preview_domain = env("PLATFORM_PREVIEW_DOMAIN", c.preview_domain);
   c.preview_url = env("PLATFORM_PREVIEW_URL");
   if (!c.preview_url.empty() && c.preview_url.find("{appId}") == std::string::npos) {
-    return fail("invalid_config", "PLATFORM_PREVIEW_URL must contain {appId} (e.g. https://{appId}.preview.example.com)");
+    return fail(api_error::invalid_config, "PLATFORM_PREVIEW_URL must contain {appId} (e.g. https://{appId}.preview.example.com)");
   }
   std::string mode = env("PLATFORM_AUTH_MODE", "none");
   if (mode == "none") c.auth = auth_mode::none;
   else if (mode == "external") c.auth = auth_mode::external;
-  else return fail("invalid_config", "PLATFORM_AUTH_MODE must be none or external");
+  else return fail(api_error::invalid_config, "PLATFORM_AUTH_MODE must be none or external");
   if (c.production && c.internal_token.size() < 32) {
-    return fail("invalid_config", "production mode needs INTERNAL_API_TOKEN of at least 32 bytes");
+    return fail(api_error::invalid_config, "production mode needs INTERNAL_API_TOKEN of at least 32 bytes");
   }
   if (c.production && c.auth == auth_mode::none) {
-    return fail("invalid_config", "production mode needs PLATFORM_AUTH_MODE=external");
+    return fail(api_error::invalid_config, "production mode needs PLATFORM_AUTH_MODE=external");
   }
   c.jwt_issuer = env("PLATFORM_JWT_ISSUER");
   c.jwt_audience = env("PLATFORM_JWT_AUDIENCE");
   c.jwt_hs256_secret = env("PLATFORM_JWT_HS256_SECRET");
   if (std::string key_file = env("PLATFORM_JWT_PUBLIC_KEY_FILE"); !key_file.empty()) {
     std::ifstream in(key_file);
-    if (!in) return fail("invalid_config", "PLATFORM_JWT_PUBLIC_KEY_FILE cannot be read");
+    if (!in) return fail(api_error::invalid_config, "PLATFORM_JWT_PUBLIC_KEY_FILE cannot be read");
     std::stringstream ss;
     ss << in.rdbuf();
     c.jwt_rs256_public_key_pem = ss.str();
@@ -137,7 +138,7 @@ result<config> config_from_env(const std::string& exe_path) {
   if (c.auth == auth_mode::external &&
       (c.jwt_issuer.empty() || c.jwt_audience.empty() ||
        (c.jwt_hs256_secret.empty() && c.jwt_rs256_public_key_pem.empty()))) {
-    return fail("invalid_config",
+    return fail(api_error::invalid_config,
                 "external auth needs PLATFORM_JWT_ISSUER, PLATFORM_JWT_AUDIENCE and PLATFORM_JWT_HS256_SECRET or "
                 "PLATFORM_JWT_PUBLIC_KEY_FILE");
   }

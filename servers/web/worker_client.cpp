@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../common/json_fields.hpp"
+#include "platform/api_error.hpp"
 #include "platform/base64.hpp"
 
 #include "platform/ui_stream.hpp"
@@ -82,10 +83,10 @@ result<void> stream_sse(const std::string& base_url, httplib::Request req,
   if (aborted) return {};
   if (status != 0 && status != 200) {
     std::string code = worker_said(status, refusal).code;
-    return fail(code, "the worker answered HTTP " + std::to_string(status) + " (" + code + ")");
+    return fail_relayed(code, "the worker answered HTTP " + std::to_string(status) + " (" + code + ")");
   }
-  if (!ok && status == 0) return fail("worker_unreachable", "the worker is unreachable: " + httplib::to_string(err));
-  if (!saw_done) return fail("worker_stream_broken", "the worker's stream ended before [DONE]");
+  if (!ok && status == 0) return fail(api_error::worker_unreachable, "the worker is unreachable: " + httplib::to_string(err));
+  if (!saw_done) return fail(api_error::worker_stream_broken, "the worker's stream ended before [DONE]");
   return {};
 }
 
@@ -137,7 +138,7 @@ result<worker_client::reply> worker_client::start_agent_run(std::string_view app
   cli.set_read_timeout(60, 0);  // the worker answers at once, after writing the source files
   std::string path = "/sessions/" + path_segment(std::string(app_id) + "__agent__" + std::string(run_id)) + "/agent-run";
   auto res = cli.Post(path, auth_headers(token_), body_json, "application/json");
-  if (!res) return fail("worker_unreachable", "the worker is unreachable: " + httplib::to_string(res.error()));
+  if (!res) return fail(api_error::worker_unreachable, "the worker is unreachable: " + httplib::to_string(res.error()));
   return reply{res->status, res->body};
 }
 
@@ -160,11 +161,11 @@ result<std::optional<std::string>> worker_client::provider_session_state(std::st
   cli.set_read_timeout(30, 0);
   std::string path = "/sessions/" + path_segment(app_id) + "/session-state?runId=" + path_segment(run_id);
   auto res = cli.Get(path, auth_headers(token_));
-  if (!res) return fail("worker_unreachable", "the worker is unreachable: " + httplib::to_string(res.error()));
+  if (!res) return fail(api_error::worker_unreachable, "the worker is unreachable: " + httplib::to_string(res.error()));
   if (res->status == 404) return std::optional<std::string>();
-  if (res->status != 200) return fail("worker_http_" + std::to_string(res->status), "session state request failed");
+  if (res->status != 200) return fail_worker_http(res->status, "session state request failed");
   auto j = servers::parse_json_within(res->body);
-  if (j.is_discarded() || !j.is_object()) return fail("worker_bad_reply", "the worker's session state is not JSON");
+  if (j.is_discarded() || !j.is_object()) return fail(api_error::worker_bad_reply, "the worker's session state is not JSON");
   auto it = j.find("sessionState");
   if (it == j.end() || it->is_null()) return std::optional<std::string>();
   return std::optional<std::string>(it->dump());
@@ -193,16 +194,16 @@ result<std::optional<std::map<std::string, std::string>>> worker_client::source_
   cli.set_connection_timeout(5, 0);
   cli.set_read_timeout(60, 0);
   auto res = cli.Get("/sessions/" + path_segment(app_id) + "/source-snapshot", auth_headers(token_));
-  if (!res) return fail("worker_unreachable", "the worker is unreachable: " + httplib::to_string(res.error()));
+  if (!res) return fail(api_error::worker_unreachable, "the worker is unreachable: " + httplib::to_string(res.error()));
   if (res->status == 404) return std::optional<files>();
   if (res->status != 200) return tl::unexpected(worker_error(res, "the source snapshot"));
   auto j = servers::parse_json_within(res->body);
   if (j.is_discarded() || !j.is_object() || !j.contains("files") || !j["files"].is_object()) {
-    return fail("worker_bad_reply", "the worker's source snapshot is not JSON");
+    return fail(api_error::worker_bad_reply, "the worker's source snapshot is not JSON");
   }
   files out;
   for (auto& [path, content] : j["files"].items()) {
-    if (!content.is_string()) return fail("worker_bad_reply", "the worker's source snapshot holds a non-text file");
+    if (!content.is_string()) return fail(api_error::worker_bad_reply, "the worker's source snapshot holds a non-text file");
     out.emplace(path, content.get<std::string>());
   }
   return std::optional<files>(std::move(out));
@@ -215,7 +216,7 @@ result<void> worker_client::put_file(std::string_view app_id, std::string_view p
   cli.set_read_timeout(30, 0);
   std::string body = nlohmann::json({{"path", path}, {"content", content}}).dump();
   auto res = cli.Put("/sessions/" + path_segment(app_id) + "/files", auth_headers(token_), body, "application/json");
-  if (!res) return fail("worker_unreachable", "the worker is unreachable: " + httplib::to_string(res.error()));
+  if (!res) return fail(api_error::worker_unreachable, "the worker is unreachable: " + httplib::to_string(res.error()));
   if (res->status != 200) return tl::unexpected(worker_error(res, "writing the file"));
   return {};
 }
@@ -228,7 +229,7 @@ result<void> worker_client::put_source(std::string_view app_id, const std::map<s
   nlohmann::json body = {{"files", files}};
   auto res = cli.Put("/sessions/" + path_segment(app_id) + "/source", auth_headers(token_),
                      compact_json(body), "application/json");
-  if (!res) return fail("worker_unreachable", "the worker is unreachable: " + httplib::to_string(res.error()));
+  if (!res) return fail(api_error::worker_unreachable, "the worker is unreachable: " + httplib::to_string(res.error()));
   if (res->status != 200) return tl::unexpected(worker_error(res, "writing the app's source"));
   return {};
 }
@@ -249,8 +250,8 @@ result<std::string> worker_client::detect_provider(bool fresh) const {
   cli.set_connection_timeout(5, 0);
   cli.set_read_timeout(30, 0);
   auto res = cli.Get(fresh ? "/detect-provider?fresh=1" : "/detect-provider", auth_headers(token_));
-  if (!res) return fail("worker_unreachable", "the worker is unreachable: " + httplib::to_string(res.error()));
-  if (res->status != 200) return fail("worker_http_" + std::to_string(res->status), "provider detection failed");
+  if (!res) return fail(api_error::worker_unreachable, "the worker is unreachable: " + httplib::to_string(res.error()));
+  if (res->status != 200) return fail_worker_http(res->status, "provider detection failed");
   return res->body;
 }
 
@@ -260,18 +261,18 @@ result<std::optional<worker_client::preview_build>> worker_client::preview_artif
   cli.set_connection_timeout(5, 0);
   cli.set_read_timeout(60, 0);
   auto res = cli.Get("/sessions/" + path_segment(app_id) + "/preview-artifact", auth_headers(token_));
-  if (!res) return fail("worker_unreachable", "the worker is unreachable: " + httplib::to_string(res.error()));
+  if (!res) return fail(api_error::worker_unreachable, "the worker is unreachable: " + httplib::to_string(res.error()));
   if (res->status == 404) return std::optional<preview_build>();
   if (res->status != 200) return tl::unexpected(worker_error(res, "the preview build"));
   auto j = servers::parse_json_within(res->body);
   if (!j.is_object() || !j.contains("files") || !j["files"].is_array() || j.value("digest", "").rfind("sha256:", 0) != 0) {
-    return fail("worker_bad_reply", "the worker's preview build is not the expected JSON");
+    return fail(api_error::worker_bad_reply, "the worker's preview build is not the expected JSON");
   }
   preview_build out{j["digest"].get<std::string>(), {}};
   for (const auto& f : j["files"]) {
     auto bytes = f.is_object() && f.contains("base64") && f["base64"].is_string() ? base64_decode(f["base64"].get<std::string>())
                                                                                   : std::nullopt;
-    if (!bytes || !f.contains("path") || !f["path"].is_string()) return fail("worker_bad_reply", "a preview file is malformed");
+    if (!bytes || !f.contains("path") || !f["path"].is_string()) return fail(api_error::worker_bad_reply, "a preview file is malformed");
     out.files.push_back({f["path"].get<std::string>(), std::move(*bytes)});
   }
   return std::optional<preview_build>(std::move(out));
@@ -284,12 +285,12 @@ result<void> worker_client::put_provider_key(std::string_view name, std::string_
   cli.set_read_timeout(10, 0);
   std::string body = nlohmann::json({{"value", value}}).dump();
   auto res = cli.Put("/provider-keys/" + path_segment(name), auth_headers(token_), body, "application/json");
-  if (!res) return fail("worker_unreachable", "the worker is unreachable: " + httplib::to_string(res.error()));
+  if (!res) return fail(api_error::worker_unreachable, "the worker is unreachable: " + httplib::to_string(res.error()));
   if (res->status == 200) return {};
   // The worker's refusal of the input says what to fix (it never quotes the key).
   auto j = servers::parse_json_within(res->body);
   if (res->status == 400 && j.is_object() && j.contains("error") && j["error"].is_object()) {
-    return fail(j["error"].value("code", "invalid_key"), j["error"].value("message", "the worker refused the key"));
+    return fail_relayed(j["error"].value("code", "invalid_key"), j["error"].value("message", "the worker refused the key"));
   }
   return tl::unexpected(worker_error(res, "saving the key"));
 }
@@ -302,17 +303,17 @@ result<std::optional<std::string>> worker_client::agent_run_status(std::string_v
   std::string path = "/sessions/" + path_segment(std::string(app_id) + "__agent__" + std::string(run_id)) + "/agent-run/" +
                      path_segment(run_id);
   auto res = cli.Get(path, auth_headers(token_));
-  if (!res) return fail("worker_unreachable", "the worker is unreachable: " + httplib::to_string(res.error()));
+  if (!res) return fail(api_error::worker_unreachable, "the worker is unreachable: " + httplib::to_string(res.error()));
   if (res->status == 404) return std::optional<std::string>();
-  if (res->status != 200) return fail("worker_http_" + std::to_string(res->status), "the agent run status request failed");
+  if (res->status != 200) return fail_worker_http(res->status, "the agent run status request failed");
   auto j = servers::parse_json_within(res->body);
   if (!j.is_object() || !j.contains("status") || !j["status"].is_string()) {
-    return fail("worker_bad_reply", "the worker's agent run status is not JSON");
+    return fail(api_error::worker_bad_reply, "the worker's agent run status is not JSON");
   }
   return std::optional<std::string>(j["status"].get<std::string>());
 }
 
-result<int> worker_client::stop_agent_run(std::string_view app_id, std::string_view run_id) const {
+result<worker_client::stop_answer> worker_client::stop_agent_run(std::string_view app_id, std::string_view run_id) const {
   httplib::Client cli(base_url_);
   cli.set_tcp_nodelay(true);
   cli.set_connection_timeout(5, 0);
@@ -320,8 +321,13 @@ result<int> worker_client::stop_agent_run(std::string_view app_id, std::string_v
   std::string path = "/sessions/" + path_segment(std::string(app_id) + "__agent__" + std::string(run_id)) + "/agent-run/" +
                      path_segment(run_id) + "/stop";
   auto res = cli.Post(path, auth_headers(token_), "", "application/json");
-  if (!res) return fail("worker_unreachable", "the worker is unreachable: " + httplib::to_string(res.error()));
-  return res->status;
+  if (!res) return fail(api_error::worker_unreachable, "the worker is unreachable: " + httplib::to_string(res.error()));
+  switch (res->status) {
+    case 202: return stop_answer::stopping;
+    case 409: return stop_answer::ended;
+    case 404: return stop_answer::not_held;
+    default: return fail_worker_http(res->status, "the worker refused to stop the run");
+  }
 }
 
 result<std::string> worker_client::opencode_models() const {
@@ -330,8 +336,8 @@ result<std::string> worker_client::opencode_models() const {
   cli.set_connection_timeout(5, 0);
   cli.set_read_timeout(90, 0);  // a first discovery runs `opencode models --verbose`
   auto res = cli.Get("/opencode/models", auth_headers(token_));
-  if (!res) return fail("worker_unreachable", "the worker is unreachable: " + httplib::to_string(res.error()));
-  if (res->status != 200) return fail("worker_http_" + std::to_string(res->status), "runtime-c's models are not available");
+  if (!res) return fail(api_error::worker_unreachable, "the worker is unreachable: " + httplib::to_string(res.error()));
+  if (res->status != 200) return fail_worker_http(res->status, "runtime-c's models are not available");
   return res->body;
 }
 

@@ -105,9 +105,11 @@ class worker_client {
   // `worker_unreachable`, `worker_http_<status>`, `worker_bad_reply`.
   result<std::optional<std::string>> agent_run_status(std::string_view app_id, std::string_view run_id) const;
 
-  // POST /sessions/{appId}__agent__{runId}/agent-run/{runId}/stop: the worker's HTTP status
-  // (202 stopping, 409 ended, 404 not held). Errors: `worker_unreachable`.
-  result<int> stop_agent_run(std::string_view app_id, std::string_view run_id) const;
+  // POST /sessions/{appId}__agent__{runId}/agent-run/{runId}/stop: what the worker said (202
+  // stopping, 409 ended there, 404 not held). Errors: `worker_unreachable`,
+  // `worker_http_<status>` for any other answer.
+  enum class stop_answer : unsigned char { stopping, ended, not_held };
+  result<stop_answer> stop_agent_run(std::string_view app_id, std::string_view run_id) const;
 
   // GET /opencode/models: runtime-c's discovered catalog as JSON text (metadata only).
   // Errors: `worker_unreachable`, `worker_http_<status>` (503 when opencode is not usable).

@@ -54,7 +54,7 @@ result<const worker_client*> worker_pool::agent_run_holder(std::string_view app_
     if (!status && is(status.error(), api_error::worker_unreachable)) observed(workers_[i], worker_availability::down);
     if (!status) unanswered = true;
   }
-  if (unanswered) return fail("worker_unreachable", "no worker that answered holds the run, and one did not answer");
+  if (unanswered) return fail(api_error::worker_unreachable, "no worker that answered holds the run, and one did not answer");
   return static_cast<const worker_client*>(nullptr);
 }
 

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "platform/api_error.hpp"
 #include "platform/compact_json.hpp"
 #include "platform/user_stop.hpp"
 #include "platform/ui_stream.hpp"
@@ -42,7 +43,6 @@ struct run_spec {
   std::string model;
   std::string agent_config_json = "{}";  // {id, tools, dataCollections}: the approved agent
 };
-
 
 // App agents get only their own kinds of tools, whatever the request asks for: the web search
 // and fetch builtins and their broker servers. Never shell or file writes.
@@ -88,36 +88,36 @@ tl::expected<run_spec, error> parse_run(const config& cfg, const std::string& ke
   r.system_prompt = string_field(body, "systemPrompt");
   r.callback_url = string_field(body, "callbackUrl");
   if (r.run_id.empty() || r.app_id.empty() || r.workspace_id.empty() || r.prompt.empty()) {
-    return fail("invalid_body", "runId, appId, workspaceId and prompt are required strings");
+    return fail(api_error::invalid_body, "runId, appId, workspaceId and prompt are required strings");
   }
   if (key != r.app_id + "__agent__" + r.run_id) {
-    return fail("invalid_body", "the path must be /sessions/{appId}__agent__{runId}/agent-run for this body");
+    return fail(api_error::invalid_body, "the path must be /sessions/{appId}__agent__{runId}/agent-run for this body");
   }
   if (!r.callback_url.empty() && !allowed_callback(cfg, r.callback_url)) {
-    return fail("invalid_body", "callbackUrl must be the web server's /api/internal/agent-run-complete");
+    return fail(api_error::invalid_body, "callbackUrl must be the web server's /api/internal/agent-run-complete");
   }
   if (auto it = body.find("allowedTools"); it != body.end()) {
-    if (!it->is_array()) return fail("invalid_body", "allowedTools must be an array of tool names");
+    if (!it->is_array()) return fail(api_error::invalid_body, "allowedTools must be an array of tool names");
     for (const auto& t : *it) {
-      if (!t.is_string()) return fail("invalid_body", "allowedTools must be an array of tool names");
+      if (!t.is_string()) return fail(api_error::invalid_body, "allowedTools must be an array of tool names");
       if (app_agent_tool(t.get<std::string>())) r.allowed_tools.push_back(t.get<std::string>());
     }
   }
   if (auto it = body.find("agentConfig"); it != body.end()) {
-    if (!it->is_object()) return fail("invalid_body", "agentConfig must be an object {id, tools, dataCollections}");
+    if (!it->is_object()) return fail(api_error::invalid_body, "agentConfig must be an object {id, tools, dataCollections}");
     r.agent_config_json = compact_json(*it);
   }
   if (auto it = body.find("sourceFiles"); it != body.end()) {
     if (!it->is_object() || it->size() > max_source_files) {
-      return fail("invalid_body", "sourceFiles must be an object of at most 5000 path → content entries");
+      return fail(api_error::invalid_body, "sourceFiles must be an object of at most 5000 path → content entries");
     }
     std::size_t total = 0;
     for (auto f = it->begin(); f != it->end(); ++f) {
       if (!f->is_string() || !safe_relative_path(f.key())) {
-        return fail("invalid_body", "sourceFiles: \"" + f.key().substr(0, 200) + "\" is not a relative path with text content");
+        return fail(api_error::invalid_body, "sourceFiles: \"" + f.key().substr(0, 200) + "\" is not a relative path with text content");
       }
       total += f->get_ref<const std::string&>().size();
-      if (total > max_source_bytes) return fail("invalid_body", "sourceFiles exceed 32 MiB");
+      if (total > max_source_bytes) return fail(api_error::invalid_body, "sourceFiles exceed 32 MiB");
       r.source_files[f.key()] = f->get<std::string>();
     }
   }
@@ -127,7 +127,7 @@ tl::expected<run_spec, error> parse_run(const config& cfg, const std::string& ke
 // The run's own workspace, its source files written in.
 tl::expected<std::string, error> make_workspace(const run_spec& r) {
   std::string dir = (fs::temp_directory_path() / "platform-agent-XXXXXX").string();
-  if (!mkdtemp(dir.data())) return fail("workspace_unavailable", "cannot create the agent run's workspace");
+  if (!mkdtemp(dir.data())) return fail(api_error::workspace_unavailable, "cannot create the agent run's workspace");
   std::error_code ec;
   for (const auto& [path, content] : r.source_files) {
     fs::path p = fs::path(dir) / path;
@@ -136,7 +136,7 @@ tl::expected<std::string, error> make_workspace(const run_spec& r) {
     out << content;
     if (!out) {
       fs::remove_all(dir, ec);
-      return fail("workspace_unavailable", "cannot write the agent run's source files");
+      return fail(api_error::workspace_unavailable, "cannot write the agent run's source files");
     }
   }
   return dir;
@@ -297,14 +297,11 @@ void run_in_background(const config& cfg, broker& brk, std::shared_ptr<agent_run
   post_callback(cfg, r, o);
 }
 
-
 }  // namespace
 
 void start_agent_run(const config& cfg, worker_registry& registry, broker& brk, agent_run_table& table,
-                     std::atomic<std::uint64_t>& started, const std::string& key, const httplib::Request& req,
+                     std::atomic<std::uint64_t>& started, const std::string& key, const json& body,
                      httplib::Response& res) {
-  json body;
-  if (!parse_json_body(req, res, body)) return;
   auto spec = parse_run(cfg, key, body);
   if (!spec) return send_failure(res, spec.error());
   auto snapshot = registry.for_body(body);

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "../common/json_fields.hpp"
+#include "platform/api_error.hpp"
 #include "platform/ascii.hpp"
 #include "app_workspace.hpp"
 #include "build_runner.hpp"
@@ -45,8 +46,13 @@ npm_platform this_platform() {
   return p;
 }
 
-tl::unexpected<packages_error> failure(std::string code, std::string message, violations problems = {}) {
-  return tl::unexpected(packages_error{std::move(code), std::move(message), std::move(problems), {}, -1, false});
+tl::unexpected<packages_error> failure(api_error code, std::string message, violations problems = {}) {
+  return tl::unexpected(packages_error{std::string(code_of(code)), std::move(message), std::move(problems), {}, -1, false});
+}
+
+// A failure of a step below (writing, copying, linking), as it came.
+tl::unexpected<packages_error> failure(const error& e) {
+  return tl::unexpected(packages_error{e.code, e.message, {}, {}, -1, false});
 }
 
 struct file_text {
@@ -60,13 +66,13 @@ tl::expected<file_text, packages_error> read_file(const fs::path& p, std::uintma
   auto st = fs::symlink_status(p, ec);
   if (!fs::exists(st)) return file_text{};
   if (!fs::is_regular_file(st)) {
-    return failure("app_packages_invalid", p.filename().string() + " must be a regular file, not a link or a directory");
+    return failure(api_error::app_packages_invalid, p.filename().string() + " must be a regular file, not a link or a directory");
   }
-  if (fs::file_size(p, ec) > max_bytes) return failure("app_packages_invalid", p.filename().string() + " is too large");
+  if (fs::file_size(p, ec) > max_bytes) return failure(api_error::app_packages_invalid, p.filename().string() + " is too large");
   std::ifstream in(p, std::ios::binary);
   std::stringstream ss;
   ss << in.rdbuf();
-  if (!in) return failure("workspace_unavailable", "cannot read " + p.filename().string());
+  if (!in) return failure(api_error::workspace_unavailable, "cannot read " + p.filename().string());
   return file_text{true, ss.str()};
 }
 
@@ -192,9 +198,9 @@ struct npm_run {
 tl::expected<void, packages_error> run_npm(const npm_run& run, const std::vector<package_pin>& pins) {
   std::string node = find_node();
   std::string npm = node.empty() ? std::string() : find_npm(node);
-  if (npm.empty()) return failure("npm_unavailable", "no npm executable was found on this worker");
+  if (npm.empty()) return failure(api_error::npm_unavailable, "no npm executable was found on this worker");
   temp_home home;
-  if (home.path.empty()) return failure("npm_unavailable", "cannot create a temporary home for npm");
+  if (home.path.empty()) return failure(api_error::npm_unavailable, "cannot create a temporary home for npm");
   std::vector<std::string> argv = {npm, "install"};
   for (const auto& p : pins) argv.push_back(p.text());
   for (const char* flag : {"--save-exact", "--ignore-scripts", "--no-audit", "--no-fund", "--update-notifier=false",
@@ -220,7 +226,7 @@ tl::expected<void, packages_error> run_npm(const npm_run& run, const std::vector
                                                             {home.path, "<home>"}};
   if (!run.cfg.npm_registry.empty()) names.emplace_back(run.cfg.npm_registry, "<registry>");
   packages_error e;
-  e.code = "npm_failed";
+  e.code = code_of(api_error::npm_failed);
   e.exit_code = r.exit_code;
   e.timed_out = r.timed_out;
   e.npm_output = scrub_npm_output(r.output, names, run.limits.output_tail_bytes);
@@ -269,7 +275,7 @@ result<void> write_text(const fs::path& p, const std::string& text) {
   std::ofstream out(p, std::ios::binary | std::ios::trunc);
   out << text;
   out.close();
-  if (!out) return fail("workspace_unavailable", "cannot write " + p.filename().string());
+  if (!out) return fail(api_error::workspace_unavailable, "cannot write " + p.filename().string());
   return {};
 }
 
@@ -278,7 +284,7 @@ result<void> write_text(const fs::path& p, const std::string& text) {
 result<void> copy_base_tree(const fs::path& from, const fs::path& to) {
   std::error_code ec;
   fs::copy(from, to, fs::copy_options::recursive | fs::copy_options::copy_symlinks, ec);
-  if (ec) return fail("workspace_unavailable", "cannot copy the installed packages: " + ec.message());
+  if (ec) return fail(api_error::workspace_unavailable, "cannot copy the installed packages: " + ec.message());
   for (const char* stamp : {".platform-pinned-install", stamp_name}) fs::remove(to / stamp, ec);
   return {};
 }
@@ -299,7 +305,7 @@ result<void> swap_in(const fs::path& ws, const fs::path& staging, const fs::path
   } else if (fs::exists(st)) {
     fs::rename(nm, previous, ec);
   }
-  if (ec) return fail("workspace_unavailable", "cannot move the workspace's node_modules aside: " + ec.message());
+  if (ec) return fail(api_error::workspace_unavailable, "cannot move the workspace's node_modules aside: " + ec.message());
   auto put_back = [&] {
     std::error_code ignored;
     fs::remove_all(nm, ignored);
@@ -309,7 +315,7 @@ result<void> swap_in(const fs::path& ws, const fs::path& staging, const fs::path
   fs::rename(tree, nm, ec);
   if (ec) {
     put_back();
-    return fail("workspace_unavailable", "cannot move the new node_modules into the workspace: " + ec.message());
+    return fail(api_error::workspace_unavailable, "cannot move the new node_modules into the workspace: " + ec.message());
   }
   std::vector<std::pair<fs::path, fs::path>> saved;  // workspace file -> its old copy in staging
   for (const auto& [name, staged] : files) {
@@ -320,7 +326,7 @@ result<void> swap_in(const fs::path& ws, const fs::path& staging, const fs::path
     if (ec) {
       for (const auto& [t, o] : saved) fs::rename(o, t, ec);
       put_back();
-      return fail("workspace_unavailable", "cannot write " + name + " into the workspace");
+      return fail(api_error::workspace_unavailable, "cannot write " + name + " into the workspace");
     }
     if (had) saved.emplace_back(target, old);
   }
@@ -341,43 +347,43 @@ tl::expected<install_result, packages_error> install(const config& cfg, const fs
   const bool adding = !pins.empty();
   fs::path tmpl(cfg.app_template_dir);
   auto tmpl_manifest = read_file(tmpl / "package.json", max_manifest_bytes);
-  if (!tmpl_manifest || !tmpl_manifest->exists) return failure("template_unavailable", "the app template has no package.json");
+  if (!tmpl_manifest || !tmpl_manifest->exists) return failure(api_error::template_unavailable, "the app template has no package.json");
   auto app_manifest = read_file(ws / "package.json", max_manifest_bytes);
   if (!app_manifest) return tl::unexpected(app_manifest.error());
-  if (!app_manifest->exists) return failure("app_packages_invalid", "the workspace has no package.json");
+  if (!app_manifest->exists) return failure(api_error::app_packages_invalid, "the workspace has no package.json");
   auto app_lock = read_file(ws / "package-lock.json", max_lock_bytes);
   if (!app_lock) return tl::unexpected(app_lock.error());
   if (!adding && !app_lock->exists) {
-    return failure("app_packages_invalid", "the workspace has no package-lock.json to install its packages from");
+    return failure(api_error::app_packages_invalid, "the workspace has no package-lock.json to install its packages from");
   }
 
   std::string manifest_text = app_manifest->text;
   if (adding) {
     auto rebased = manifest_with_platform_pins(app_manifest->text, tmpl_manifest->text);
-    if (!rebased) return failure("app_packages_invalid", "package.json is not a JSON object");
+    if (!rebased) return failure(api_error::app_packages_invalid, "package.json is not a JSON object");
     manifest_text = *rebased;
   }
   auto manifest = read_app_manifest(manifest_text);
-  if (!manifest.manifest) return failure("app_packages_invalid", "package.json breaks the rules for app packages", manifest.problems);
+  if (!manifest.manifest) return failure(api_error::app_packages_invalid, "package.json breaks the rules for app packages", manifest.problems);
   auto hosts = registry_hosts(cfg);
   if (app_lock->exists) {
     auto problems = check_app_lock(app_lock->text, adding ? nullptr : &*manifest.manifest, hosts);
-    if (!problems.empty()) return failure("app_packages_invalid", "package-lock.json breaks the rules for app packages", problems);
+    if (!problems.empty()) return failure(api_error::app_packages_invalid, "package-lock.json breaks the rules for app packages", problems);
   }
 
   staging_dir staging(ws);
-  if (staging.path.empty()) return failure("workspace_unavailable", "cannot create a staging folder for npm");
-  if (auto w = write_text(staging.path / "package.json", manifest_text); !w) return failure(w.error().code, w.error().message);
+  if (staging.path.empty()) return failure(api_error::workspace_unavailable, "cannot create a staging folder for npm");
+  if (auto w = write_text(staging.path / "package.json", manifest_text); !w) return failure(w.error());
   if (app_lock->exists) {
-    if (auto w = write_text(staging.path / "package-lock.json", app_lock->text); !w) return failure(w.error().code, w.error().message);
+    if (auto w = write_text(staging.path / "package-lock.json", app_lock->text); !w) return failure(w.error());
   }
   std::error_code ec;
   fs::path nm = ws / "node_modules";
   auto nm_status = fs::symlink_status(nm, ec);
   fs::path base = fs::is_directory(nm_status) && !fs::is_symlink(nm_status) ? nm : tmpl / "node_modules";
   base = fs::canonical(base, ec);
-  if (ec) return failure("template_unavailable", "the app template's node_modules is not installed: run scripts/setup-template.sh");
-  if (auto c = copy_base_tree(base, staging.path / "node_modules"); !c) return failure(c.error().code, c.error().message);
+  if (ec) return failure(api_error::template_unavailable, "the app template's node_modules is not installed: run scripts/setup-template.sh");
+  if (auto c = copy_base_tree(base, staging.path / "node_modules"); !c) return failure(c.error());
 
   if (auto r = run_npm(npm_run{cfg, limits, staging.path}, pins); !r) return tl::unexpected(r.error());
 
@@ -389,40 +395,40 @@ tl::expected<install_result, packages_error> install(const config& cfg, const fs
   if (adding) {
     auto m = read_file(staging.path / "package.json", max_manifest_bytes);
     auto l = read_file(staging.path / "package-lock.json", max_lock_bytes);
-    if (!m || !l || !m->exists || !l->exists) return failure("npm_failed", "npm left no package.json or package-lock.json");
+    if (!m || !l || !m->exists || !l->exists) return failure(api_error::npm_failed, "npm left no package.json or package-lock.json");
     out.manifest = m->text;
     out.lock = l->text;
     auto after = read_app_manifest(out.manifest);
-    if (!after.manifest) return failure("app_packages_invalid", "npm wrote a package.json that breaks the rules", after.problems);
+    if (!after.manifest) return failure(api_error::app_packages_invalid, "npm wrote a package.json that breaks the rules", after.problems);
     auto problems = check_app_lock(out.lock, &*after.manifest, hosts);
-    if (!problems.empty()) return failure("app_packages_invalid", "npm wrote a lock that breaks the rules", problems);
+    if (!problems.empty()) return failure(api_error::app_packages_invalid, "npm wrote a lock that breaks the rules", problems);
     for (const auto& p : pins) {
       auto& deps = after.manifest->dependencies;
       auto& dev = after.manifest->dev_dependencies;
       std::string saved = deps.contains(p.name) ? deps[p.name] : dev.contains(p.name) ? dev[p.name] : std::string();
       if (saved != p.version) {
-        return failure("npm_failed", "npm did not pin " + p.text() + " in package.json (it has " +
+        return failure(api_error::npm_failed, "npm did not pin " + p.text() + " in package.json (it has " +
                                          (saved.empty() ? std::string("nothing") : saved) + ")");
       }
     }
   }
   std::map<std::string, std::string> installed;
   if (!read_installed(staging.path, "node_modules", installed)) {
-    return failure("app_packages_invalid", "the installed tree has more than 50000 packages");
+    return failure(api_error::app_packages_invalid, "the installed tree has more than 50000 packages");
   }
   auto problems = compare_installed_tree(out.lock, installed, this_platform());
   if (!problems.empty()) {
-    return failure("npm_failed", "the packages npm installed are not the ones the lock pins, so nothing was changed",
+    return failure(api_error::npm_failed, "the packages npm installed are not the ones the lock pins, so nothing was changed",
                    problems);
   }
   if (auto w = write_text(staging.path / "node_modules" / stamp_name, stamp_text(out.manifest, out.lock)); !w) {
-    return failure(w.error().code, w.error().message);
+    return failure(w.error());
   }
   std::vector<std::pair<std::string, fs::path>> files;
   if (adding) {
     files = {{"package-lock.json", staging.path / "package-lock.json"}, {"package.json", staging.path / "package.json"}};
   }
-  if (auto s = swap_in(ws, staging.path, staging.path / "node_modules", files); !s) return failure(s.error().code, s.error().message);
+  if (auto s = swap_in(ws, staging.path, staging.path / "node_modules", files); !s) return failure(s.error());
   out.duration_ms = std::chrono::duration_cast<std::chrono::milliseconds>(clock_type::now() - started).count();
   return out;
 }
@@ -431,11 +437,11 @@ result<void> link_template_tree(const fs::path& tmpl, const fs::path& ws) {
   std::error_code ec;
   fs::path target = fs::canonical(tmpl / "node_modules", ec);
   if (ec) {
-    return fail("template_unavailable", "the app template's node_modules is not installed: run "
+    return fail(api_error::template_unavailable, "the app template's node_modules is not installed: run "
                                         "scripts/setup-template.sh");
   }
   fs::create_directory_symlink(target, ws / "node_modules", ec);
-  if (ec) return fail("workspace_unavailable", "cannot link node_modules into the workspace: " + ec.message());
+  if (ec) return fail(api_error::workspace_unavailable, "cannot link node_modules into the workspace: " + ec.message());
   return {};
 }
 
@@ -480,9 +486,9 @@ tl::expected<void, packages_error> ensure_node_modules(const config& cfg, const 
     if (fs::exists(st)) {
       // Packages removed since: back to the template's tree.
       fs::remove_all(nm, ec);
-      if (ec) return failure("workspace_unavailable", "cannot remove the app's own node_modules: " + ec.message());
+      if (ec) return failure(api_error::workspace_unavailable, "cannot remove the app's own node_modules: " + ec.message());
     }
-    if (auto r = link_template_tree(tmpl, ws); !r) return failure(r.error().code, r.error().message);
+    if (auto r = link_template_tree(tmpl, ws); !r) return failure(r.error());
     return {};
   }
   if (fs::is_directory(st) && !fs::is_symlink(st)) {
@@ -527,7 +533,7 @@ packages_outcome add_packages(const config& cfg, const std::string& workspace_di
     const auto& e = r.error();
     ojson p = {{"status", "install_failed"}, {"code", e.code}, {"error", e.message}};
     if (!e.problems.empty()) p["problems"] = package_problems_json(e.problems);
-    if (e.code == "npm_failed" && (e.exit_code >= 0 || e.timed_out)) {
+    if (e.code == code_of(api_error::npm_failed) && (e.exit_code >= 0 || e.timed_out)) {
       p["npm"] = {{"exitCode", e.exit_code}, {"timedOut", e.timed_out}, {"output", e.npm_output}};
     }
     p["message"] = "Nothing was changed in the workspace (package.json, package-lock.json and node_modules are as "

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "app_packages.hpp"
+#include "platform/api_error.hpp"
 
 namespace platform::worker {
 
@@ -35,7 +36,7 @@ result<void> copy_template(const fs::path& from, const fs::path& to) {
     }
     if (ec) break;
   }
-  if (ec) return fail("workspace_unavailable", "cannot copy the app template into the workspace: " + ec.message());
+  if (ec) return fail(api_error::workspace_unavailable, "cannot copy the app template into the workspace: " + ec.message());
   return {};
 }
 
@@ -67,9 +68,9 @@ result<bool> ensure_app_workspace(const config& cfg, const std::string& workspac
   std::error_code ec;
   fs::path ws = fs::absolute(workspace_dir, ec);
   fs::create_directories(ws, ec);
-  if (ec) return fail("workspace_unavailable", "cannot create the app workspace: " + ec.message());
+  if (ec) return fail(api_error::workspace_unavailable, "cannot create the app workspace: " + ec.message());
   if (cfg.app_template_dir.empty() || !fs::is_regular_file(fs::path(cfg.app_template_dir) / "package.json", ec)) {
-    return fail("template_unavailable", "no app workspace template was found (set PLATFORM_APP_TEMPLATE_DIR)");
+    return fail(api_error::template_unavailable, "no app workspace template was found (set PLATFORM_APP_TEMPLATE_DIR)");
   }
   fs::path tmpl(cfg.app_template_dir);
   bool copied = false;

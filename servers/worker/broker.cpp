@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "platform/api_error.hpp"
 #include "platform/ascii.hpp"
 
 namespace platform::worker {
@@ -15,7 +16,7 @@ namespace {
 // 32 random bytes as hex: far beyond guessing, and header-safe for every CLI's config.
 result<std::string> mint_token() {
   unsigned char bytes[32];
-  if (RAND_bytes(bytes, sizeof bytes) != 1) return fail("token_unavailable", "no randomness for a broker token");
+  if (RAND_bytes(bytes, sizeof bytes) != 1) return fail(api_error::token_unavailable, "no randomness for a broker token");
   static constexpr char hex[] = "0123456789abcdef";
   std::string token;
   for (unsigned char b : bytes) {
@@ -72,7 +73,7 @@ result<std::unique_ptr<broker_lease>> broker::open(std::shared_ptr<turn_context>
   broker_access access{cfg_.broker_base_url, *token, {}, {}};
   for (auto& t : tools) {
     auto parts = split_mcp_tool_name(t.definition.name);
-    if (!parts) return fail("invalid_tool_name", "not a canonical MCP tool name: " + t.definition.name);
+    if (!parts) return fail(api_error::invalid_tool_name, "not a canonical MCP tool name: " + t.definition.name);
     std::string server(parts->server);
     if (std::find(access.servers.begin(), access.servers.end(), server) == access.servers.end()) access.servers.push_back(server);
     access.tools.push_back(t.definition.name);

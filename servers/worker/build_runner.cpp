@@ -14,6 +14,7 @@
 
 #include "adapters/child_process.hpp"
 #include "builder_checks.hpp"
+#include "platform/api_error.hpp"
 
 namespace platform::worker {
 
@@ -149,18 +150,18 @@ std::string find_node() {
 
 result<build_checks> run_build_checks(const std::string& workspace_dir, const build_limits& limits) {
   std::string node = find_node();
-  if (node.empty()) return fail("node_unavailable", "no node executable was found on this worker");
+  if (node.empty()) return fail(api_error::node_unavailable, "no node executable was found on this worker");
   fs::path ws(workspace_dir);
   std::error_code ec;
   for (const char* tool : {tsc_script, vite_script}) {
     if (!fs::is_regular_file(ws / tool, ec)) {
-      return fail("workspace_incomplete", std::string("the workspace has no ") + tool +
+      return fail(api_error::workspace_incomplete, std::string("the workspace has no ") + tool +
                                               ": its node_modules is missing (the platform installs it with "
                                               "scripts/setup-template.sh)");
     }
   }
   temp_home home;
-  if (home.path.empty()) return fail("spawn_failed", "cannot create a temporary home for the build");
+  if (home.path.empty()) return fail(api_error::spawn_failed, "cannot create a temporary home for the build");
   auto env = build_env(node, home.path);
   std::vector<std::string> tsc = typecheck_args(ws);
   tsc.insert(tsc.begin(), node);

@@ -60,12 +60,12 @@ tool_handler guarded(tool_outcome (*body)(const config&, turn_context&, const mc
 // arguments against the schema, so this is where a wrong call gets its clear message.
 result<json> arguments(const mcp_tool_call& call, std::initializer_list<std::string_view> allowed) {
   json args = servers::parse_json_within(call.arguments_json);
-  if (args.is_discarded() || !args.is_object()) return fail("invalid_arguments", "The arguments must be a JSON object.");
+  if (args.is_discarded() || !args.is_object()) return fail(api_error::invalid_arguments, "The arguments must be a JSON object.");
   for (auto it = args.begin(); it != args.end(); ++it) {
     if (std::find(allowed.begin(), allowed.end(), it.key()) != allowed.end()) continue;
     std::string known;
     for (auto a : allowed) known += (known.empty() ? "" : ", ") + std::string(a);
-    return fail("invalid_arguments", "Unknown argument \"" + it.key() + "\". " +
+    return fail(api_error::invalid_arguments, "Unknown argument \"" + it.key() + "\". " +
                                          (known.empty() ? std::string("This tool takes no arguments.")
                                                         : "Allowed arguments: " + known + "."));
   }
@@ -76,16 +76,16 @@ result<json> arguments(const mcp_tool_call& call, std::initializer_list<std::str
 result<std::optional<std::string>> string_arg(const json& args, const char* name, std::size_t max, bool required) {
   auto it = args.find(name);
   if (it == args.end() || it->is_null()) {
-    if (required) return fail("invalid_arguments", std::string("\"") + name + "\" is required.");
+    if (required) return fail(api_error::invalid_arguments, std::string("\"") + name + "\" is required.");
     return std::optional<std::string>();
   }
-  if (!it->is_string()) return fail("invalid_arguments", std::string("\"") + name + "\" must be a string.");
+  if (!it->is_string()) return fail(api_error::invalid_arguments, std::string("\"") + name + "\" must be a string.");
   const auto& s = it->get_ref<const std::string&>();
   if (required && s.find_first_not_of(" \t\r\n") == std::string::npos) {
-    return fail("invalid_arguments", std::string("\"") + name + "\" must not be empty.");
+    return fail(api_error::invalid_arguments, std::string("\"") + name + "\" must not be empty.");
   }
   if (s.size() > max) {
-    return fail("invalid_arguments", std::string("\"") + name + "\" is longer than " + std::to_string(max) + " bytes.");
+    return fail(api_error::invalid_arguments, std::string("\"") + name + "\" is longer than " + std::to_string(max) + " bytes.");
   }
   return std::optional<std::string>(s);
 }
@@ -144,15 +144,15 @@ violations single_problem(std::string code, std::string message) {
 result<std::vector<std::string>> plan_steps(const json& args) {
   auto it = args.find("steps");
   if (it == args.end() || !it->is_array() || it->empty()) {
-    return fail("invalid_arguments", "\"steps\" is required: a non-empty array of strings, one per step.");
+    return fail(api_error::invalid_arguments, "\"steps\" is required: a non-empty array of strings, one per step.");
   }
-  if (it->size() > 50) return fail("invalid_arguments", "\"steps\" holds at most 50 steps.");
+  if (it->size() > 50) return fail(api_error::invalid_arguments, "\"steps\" holds at most 50 steps.");
   std::vector<std::string> steps;
   for (const auto& s : *it) {
     if (!s.is_string() || s.get_ref<const std::string&>().find_first_not_of(" \t\r\n") == std::string::npos) {
-      return fail("invalid_arguments", "Every entry of \"steps\" must be a non-empty string.");
+      return fail(api_error::invalid_arguments, "Every entry of \"steps\" must be a non-empty string.");
     }
-    if (s.get_ref<const std::string&>().size() > 2000) return fail("invalid_arguments", "A step is longer than 2000 bytes.");
+    if (s.get_ref<const std::string&>().size() > 2000) return fail(api_error::invalid_arguments, "A step is longer than 2000 bytes.");
     steps.push_back(s.get<std::string>());
   }
   return steps;
@@ -295,11 +295,11 @@ result<json> call_web(const config& cfg, const turn_context& ctx, const std::str
   auto reply = post_internal(cfg, ctx.web_origin, path, compact_json(body),
                              internal_route_timeout_s);
   if (!reply) {
-    return fail("web_unreachable", "The platform's web server could not be reached to " + what +
+    return fail(api_error::web_unreachable, "The platform's web server could not be reached to " + what +
                                        ". This is a platform problem, not yours: try again later, and do not guess.");
   }
   if (reply->status < 200 || reply->status > 299) {
-    return fail("web_error", "The platform's web server refused to " + what + " (HTTP " +
+    return fail(api_error::web_error, "The platform's web server refused to " + what + " (HTTP " +
                                  std::to_string(reply->status) + ")" + web_error_message(*reply) + ".");
   }
   json parsed = servers::parse_json_within(reply->body);

@@ -14,6 +14,7 @@
 #include "../common/json_fields.hpp"
 #include "adapters/child_process.hpp"
 #include "file_text.hpp"
+#include "platform/api_error.hpp"
 
 namespace platform::worker {
 
@@ -146,7 +147,7 @@ std::optional<fs::path> find_rollout(const std::string& home, const std::string&
 // codex's bundled catalog: what the binary itself knows, without any network refresh.
 result<json> bundled_catalog(const config& cfg) {
   std::string tmp = (fs::temp_directory_path() / "platform-codex-XXXXXX").string();
-  if (!mkdtemp(tmp.data())) return fail("spawn_failed", "cannot create a temp CODEX_HOME");
+  if (!mkdtemp(tmp.data())) return fail(api_error::spawn_failed, "cannot create a temp CODEX_HOME");
   process_spec spec{cfg.codex_path, {"debug", "models", "--bundled"}, codex_env(cfg, tmp, ""), tmp};
   std::string text, line;
   int code = -1;
@@ -159,7 +160,7 @@ result<json> bundled_catalog(const config& cfg) {
   json catalog = servers::parse_json_within(text);
   if (code != 0 || !catalog.is_object() || !catalog.contains("models") || !catalog["models"].is_array() ||
       catalog["models"].empty()) {
-    return fail("runtime_not_available", "codex did not print its model catalog");
+    return fail(api_error::runtime_not_available, "codex did not print its model catalog");
   }
   return catalog;
 }
@@ -187,7 +188,7 @@ json restricted_entry(const json& catalog, const std::string& model) {
 
 result<std::string> make_codex_home(const config& cfg, const codex_home_options& o) {
   std::string home = (fs::temp_directory_path() / "platform-codex-XXXXXX").string();
-  if (!mkdtemp(home.data())) return fail("spawn_failed", "cannot create a temp CODEX_HOME for the runtime");
+  if (!mkdtemp(home.data())) return fail(api_error::spawn_failed, "cannot create a temp CODEX_HOME for the runtime");
   bool ok = write_private(fs::path(home) / "config.toml", config_toml(cfg, o, home));
   if (ok && o.app_agent) ok = write_private(fs::path(home) / catalog_file, o.model_catalog_json);
   fs::path login = fs::path(cfg.codex_login_home) / "auth.json";
@@ -195,7 +196,7 @@ result<std::string> make_codex_home(const config& cfg, const codex_home_options&
   if (ok && uses_operator_login(cfg) && fs::exists(login, ec)) ok = write_private(fs::path(home) / "auth.json", read_whole_file(login));
   if (!ok) {
     fs::remove_all(home, ec);
-    return fail("spawn_failed", "cannot write the runtime's configuration");
+    return fail(api_error::spawn_failed, "cannot write the runtime's configuration");
   }
   return home;
 }

@@ -138,9 +138,8 @@ void forget_detected_provider() {
   detected.clear();
 }
 
-void handle_put_provider_key(const config& cfg, const std::string& name, const std::string& body, httplib::Response& res) {
-  json b = servers::parse_json_within(body, json_limits{});  // a person typed it
-  if (!b.is_object() || !b.contains("value") || !b["value"].is_string()) {
+void handle_put_provider_key(const config& cfg, const std::string& name, const json& b, httplib::Response& res) {
+  if (!b.contains("value") || !b["value"].is_string()) {
     return send_error(res, api_error::invalid_body, "the body is {\"value\": \"<the key>\"}");
   }
   auto set = cfg.keys->set(name, b["value"].get<std::string>());

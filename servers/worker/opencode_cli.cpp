@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "platform/api_error.hpp"
 #include "platform/compact_json.hpp"
 
 namespace platform::worker {
@@ -32,7 +33,7 @@ result<void> write_file_0600(const fs::path& path, std::string_view content) {
   out.close();
   std::error_code ec;
   fs::permissions(path, fs::perms::owner_read | fs::perms::owner_write, ec);
-  if (!out || ec) return fail("spawn_failed", "cannot write the runtime's private files");
+  if (!out || ec) return fail(api_error::spawn_failed, "cannot write the runtime's private files");
   return {};
 }
 
@@ -112,13 +113,13 @@ support_cache& cache() {
 
 result<std::unique_ptr<opencode_tree>> opencode_tree::create(const std::string& plugin_version) {
   std::string tmpl = (fs::temp_directory_path() / "platform-opencode-XXXXXX").string();
-  if (!mkdtemp(tmpl.data())) return fail("spawn_failed", "cannot create a temp tree for opencode");
+  if (!mkdtemp(tmpl.data())) return fail(api_error::spawn_failed, "cannot create a temp tree for opencode");
   std::unique_ptr<opencode_tree> tree(new opencode_tree(tmpl));
   fs::path root(tmpl), config_dir = root / "config/opencode";
   std::error_code ec;
   for (const char* dir : {"home", "config/opencode/node_modules", "data", "cache", "state"}) {
     fs::create_directories(root / dir, ec);
-    if (ec) return fail("spawn_failed", "cannot create a temp tree for opencode");
+    if (ec) return fail(api_error::spawn_failed, "cannot create a temp tree for opencode");
   }
   // opencode installs @opencode-ai/plugin into every config dir lacking it, detached and over
   // the network; a dir that already lists it is left alone.
@@ -178,18 +179,18 @@ result<json> operator_opencode_config(const config& cfg) {
   json reduced = json::object();
   if (cfg.opencode_config.empty()) return reduced;
   std::ifstream in(cfg.opencode_config, std::ios::binary);
-  if (!in) return fail("invalid_config", "PLATFORM_OPENCODE_CONFIG cannot be read");
+  if (!in) return fail(api_error::invalid_config, "PLATFORM_OPENCODE_CONFIG cannot be read");
   std::stringstream text;
   text << in.rdbuf();
   json full = json::parse(text.str(), nullptr, false, /*ignore_comments=*/true);
   if (full.is_discarded() || !full.is_object()) {
-    return fail("invalid_config", "PLATFORM_OPENCODE_CONFIG is not a JSON object");
+    return fail(api_error::invalid_config, "PLATFORM_OPENCODE_CONFIG is not a JSON object");
   }
   for (const char* key : {"provider", "model", "small_model", "enabled_providers", "disabled_providers"}) {
     if (auto it = full.find(key); it != full.end()) reduced[key] = *it;
   }
   if (reduced.contains("provider") && !reduced["provider"].is_object()) {
-    return fail("invalid_config", "PLATFORM_OPENCODE_CONFIG: `provider` must be an object");
+    return fail(api_error::invalid_config, "PLATFORM_OPENCODE_CONFIG: `provider` must be an object");
   }
   return reduced;
 }

@@ -2,13 +2,12 @@
 
 #include <httplib.h>
 
-
 #include "opencode_cli.hpp"
 #include "worker_http.hpp"
 #include "worker_registry.hpp"
+#include "platform/api_error.hpp"
 
 namespace platform::worker {
-
 
 namespace {
 
@@ -18,7 +17,7 @@ constexpr auto models_timeout = std::chrono::seconds(60);
 
 result<opencode_discovery> discover_opencode_models(const config& cfg) {
   opencode_support support = opencode_check(cfg);
-  if (!support.usable) return fail("runtime_not_available", support.reason);
+  if (!support.usable) return fail(api_error::runtime_not_available, support.reason);
   auto base = base_opencode_config(cfg);
   if (!base) return tl::unexpected(base.error());
   auto tree = opencode_tree::create(support.version);
@@ -27,13 +26,13 @@ result<opencode_discovery> discover_opencode_models(const config& cfg) {
   if (!written) return tl::unexpected(written.error());
   auto r = run_opencode(cfg, **tree, {"models", "--verbose"}, models_timeout);
   // Only the exit code: stderr may quote the operator's config.
-  if (!r) return fail("opencode_models_failed", "`opencode models --verbose` could not start");
-  if (r->timed_out) return fail("opencode_models_failed", "`opencode models --verbose` did not finish in time");
+  if (!r) return fail(api_error::opencode_models_failed, "`opencode models --verbose` could not start");
+  if (r->timed_out) return fail(api_error::opencode_models_failed, "`opencode models --verbose` did not finish in time");
   if (r->exit_code != 0) {
-    return fail("opencode_models_failed", "`opencode models --verbose` exited with code " + std::to_string(r->exit_code));
+    return fail(api_error::opencode_models_failed, "`opencode models --verbose` exited with code " + std::to_string(r->exit_code));
   }
   auto catalog = parse_opencode_models(r->out);
-  if (!catalog) return fail("opencode_models_failed", "`opencode models --verbose` printed no models");
+  if (!catalog) return fail(api_error::opencode_models_failed, "`opencode models --verbose` printed no models");
   opencode_discovery d{std::move(*catalog), std::nullopt};
   if (auto it = base->find("model"); it != base->end() && it->is_string()) {
     for (const auto& m : d.catalog.models) {

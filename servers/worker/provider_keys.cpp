@@ -14,6 +14,7 @@
 
 #include "../common/json_fields.hpp"
 #include "../common/private_file.hpp"
+#include "platform/api_error.hpp"
 
 namespace platform::worker {
 namespace {
@@ -58,15 +59,15 @@ bool provider_keys::settable(std::string_view name) {
 }
 
 result<void> provider_keys::set(std::string_view name, std::string_view value) {
-  if (!settable(name)) return fail("unknown_key", "only ANTHROPIC_API_KEY (runtime-a) can be entered here");
-  if (!plain_token(value)) return fail("invalid_key", "a key is one token of printable characters, at most 4 KiB");
+  if (!settable(name)) return fail(api_error::unknown_key, "only ANTHROPIC_API_KEY (runtime-a) can be entered here");
+  if (!plain_token(value)) return fail(api_error::invalid_key, "a key is one token of printable characters, at most 4 KiB");
   std::lock_guard lock(mu_);
   auto entered = entered_;
   entered[std::string(name)] = std::string(value);
   if (!file_.empty()) {
     nlohmann::json doc = nlohmann::json::object();
     for (const auto& [k, v] : entered) doc[k] = v;
-    if (!platform::servers::write_private_file(file_, doc.dump(), platform::servers::private_write::replace)) return fail("store_failed", "the worker could not save the key in its data directory");
+    if (!platform::servers::write_private_file(file_, doc.dump(), platform::servers::private_write::replace)) return fail(api_error::store_failed, "the worker could not save the key in its data directory");
   }
   entered_ = std::move(entered);
   values_[std::string(name)] = std::string(value);

@@ -16,6 +16,7 @@
 #include "file_text.hpp"
 #include "app_workspace.hpp"
 #include "claude_credential.hpp"
+#include "platform/api_error.hpp"
 #include "platform/runtime_registry.hpp"
 #include "platform/worker_message.hpp"
 
@@ -58,7 +59,7 @@ result<std::string> write_mcp_config(const std::string& home, const broker_acces
   out.close();
   std::error_code ec;
   fs::permissions(path, fs::perms::owner_read | fs::perms::owner_write, ec);
-  if (!out || ec) return fail("spawn_failed", "cannot write the runtime's MCP configuration");
+  if (!out || ec) return fail(api_error::spawn_failed, "cannot write the runtime's MCP configuration");
   return path;
 }
 
@@ -71,9 +72,9 @@ result<std::unique_ptr<runtime_turn>> runtime_a_turn::start(const config& cfg, c
   std::error_code ec;
   t->cwd_ = req.cwd.empty() ? app_workspace_dir(cfg, req.app_id) : req.cwd;
   fs::create_directories(t->cwd_, ec);
-  if (ec) return fail("workspace_unavailable", "cannot create the app workspace: " + ec.message());
+  if (ec) return fail(api_error::workspace_unavailable, "cannot create the app workspace: " + ec.message());
   std::string tmpl = (fs::temp_directory_path() / "platform-turn-XXXXXX").string();
-  if (!mkdtemp(tmpl.data())) return fail("spawn_failed", "cannot create a temp home for the runtime");
+  if (!mkdtemp(tmpl.data())) return fail(api_error::spawn_failed, "cannot create a temp home for the runtime");
   t->home_ = tmpl;
 
   std::vector<std::string> args = req.settings_args;

@@ -18,6 +18,7 @@
 
 #include "../common/json_fields.hpp"
 #include "adapters/child_process.hpp"
+#include "platform/api_error.hpp"
 #include "platform/runtime_normalizer.hpp"
 #include "platform/runtime_registry.hpp"
 #include "platform/usage.hpp"
@@ -264,9 +265,9 @@ result<void> codex_turn::prepare(const turn_request& req) {
   cwd_ = req.app_agent() ? req.cwd : (fs::absolute(cfg_.workspaces_dir) / req.app_id).string();
   std::error_code ec;
   fs::create_directories(cwd_, ec);
-  if (ec) return fail("workspace_unavailable", "cannot create the app workspace: " + ec.message());
+  if (ec) return fail(api_error::workspace_unavailable, "cannot create the app workspace: " + ec.message());
   if (::access(cfg_.codex_path.c_str(), X_OK) != 0) {
-    return fail("runtime_not_available", "codex is not installed (PLATFORM_CODEX_PATH)");
+    return fail(api_error::runtime_not_available, "codex is not installed (PLATFORM_CODEX_PATH)");
   }
   warm_ = cfg_.codex_warm && !cfg_.production && !req.app_agent();
   auto normalizer = make_runtime_normalizer("runtime-b");
@@ -316,11 +317,11 @@ result<void> codex_turn::initialize() {
   std::string raw;
   json client = {{"name", "platform_worker"}, {"title", "Platform Worker"}, {"version", "1.0.0"}};
   auto init = call("initialize", {{"clientInfo", client}, {"capabilities", {{"experimentalApi", false}}}}, raw);
-  if (!init || init->contains("error")) return fail("runtime_not_available", "codex app-server did not initialize");
+  if (!init || init->contains("error")) return fail(api_error::runtime_not_available, "codex app-server did not initialize");
   write({{"method", "initialized"}});
   if (codex_needs_key_login(cfg_)) {
     auto login = call("account/login/start", {{"type", "apiKey"}, {"apiKey", cfg_.codex_key}}, raw);
-    if (!login || login->contains("error")) return fail("runtime_not_available", "codex did not accept the API key login");
+    if (!login || login->contains("error")) return fail(api_error::runtime_not_available, "codex did not accept the API key login");
   }
   trace(cfg_, "initialized pid=%d ms=%lld", proc_->proc->pid(), ms_since(t0));
   return {};
@@ -342,7 +343,7 @@ result<void> codex_turn::open_thread(const turn_request& req, const json& protoc
     resume["threadId"] = r->session_id;
     resume["excludeTurns"] = true;
     auto resumed = call("thread/resume", resume, raw);
-    if (!resumed) return fail("runtime_not_available", "codex app-server exited while resuming the thread");
+    if (!resumed) return fail(api_error::runtime_not_available, "codex app-server exited while resuming the thread");
     if (!resumed->contains("error")) {
       thread_id_ = r->session_id;
       trace(cfg_, "thread/resume ok thread=%s", thread_id_.c_str());
@@ -354,9 +355,9 @@ result<void> codex_turn::open_thread(const turn_request& req, const json& protoc
           string_field(member(*resumed, "error"), "message").c_str());
   }
   auto started = call("thread/start", params, raw);
-  if (!started) return fail("runtime_not_available", "codex app-server exited while starting the thread");
+  if (!started) return fail(api_error::runtime_not_available, "codex app-server exited while starting the thread");
   if (started->contains("error")) {
-    return fail("runtime_not_available", "codex could not start a thread: " + string_field(member(*started, "error"), "message"));
+    return fail(api_error::runtime_not_available, "codex could not start a thread: " + string_field(member(*started, "error"), "message"));
   }
   thread_id_ = string_field(member(member(*started, "result"), "thread"), "id");
   trace(cfg_, "thread/start ok thread=%s", thread_id_.c_str());
@@ -371,7 +372,7 @@ result<void> codex_turn::start_turn(const turn_request& req, const json& protoco
   params["threadId"] = thread_id_;
   params["input"] = json::array({{{"type", "text"}, {"text", req.prompt}, {"text_elements", json::array()}}});
   turn_request_id_ = send("turn/start", std::move(params));
-  if (turn_request_id_ < 0) return fail("runtime_not_available", "codex app-server closed its input");
+  if (turn_request_id_ < 0) return fail(api_error::runtime_not_available, "codex app-server closed its input");
   return {};
 }
 
@@ -391,7 +392,7 @@ std::int64_t codex_turn::send(const char* method, json params) {
 // answered. An error when codex went away.
 result<json> codex_turn::call(const char* method, json params, std::string& raw) {
   std::int64_t id = send(method, std::move(params));
-  if (id < 0) return fail("runtime_not_available", "codex app-server closed its input");
+  if (id < 0) return fail(api_error::runtime_not_available, "codex app-server closed its input");
   while (proc_->proc->read_line(raw)) {
     json m = servers::parse_json_within(raw);
     if (!m.is_object()) continue;
@@ -401,7 +402,7 @@ result<json> codex_turn::call(const char* method, json params, std::string& raw)
       return m;
     }
   }
-  return fail("runtime_not_available", "codex app-server exited");
+  return fail(api_error::runtime_not_available, "codex app-server exited");
 }
 
 // Server requests are answered at once, whatever phase the turn is in: codex waits for them.

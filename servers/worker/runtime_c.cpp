@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../common/json_fields.hpp"
+#include "platform/api_error.hpp"
 #include "platform/worker_message.hpp"
 
 namespace platform::worker {
@@ -132,7 +133,7 @@ std::string error_result_line(const std::string& text, const std::string& sessio
 
 result<std::unique_ptr<runtime_turn>> runtime_c_turn::start(const config& cfg, const turn_request& req) {
   opencode_support support = opencode_check(cfg);
-  if (!support.usable) return fail("runtime_not_available", support.reason);
+  if (!support.usable) return fail(api_error::runtime_not_available, support.reason);
   std::unique_ptr<runtime_c_turn> t(new runtime_c_turn(cfg));
   auto prepared = t->prepare(req, support.version);
   if (!prepared) return tl::unexpected(prepared.error());
@@ -149,7 +150,7 @@ result<void> runtime_c_turn::prepare(const turn_request& req, const std::string&
   std::error_code ec;
   cwd_ = req.cwd.empty() ? (fs::absolute(cfg_.workspaces_dir) / req.app_id).string() : req.cwd;
   fs::create_directories(cwd_, ec);
-  if (ec) return fail("workspace_unavailable", "cannot create the app workspace: " + ec.message());
+  if (ec) return fail(api_error::workspace_unavailable, "cannot create the app workspace: " + ec.message());
   auto tree = opencode_tree::create(version);
   if (!tree) return tl::unexpected(tree.error());
   tree_ = std::move(*tree);

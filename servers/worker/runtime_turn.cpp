@@ -3,6 +3,7 @@
 #include "runtime_a.hpp"
 #include "runtime_b.hpp"
 #include "runtime_c.hpp"
+#include "platform/api_error.hpp"
 
 namespace platform::worker {
 
@@ -10,7 +11,7 @@ result<std::unique_ptr<runtime_turn>> start_runtime_turn(const config& cfg, cons
   if (req.runtime_id == "runtime-a") return runtime_a_turn::start(cfg, req);
   if (req.runtime_id == "runtime-b") return start_runtime_b_turn(cfg, req);
   if (req.runtime_id == "runtime-c") return runtime_c_turn::start(cfg, req);
-  return fail("runtime_not_available", "this worker cannot run " + req.runtime_id + " yet");
+  return fail(api_error::runtime_not_available, "this worker cannot run " + req.runtime_id + " yet");
 }
 
 }  // namespace platform::worker

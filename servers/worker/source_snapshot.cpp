@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "platform/api_error.hpp"
 #include "platform/source_digest.hpp"
 #include "app_workspace.hpp"
 #include "worker_http.hpp"
@@ -82,9 +83,9 @@ result<snapshot> take_snapshot(const std::string& dir) {
   snapshot s;
   std::error_code ec;
   fs::recursive_directory_iterator it(dir, fs::directory_options::none, ec), end;
-  if (ec) return fail("workspace_unavailable", "cannot read the app workspace");
+  if (ec) return fail(api_error::workspace_unavailable, "cannot read the app workspace");
   for (; it != end; it.increment(ec)) {
-    if (ec) return fail("workspace_unavailable", "cannot read the app workspace");
+    if (ec) return fail(api_error::workspace_unavailable, "cannot read the app workspace");
     auto st = it->symlink_status(ec);
     if (fs::is_directory(st)) {
       if (excluded_dir(it->path().filename())) it.disable_recursion_pending();
@@ -99,7 +100,7 @@ result<snapshot> take_snapshot(const std::string& dir) {
         ++s.skipped;
         continue;
       }
-      return fail("snapshot_too_large", "the workspace's text files exceed 32 MiB");
+      return fail(api_error::snapshot_too_large, "the workspace's text files exceed 32 MiB");
     }
     std::string content = read_prefix(it->path(), size);
     if (!is_text(content)) {
@@ -107,7 +108,7 @@ result<snapshot> take_snapshot(const std::string& dir) {
       continue;
     }
     if (s.files.size() >= snapshot_max_files) {
-      return fail("snapshot_too_large", "the workspace has more than 5000 text files");
+      return fail(api_error::snapshot_too_large, "the workspace has more than 5000 text files");
     }
     s.bytes += content.size();
     s.files.emplace(fs::relative(it->path(), dir).generic_string(), std::move(content));
@@ -195,7 +196,7 @@ bool writable_path(const std::string& dir, const std::string& p) {
 result<void> write_file(const fs::path& target, const std::string& content) {
   std::error_code ec;
   fs::create_directories(target.parent_path(), ec);
-  if (ec) return fail("workspace_unavailable", "cannot create the file's directory");
+  if (ec) return fail(api_error::workspace_unavailable, "cannot create the file's directory");
   // Written beside the target and renamed over it: a reader (the builder's tsc, a snapshot)
   // never sees half a file.
   fs::path tmp = target;
@@ -203,21 +204,19 @@ result<void> write_file(const fs::path& target, const std::string& content) {
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     out << content;
-    if (!out) return fail("workspace_unavailable", "cannot write the file");
+    if (!out) return fail(api_error::workspace_unavailable, "cannot write the file");
   }
   fs::rename(tmp, target, ec);
   if (ec) {
     fs::remove(tmp, ec);
-    return fail("workspace_unavailable", "cannot write the file");
+    return fail(api_error::workspace_unavailable, "cannot write the file");
   }
   return {};
 }
 
 }  // namespace
 
-void put_file(const config& cfg, const std::string& app_id, const httplib::Request& req, httplib::Response& res) {
-  json body;
-  if (!parse_json_body(req, res, body)) return;
+void put_file(const config& cfg, const std::string& app_id, const json& body, httplib::Response& res) {
   auto content = body.find("content");
   std::string path = string_field(body, "path");
   std::string dir = app_workspace_dir(cfg, app_id);
@@ -234,9 +233,7 @@ void put_file(const config& cfg, const std::string& app_id, const httplib::Reque
 
 // The app's draft as the workspace's whole source. Checked whole before anything is written,
 // so a refused set changes nothing.
-void put_source(const config& cfg, const std::string& app_id, const httplib::Request& req, httplib::Response& res) {
-  json body;
-  if (!parse_json_body(req, res, body)) return;
+void put_source(const config& cfg, const std::string& app_id, const json& body, httplib::Response& res) {
   auto files = body.find("files");
   if (files == body.end() || !files->is_object()) return send_error(res, api_error::invalid_body, "files must be an object of path -> text");
   if (files->size() > snapshot_max_files) return send_error(res, api_error::snapshot_too_large, "more than 5000 files");

@@ -5,6 +5,8 @@
 #include <chrono>
 #include <thread>
 
+#include "platform/api_error.hpp"
+
 namespace platform::worker {
 
 result<internal_reply> post_internal(const config& cfg, const std::string& origin, const std::string& path,
@@ -21,7 +23,7 @@ result<internal_reply> post_internal(const config& cfg, const std::string& origi
     if (res.error() != httplib::Error::Connection) break;  // sent already: do not send twice
     std::this_thread::sleep_for(std::chrono::milliseconds(200 << attempt));
   }
-  return fail("web_unreachable", "the web server did not answer " + path);
+  return fail(api_error::web_unreachable, "the web server did not answer " + path);
 }
 
 std::string web_origin(const config& cfg, const std::string& fallback) {

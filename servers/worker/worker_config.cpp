@@ -5,6 +5,7 @@
 #include "../common/env.hpp"
 #include "../common/find_upwards.hpp"
 #include "provider_keys.hpp"
+#include "platform/api_error.hpp"
 
 namespace platform::worker {
 namespace {
@@ -30,7 +31,7 @@ result<config> config_from_env(const std::string& exe_path) {
   c.production = env("PLATFORM_ENV") == "production";
   c.internal_token = env("INTERNAL_API_TOKEN");
   if (c.production && c.internal_token.size() < 32) {
-    return fail("invalid_config", "production mode needs INTERNAL_API_TOKEN of at least 32 bytes");
+    return fail(api_error::invalid_config, "production mode needs INTERNAL_API_TOKEN of at least 32 bytes");
   }
   c.workspaces_dir = env("PLATFORM_WORKSPACES_DIR", env("PLATFORM_DATA_DIR", "./data") + "/workspaces");
   // The project's app workspace template, found from the executable's directory upwards.

@@ -12,6 +12,7 @@
 
 #include "adapters/http_executor.hpp"
 #include "test_server.hpp"
+#include "platform/api_error.hpp"
 
 using namespace platform;
 using nlohmann::json;
@@ -65,7 +66,7 @@ struct fake_dns {
     return [names = names, lookups = lookups](const std::string& host, std::chrono::milliseconds) -> result<std::vector<ip_address>> {
       ++*lookups;
       auto it = names.find(host);
-      if (it == names.end()) return fail("dns_failed", "cannot resolve " + host + ": unknown name");
+      if (it == names.end()) return fail(api_error::dns_failed, "cannot resolve " + host + ": unknown name");
       std::vector<ip_address> out;
       for (const auto& text : it->second) out.push_back(parse_ipv4_strict(text) ? *parse_ipv4_strict(text) : *parse_ipv6(text));
       return out;

@@ -1,6 +1,6 @@
 // The error codes form one closed set (lib/platform/src/api_error.cpp): every code the core,
-// the adapters and the servers put in an `error` is a row of it, no route writes a status by
-// hand, and docs/http-api.md lists every row with its status.
+// the adapters and the servers put in an `error` names a row of it (api_error::x, not text),
+// no route writes a status by hand, and docs/http-api.md lists every row with its status.
 //   node tests/tools/check-error-codes.mjs <source root>
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -27,20 +27,27 @@ function* sources(dir) {
   }
 }
 
-// Where a code is made or compared: fail("x", ...), error{"x", ...}, failure("x", ...),
-// .code = "x", code == "x", code != "x".
-const made = /\b(?:fail|failure)\("([a-z][a-z0-9_]*)"|\berror\{"([a-z][a-z0-9_]*)"|\.code = "([a-z][a-z0-9_]*)"|code\(\) [!=]= "([a-z][a-z0-9_]*)"|\bcode [!=]= "([a-z][a-z0-9_]*)"/g;
+// A code of one's own is made with its row, fail(api_error::x, ...) or error_of(api_error::x,
+// ...), which the compiler checks. Text in its place is what this looks for: a code spelled as
+// a string where one is made or compared (fail("x"), fail_relayed("x"), error{"x"},
+// failure("x"), .code = "x", code == "x", code != "x"). fail_relayed passes on a peer's code
+// and takes no literal, but for the open family worker_http_<status>.
+const made = /\b(?:fail|fail_relayed|failure|error_of)\("([a-z][a-z0-9_]*)"|\berror\{"([a-z][a-z0-9_]*)"|\.code = "([a-z][a-z0-9_]*)"|code\(\) [!=]= "([a-z][a-z0-9_]*)"|\bcode [!=]= "([a-z][a-z0-9_]*)"/g;
+const row = /\bapi_error::([a-z][a-z0-9_]*)\b/g;
 const problems = [];
-let seen = 0;
+let rows = 0;
 for (const dir of ['lib', 'servers', 'tools']) {
   for (const file of sources(join(root, dir))) {
     const text = readFileSync(file, 'utf8');
     const where = relative(root, file);
     for (const m of text.matchAll(made)) {
       const code = m.slice(1).find(Boolean);
-      seen++;
       if (code === 'worker_http_') continue;  // the open family worker_http_<status> (502)
-      if (!table.has(code)) problems.push(`${where}: "${code}" is not in the api_error table`);
+      problems.push(`${where}: "${code}" spelled as text: name its row, api_error::${code}`);
+    }
+    for (const m of text.matchAll(row)) {
+      rows++;
+      if (!table.has(m[1])) problems.push(`${where}: api_error::${m[1]} has no row in api_error.cpp`);
     }
     if (dir === 'servers' && /send_error\(\s*res,\s*\d/.test(text)) {
       problems.push(`${where}: a status written by hand (send_error takes an api_error)`);
@@ -57,4 +64,4 @@ if (problems.length) {
   console.error(problems.join('\n'));
   process.exit(1);
 }
-console.log(`ok   ${table.size} codes; ${seen} places make or compare one, all in the table; docs/http-api.md lists each`);
+console.log(`ok   ${table.size} codes; ${rows} places name a row, none spells a code as text; docs/http-api.md lists each`);

@@ -50,3 +50,17 @@ TEST_CASE("the request guard and the internal caller rule answer with rows of th
   CHECK(status_of(describe(request_refusal::body_too_large).error) == 413);
   CHECK(status_of(describe(internal_refusal::wrong_token).error) == 401);
 }
+
+TEST_CASE("a failure names its row; a worker's refusal without a code is worker_http_<status>") {
+  auto e = fail(api_error::workspace_stale, "send the draft first").value();
+  CHECK(e.code == "workspace_stale");
+  CHECK(e.message == "send the draft first");
+  CHECK(is(e, api_error::workspace_stale));
+  CHECK(!is(e, api_error::workspace_missing));
+  CHECK(http_status_for(e.code) == status_of(api_error::workspace_stale));
+  auto w = fail_worker_http(418, "the worker refused").value();
+  CHECK(w.code == "worker_http_418");
+  CHECK(http_status_for(w.code) == 502);
+  // A peer's code passes through as it came, and keeps its row's status when it is one.
+  CHECK(http_status_for(fail_relayed("worker_draining", "draining").value().code) == 503);
+}

@@ -37,6 +37,7 @@
 #include <random>
 
 #include "adapters/cache_store.hpp"
+#include "platform/api_error.hpp"
 #include "platform/replay_buffer.hpp"
 #include "platform/replay_head.hpp"
 #include "redis_client.hpp"
@@ -299,10 +300,10 @@ std::string seconds(std::chrono::seconds s) { return std::to_string(std::max<std
 // The script's own error codes pass through; anything else Redis says is a transport issue
 // for the caller.
 tl::unexpected<error> script_error(std::string_view message) {
-  for (std::string_view code : {"replay_not_found", "replay_exists", "replay_complete"}) {
-    if (message.find(code) != std::string_view::npos) return fail(std::string(code), "replay buffer: " + std::string(code));
+  for (api_error code : {api_error::replay_not_found, api_error::replay_exists, api_error::replay_complete}) {
+    if (message.find(code_of(code)) != std::string_view::npos) return fail(code, "replay buffer: " + std::string(code_of(code)));
   }
-  return fail("cache_unavailable", "Redis error: " + std::string(message));
+  return fail(api_error::cache_unavailable, "Redis error: " + std::string(message));
 }
 
 class redis_cache_store final : public cache_store {
@@ -398,7 +399,7 @@ class redis_cache_store final : public cache_store {
   result<void> put_head(std::string_view id, const replay_head& head) override {
     if (head.events.size() > opt_.limits.max_head_bytes) {
       (void)pool_.call({"DEL", head_key(id)});
-      return fail("replay_head_too_large", "the replay head is larger than " + std::to_string(opt_.limits.max_head_bytes) + " bytes");
+      return fail(api_error::replay_head_too_large, "the replay head is larger than " + std::to_string(opt_.limits.max_head_bytes) + " bytes");
     }
     std::string value = std::to_string(head.upto) + "\n" + head.events;
     std::string meta = meta_key(id), key = head_key(id);
@@ -416,7 +417,7 @@ class redis_cache_store final : public cache_store {
       auto exists = pool_.call({"EXISTS", meta_key(id)});
       if (!exists) return tl::unexpected(exists.error());
       if ((*exists)->type == REDIS_REPLY_INTEGER && (*exists)->integer == 0) {
-        return fail("replay_not_found", "no replay buffer for stream " + std::string(id));
+        return fail(api_error::replay_not_found, "no replay buffer for stream " + std::string(id));
       }
       return std::optional<replay_head>();
     }
@@ -425,7 +426,7 @@ class redis_cache_store final : public cache_store {
     replay_head h;
     auto [p, ec] = std::from_chars(v.data(), v.data() + (nl == std::string_view::npos ? 0 : nl), h.upto);
     if (nl == std::string_view::npos || ec != std::errc() || p != v.data() + nl) {
-      return fail("cache_unavailable", "unexpected replay head in Redis");
+      return fail(api_error::cache_unavailable, "unexpected replay head in Redis");
     }
     h.events.assign(v.substr(nl + 1));
     return std::optional<replay_head>(std::move(h));
@@ -435,7 +436,7 @@ class redis_cache_store final : public cache_store {
     auto r = eval(read_, id, {"0", "0"});
     if (!r) return tl::unexpected(r.error());
     const redisReply* a = r->get();
-    if (a->type != REDIS_REPLY_ARRAY || a->elements < 4) return fail("cache_unavailable", "unexpected Redis reply");
+    if (a->type != REDIS_REPLY_ARRAY || a->elements < 4) return fail(api_error::cache_unavailable, "unexpected Redis reply");
     replay_info i;
     i.first_seq = to_u64(a->element[0]);
     i.next_seq = to_u64(a->element[1]);
@@ -469,7 +470,7 @@ class redis_cache_store final : public cache_store {
   result<void> publish(std::string_view channel, std::string_view message) override {
     auto r = pool_.call({"PUBLISH", event_channel(channel), message});
     if (!r) return tl::unexpected(r.error());
-    if (auto e = error_text(r->get()); !e.empty()) return fail("cache_unavailable", "Redis error: " + std::string(e));
+    if (auto e = error_text(r->get()); !e.empty()) return fail(api_error::cache_unavailable, "Redis error: " + std::string(e));
     return {};
   }
 
@@ -512,7 +513,7 @@ class redis_cache_store final : public cache_store {
   // Mirrors replay_buffer::read_from, so both stores answer the same history alike.
   // `bytes` replaces the script's data when the caller fetched it.
   static result<replay_read> to_read(const redisReply* a, std::uint64_t cursor, const redisReply* bytes) {
-    if (a->type != REDIS_REPLY_ARRAY || a->elements < 4) return fail("cache_unavailable", "unexpected Redis reply");
+    if (a->type != REDIS_REPLY_ARRAY || a->elements < 4) return fail(api_error::cache_unavailable, "unexpected Redis reply");
     std::uint64_t first = to_u64(a->element[0]), next = to_u64(a->element[1]);
     bool complete = to_u64(a->element[2]) == 1;
     replay_read out;
@@ -527,7 +528,7 @@ class redis_cache_store final : public cache_store {
     }
     if (a->elements >= 10) {
       if (!split_events(a->element[4], bytes != nullptr ? bytes : a->element[6], a->element[5], cursor, out.chunks)) {
-        return fail("cache_unavailable", "unexpected Redis reply");
+        return fail(api_error::cache_unavailable, "unexpected Redis reply");
       }
     }
     out.next_cursor = cursor + out.chunks.size();
@@ -540,12 +541,12 @@ class redis_cache_store final : public cache_store {
   // layout changed since.
   result<redis_reply> fetch_bytes(std::string_view id, const redisReply* located) {
     const redisReply* offs = located->element[4];
-    if (offs->type != REDIS_REPLY_STRING || offs->len < offset_width) return fail("cache_unavailable", "unexpected Redis reply");
+    if (offs->type != REDIS_REPLY_STRING || offs->len < offset_width) return fail(api_error::cache_unavailable, "unexpected Redis reply");
     std::uint64_t from = 0;
     std::from_chars(offs->str, offs->str + offset_width, from);
     std::uint64_t stop = to_u64(located->element[5]), base = to_u64(located->element[8]);
     // The script returns anything up to `inline_bytes` itself, so here the range is never empty.
-    if (stop <= from || from < base) return fail("cache_unavailable", "unexpected Redis reply");
+    if (stop <= from || from < base) return fail(api_error::cache_unavailable, "unexpected Redis reply");
     std::string meta = meta_key(id), data = data_key(id);
     std::string lo = std::to_string(from - base), hi_incl = std::to_string(stop - base - 1);  // inclusive end
     auto replies = pool_.pipeline({{"MULTI"},
@@ -554,7 +555,7 @@ class redis_cache_store final : public cache_store {
                                    {"EXEC"}});
     if (!replies) return tl::unexpected(replies.error());
     redisReply* exec = replies->back().get();
-    if (exec->type != REDIS_REPLY_ARRAY || exec->elements != 2) return fail("cache_unavailable", "unexpected Redis reply");
+    if (exec->type != REDIS_REPLY_ARRAY || exec->elements != 2) return fail(api_error::cache_unavailable, "unexpected Redis reply");
     const redisReply* now = exec->element[0];
     if (now->type != REDIS_REPLY_ARRAY || now->elements != 2 || !same(now->element[0], located->element[7]) ||
         !same(now->element[1], located->element[9])) {

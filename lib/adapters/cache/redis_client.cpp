@@ -6,17 +6,13 @@
 #include <charconv>
 #include <optional>
 
+#include "platform/api_error.hpp"
+#include "platform/ascii.hpp"
+
 namespace platform::detail {
 namespace {
 
-tl::unexpected<error> bad_url(std::string what) { return fail("invalid_config", "the Redis URL " + what); }
-
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
+tl::unexpected<error> bad_url(std::string what) { return fail(api_error::invalid_config, "the Redis URL " + what); }
 
 std::optional<std::string> percent_decode(std::string_view s) {
   std::string out;
@@ -26,7 +22,7 @@ std::optional<std::string> percent_decode(std::string_view s) {
       continue;
     }
     if (i + 2 >= s.size()) return std::nullopt;
-    int hi = hex_value(s[i + 1]), lo = hex_value(s[i + 2]);
+    int hi = hex_digit_value(s[i + 1]), lo = hex_digit_value(s[i + 2]);
     if (hi < 0 || lo < 0) return std::nullopt;
     out += static_cast<char>(hi * 16 + lo);
     i += 2;
@@ -72,8 +68,8 @@ result<void> parse_host_port(std::string_view hostport, redis_address& a) {
 
 result<void> check(redisContext* c, const std::vector<std::string_view>& args, const char* refused) {
   redis_reply r = redis_call(c, args);
-  if (!r) return fail("cache_unavailable", std::string("Redis connection failed during ") + std::string(args[0]));
-  if (r->type == REDIS_REPLY_ERROR) return fail("cache_unavailable", refused);
+  if (!r) return fail(api_error::cache_unavailable, std::string("Redis connection failed during ") + std::string(args[0]));
+  if (r->type == REDIS_REPLY_ERROR) return fail(api_error::cache_unavailable, refused);
   return {};
 }
 
@@ -117,8 +113,8 @@ result<redis_address> parse_redis_url(std::string_view url) {
 result<redis_context> redis_connect(const redis_address& a, std::chrono::milliseconds timeout) {
   redis_context c(redisConnectWithTimeout(a.host.c_str(), a.port, to_timeval(timeout)));
   std::string where = a.host + ":" + std::to_string(a.port);
-  if (!c) return fail("cache_unavailable", "cannot connect to Redis at " + where);
-  if (c->err) return fail("cache_unavailable", "cannot connect to Redis at " + where + ": " + c->errstr);
+  if (!c) return fail(api_error::cache_unavailable, "cannot connect to Redis at " + where);
+  if (c->err) return fail(api_error::cache_unavailable, "cannot connect to Redis at " + where + ": " + c->errstr);
   redisSetTimeout(c.get(), to_timeval(timeout));
   redisEnableKeepAlive(c.get());  // a peer that vanished without a FIN is noticed eventually
   if (!a.password.empty()) {
@@ -195,7 +191,7 @@ result<std::vector<redis_reply>> redis_pool::pipeline(const std::vector<std::vec
     last_error = (*c)->errstr;
     drop(std::move(*c));
   }
-  return fail("cache_unavailable", "lost the connection to Redis: " + last_error);
+  return fail(api_error::cache_unavailable, "lost the connection to Redis: " + last_error);
 }
 
 result<redis_context> redis_pool::lease() {

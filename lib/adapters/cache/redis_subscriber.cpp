@@ -5,6 +5,8 @@
 
 #include <cerrno>
 
+#include "platform/api_error.hpp"
+
 namespace platform::detail {
 namespace {
 
@@ -43,7 +45,7 @@ void redis_subscriber::stop() {
 
 result<void> redis_subscriber::retain(const std::string& channel, std::chrono::milliseconds timeout) {
   std::unique_lock lock(mu_);
-  if (stopping_) return fail("cache_unavailable", "the cache store is shutting down");
+  if (stopping_) return fail(api_error::cache_unavailable, "the cache store is shutting down");
   channel_state& c = channels_[channel];
   if (c.refs++ == 0 && fd_ >= 0) {
     ++c.sent;
@@ -53,7 +55,7 @@ result<void> redis_subscriber::retain(const std::string& channel, std::chrono::m
   // The entry cannot go away meanwhile: our reference keeps it.
   bool live = changed_.wait_for(lock, timeout, [&] { return stopping_ || c.live(); });
   if (live && !stopping_) return {};
-  return fail("cache_unavailable", "Redis did not confirm a subscription in time");
+  return fail(api_error::cache_unavailable, "Redis did not confirm a subscription in time");
 }
 
 void redis_subscriber::release(const std::string& channel) {

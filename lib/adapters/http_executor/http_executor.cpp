@@ -155,10 +155,10 @@ http_executor::~http_executor() = default;
 
 result<std::unique_ptr<http_executor>> http_executor::create(http_executor_options options) {
   if (options.max_response_bytes == 0 || options.timeout.count() <= 0 || options.max_redirects < 0) {
-    return fail("invalid_options", "the response limit and the timeout must be positive, the redirect limit not negative");
+    return fail(api_error::invalid_options, "the response limit and the timeout must be positive, the redirect limit not negative");
   }
   auto tls = http_transport::tls_context::create(options.system_ca, options.extra_ca_file);
-  if (!tls) return fail("invalid_tls_config", tls.error());
+  if (!tls) return fail(api_error::invalid_tls_config, tls.error());
   auto i = std::make_unique<impl>();
   i->options = std::move(options);
   i->tls = std::move(*tls);
@@ -187,8 +187,7 @@ tl::expected<http_exchange, integration_tool_result> http_executor::send(const h
     }
     auto next = redirected(hop, answer->status, *location);
     if (!next) {
-      const auto& code = next.error().code;
-      F f = code == "invalid_url" ? F::invalid_response : failure_of_url_error(code);
+      F f = is(next.error(), api_error::invalid_url) ? F::invalid_response : failure_of_url_error(next.error().code);
       return failed(f, "the redirect from " + hop.target.origin() + " cannot be followed: " + next.error().message);
     }
     hop = std::move(*next);

@@ -14,6 +14,7 @@
 #include <sys/socket.h>
 
 #include "adapters/http_executor.hpp"
+#include "platform/api_error.hpp"
 
 namespace platform {
 namespace {
@@ -68,14 +69,14 @@ result<std::vector<ip_address>> system_resolve(const std::string& host, std::chr
   try {
     std::thread([state, host] { run_lookup(state, host); }).detach();
   } catch (const std::system_error&) {
-    return fail("dns_failed", "could not start a resolver thread");
+    return fail(api_error::dns_failed, "could not start a resolver thread");
   }
   std::unique_lock lock(state->m);
   if (!state->cv.wait_for(lock, budget, [&] { return state->finished; })) {
-    return fail("timeout", "resolving " + host + " took too long");
+    return fail(api_error::timeout, "resolving " + host + " took too long");
   }
-  if (state->status != 0) return fail("dns_failed", "cannot resolve " + host + ": " + ::gai_strerror(state->status));
-  if (state->addresses.empty()) return fail("dns_failed", "cannot resolve " + host + ": no addresses");
+  if (state->status != 0) return fail(api_error::dns_failed, "cannot resolve " + host + ": " + ::gai_strerror(state->status));
+  if (state->addresses.empty()) return fail(api_error::dns_failed, "cannot resolve " + host + ": no addresses");
   return state->addresses;
 }
 

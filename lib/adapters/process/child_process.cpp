@@ -12,6 +12,8 @@
 #include <mutex>
 #include <thread>
 
+#include "platform/api_error.hpp"
+
 namespace platform {
 
 struct child_process::impl {
@@ -61,12 +63,12 @@ struct pipes {
 result<std::unique_ptr<child_process>> child_process::spawn(const process_spec& spec) {
   pipes p;
   for (auto& fd : p.fds) {
-    if (::pipe2(fd, O_CLOEXEC) != 0) return fail("spawn_failed", std::string("pipe: ") + std::strerror(errno));
+    if (::pipe2(fd, O_CLOEXEC) != 0) return fail(api_error::spawn_failed, std::string("pipe: ") + std::strerror(errno));
   }
   int fd3[2] = {-1, -1};
   if (spec.fd3_input) {
-    if (spec.fd3_input->size() > 65536) return fail("spawn_failed", "fd 3 input over 64 KiB");
-    if (::pipe2(fd3, O_CLOEXEC) != 0) return fail("spawn_failed", std::string("pipe: ") + std::strerror(errno));
+    if (spec.fd3_input->size() > 65536) return fail(api_error::spawn_failed, "fd 3 input over 64 KiB");
+    if (::pipe2(fd3, O_CLOEXEC) != 0) return fail(api_error::spawn_failed, std::string("pipe: ") + std::strerror(errno));
     // Written whole before the child starts (it fits the pipe's buffer), then closed: the
     // child reads the bytes and end of file, and nothing of it stays open in the server.
     std::string_view rest = *spec.fd3_input;
@@ -76,7 +78,7 @@ result<std::unique_ptr<child_process>> child_process::spawn(const process_spec& 
       if (n <= 0) {
         close_fd(fd3[0]);
         close_fd(fd3[1]);
-        return fail("spawn_failed", std::string("fd 3 input: ") + std::strerror(errno));
+        return fail(api_error::spawn_failed, std::string("fd 3 input: ") + std::strerror(errno));
       }
       rest.remove_prefix(static_cast<std::size_t>(n));
     }
@@ -114,7 +116,7 @@ result<std::unique_ptr<child_process>> child_process::spawn(const process_spec& 
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attr);
   close_fd(fd3[0]);
-  if (rc != 0) return fail("spawn_failed", "cannot start " + spec.program + ": " + std::strerror(rc));
+  if (rc != 0) return fail(api_error::spawn_failed, "cannot start " + spec.program + ": " + std::strerror(rc));
 
   auto i = std::make_unique<impl>();
   i->pid = pid;
@@ -141,10 +143,10 @@ child_process::~child_process() {
 
 result<void> child_process::write_stdin(std::string_view bytes) {
   while (!bytes.empty()) {
-    if (impl_->in < 0) return fail("stdin_closed", "the process's stdin is closed");
+    if (impl_->in < 0) return fail(api_error::stdin_closed, "the process's stdin is closed");
     ssize_t n = ::write(impl_->in, bytes.data(), bytes.size());
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return fail("stdin_closed", std::string("write to the process failed: ") + std::strerror(errno));
+    if (n < 0) return fail(api_error::stdin_closed, std::string("write to the process failed: ") + std::strerror(errno));
     bytes.remove_prefix(static_cast<std::size_t>(n));
   }
   return {};

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "sql.hpp"
+#include "platform/api_error.hpp"
 
 namespace platform::sql {
 namespace {
@@ -93,17 +94,17 @@ class postgres_connection final : public connection {
 
   tl::unexpected<error> failure(const PGresult* res) const {
     if (PQstatus(conn_) != CONNECTION_OK) {
-      return fail("store_unavailable", std::string("postgres: connection lost: ") + PQerrorMessage(conn_));
+      return fail(api_error::store_unavailable, std::string("postgres: connection lost: ") + PQerrorMessage(conn_));
     }
     const char* state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : nullptr;
     std::string msg = std::string("postgres: ") + (res ? PQresultErrorMessage(res) : PQerrorMessage(conn_));
     while (!msg.empty() && (msg.back() == '\n' || msg.back() == ' ')) msg.pop_back();
-    if (state && std::strcmp(state, "23505") == 0) return fail("store_conflict", msg);
+    if (state && std::strcmp(state, "23505") == 0) return fail(api_error::store_conflict, msg);
     // Serialization failures and deadlocks are transient: the caller may retry the transaction.
     if (state && (std::strcmp(state, "40001") == 0 || std::strcmp(state, "40P01") == 0)) {
-      return fail("store_unavailable", msg);
+      return fail(api_error::store_unavailable, msg);
     }
-    return fail("store_invalid", msg);
+    return fail(api_error::store_invalid, msg);
   }
 
   PGconn* conn_;
@@ -118,7 +119,7 @@ result<std::unique_ptr<connection>> connect_postgres(const std::string& url) {
     std::string msg = c ? PQerrorMessage(c) : "out of memory";
     while (!msg.empty() && (msg.back() == '\n' || msg.back() == ' ')) msg.pop_back();
     PQfinish(c);
-    return fail("store_unavailable", "cannot connect to PostgreSQL: " + msg);
+    return fail(api_error::store_unavailable, "cannot connect to PostgreSQL: " + msg);
   }
   auto conn = std::make_unique<postgres_connection>(c);
   // Notices (e.g. "relation already exists, skipping") would go to stderr otherwise.

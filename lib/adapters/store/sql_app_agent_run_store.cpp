@@ -2,6 +2,7 @@
 // UPDATE whose WHERE clause is the state rule, so replicas racing on a run need no locks.
 #include "sql_app_agent_run_store.hpp"
 
+#include "platform/api_error.hpp"
 #include "platform/store.hpp"
 #include "sql_util.hpp"
 
@@ -36,7 +37,7 @@ result<void> read_summary(const row& r, agent_run_summary& s) {
   s.agent_id = to_text(r[3]);
   s.agent_name = to_text(r[4]);
   auto status = agent_run_status_from(to_text(r[5]));
-  if (!status) return fail("store_corrupt", "agent run " + s.run_id + " has an unknown status");
+  if (!status) return fail(api_error::store_corrupt, "agent run " + s.run_id + " has an unknown status");
   s.status = *status;
   s.draft = to_int(r[6]) != 0;
   s.triggered_by_user_id = to_text(r[7]);
@@ -71,7 +72,7 @@ class sql_app_agent_run_store final : public app_agent_run_store {
     return ex_.in_transaction([&](connection& c) -> result<void> {
       auto app = c.exec("SELECT 1 FROM apps WHERE workspace_id = ? AND id = ?", {v(run.workspace_id), v(run.app_id)});
       if (!app) return tl::unexpected(app.error());
-      if (app->data.empty()) return fail("store_invalid", "no app " + run.app_id + " in that workspace");
+      if (app->data.empty()) return fail(api_error::store_invalid, "no app " + run.app_id + " in that workspace");
       auto r = c.exec(
           "INSERT INTO app_agent_runs (id, workspace_id, app_id, agent_id, agent_name, status, draft, "
           "triggered_by_user_id, triggered_by_user_email, triggered_by_user_name, prompt, system_prompt, "
@@ -151,7 +152,7 @@ class sql_app_agent_run_store final : public app_agent_run_store {
   }
 
   result<bool> finish(const run_key& key, const agent_run_completion& done) override {
-    if (!is_finished(done.status)) return fail("store_invalid", "an agent run ends completed or failed");
+    if (!is_finished(done.status)) return fail(api_error::store_invalid, "an agent run ends completed or failed");
     auto text_or_null = [](const std::optional<std::string>& s) { return s ? v(*s) : value{}; };
     return changed_one(
         "UPDATE app_agent_runs SET status = ?, result = ?, error = ?, usage = ?, transcript = ?, messages = ?, "

@@ -4,6 +4,7 @@
 #include "sql_app_data_store.hpp"
 
 #include "sql_util.hpp"
+#include "platform/api_error.hpp"
 
 namespace platform {
 namespace {
@@ -50,14 +51,14 @@ app_document document_from_row(const sql::row& r) {
 
 result<void> check_ref(const collection_ref& c) {
   if (!valid_collection_name(c.collection)) {
-    return fail("invalid_collection", "a collection name is a letter followed by up to 63 letters, digits, _ or -");
+    return fail(api_error::invalid_collection, "a collection name is a letter followed by up to 63 letters, digits, _ or -");
   }
   return {};
 }
 
 result<void> check_target(const collection_ref& c, std::string_view doc_id) {
   if (auto r = check_ref(c); !r) return r;
-  if (!valid_document_id(doc_id)) return fail("invalid_document_id", "a document id is 1 to 128 of A-Z a-z 0-9 _ -");
+  if (!valid_document_id(doc_id)) return fail(api_error::invalid_document_id, "a document id is 1 to 128 of A-Z a-z 0-9 _ -");
   return {};
 }
 
@@ -113,7 +114,7 @@ class sql_app_data_store final : public app_data_store {
       // Another writer got there first: the next round re-reads (and with an expected
       // version, reports the conflict).
     }
-    return fail("version_conflict", "the document kept changing while this update was merged; retry");
+    return fail(api_error::version_conflict, "the document kept changing while this update was merged; retry");
   }
 
   result<app_document> remove(const collection_ref& c, const data_write& w) override {
@@ -154,13 +155,13 @@ class sql_app_data_store final : public app_data_store {
   result<document_page> list(const collection_ref& c, const page_request& page) override {
     if (auto r = check_ref(c); !r) return tl::unexpected(r.error());
     if (page.limit < 1 || page.limit > app_data_limits::max_page) {
-      return fail("invalid_data", "limit must be from 1 to " + std::to_string(app_data_limits::max_page));
+      return fail(api_error::invalid_data, "limit must be from 1 to " + std::to_string(app_data_limits::max_page));
     }
     std::string statement = text({"SELECT ", document_columns, " FROM app_data_documents", collection_match});
     params p = collection_params(c);
     if (!page.cursor.empty()) {
       auto at = parse_page_cursor(page.cursor);
-      if (!at) return fail("invalid_cursor", "cursor must be a nextCursor this route returned");
+      if (!at) return fail(api_error::invalid_cursor, "cursor must be a nextCursor this route returned");
       statement += " AND (created_at > ? OR (created_at = ? AND id > ?))";
       p.insert(p.end(), {v(at->created_at), v(at->created_at), v(at->id)});
     }
@@ -191,7 +192,7 @@ class sql_app_data_store final : public app_data_store {
         concat(collection_params(c), {v(limits.max_documents_per_collection)}));
     if (!counted) return tl::unexpected(counted.error());
     if (counted->data.empty() || to_int(counted->data.front()[0]) > limits.max_documents_per_collection) {
-      return fail("collection_full", "the collection holds its maximum of " +
+      return fail(api_error::collection_full, "the collection holds its maximum of " +
                                          std::to_string(limits.max_documents_per_collection) + " documents");
     }
     return {};

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "sql_util.hpp"
+#include "platform/api_error.hpp"
 
 namespace platform::sql {
 namespace {
@@ -34,7 +35,7 @@ class sql_audit_store final : public audit_store {
   }
 
   result<std::vector<audit_event>> recent(std::string_view ws, std::string_view app_id, int limit) override {
-    if (limit < 1 || limit > 200) return fail("store_invalid", "limit must be 1 to 200");
+    if (limit < 1 || limit > 200) return fail(api_error::store_invalid, "limit must be 1 to 200");
     auto rows = ex_.query(
         "SELECT id, workspace_id, app_id, kind, actor, tool_name, fingerprint, outcome, builder_run_id, metadata, "
         "created_at FROM tool_audit_events WHERE workspace_id = ? AND app_id = ? "

@@ -89,7 +89,7 @@ result<void> touch_draft(connection& c, std::string_view ws, std::string_view ap
 result<snapshot_head> head_after(connection& c, std::string_view ws, std::string_view app) {
   auto h = read_head(c, ws, app, "draft");
   if (!h) return tl::unexpected(h.error());
-  if (!*h) return fail("store_corrupt", "the draft snapshot vanished inside its transaction");
+  if (!*h) return fail(api_error::store_corrupt, "the draft snapshot vanished inside its transaction");
   return **h;
 }
 

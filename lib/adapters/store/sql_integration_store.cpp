@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "sql_util.hpp"
+#include "platform/api_error.hpp"
 
 namespace platform::sql {
 namespace {
@@ -329,7 +330,7 @@ class sql_integration_store final : public integration_store {
 
   result<secrets_key> key() {
     std::lock_guard lock(key_mutex_);
-    if (!key_) return fail("secrets_key_missing", "no secrets key is installed (PLATFORM_SECRETS_KEY)");
+    if (!key_) return fail(api_error::secrets_key_missing, "no secrets key is installed (PLATFORM_SECRETS_KEY)");
     return *key_;
   }
 

@@ -2,6 +2,7 @@
 // its files, guarded by its digest row, so replicas storing the same build at once store it once.
 #include "sql_preview_store.hpp"
 
+#include "platform/api_error.hpp"
 #include "platform/base64.hpp"
 #include "sql_util.hpp"
 
@@ -13,7 +14,7 @@ class sql_preview_store final : public preview_store {
   explicit sql_preview_store(std::shared_ptr<backend> db) : ex_(std::move(db)) {}
 
   result<void> put_build(std::string_view digest, const std::vector<preview_file>& files, std::int64_t now) override {
-    if (digest.empty() || files.empty()) return fail("store_invalid", "a preview build needs a digest and files");
+    if (digest.empty() || files.empty()) return fail(api_error::store_invalid, "a preview build needs a digest and files");
     std::int64_t total = 0;
     for (const auto& f : files) total += static_cast<std::int64_t>(f.bytes.size());
     return ex_.in_transaction([&](connection& c) -> result<void> {
@@ -42,7 +43,7 @@ class sql_preview_store final : public preview_store {
     if (!rows) return tl::unexpected(rows.error());
     if (rows->empty()) return std::optional<std::string>();
     auto bytes = base64_decode(to_text(rows->front()[0]));
-    if (!bytes) return fail("store_corrupt", "a preview file is not base64");
+    if (!bytes) return fail(api_error::store_corrupt, "a preview file is not base64");
     return std::optional<std::string>(std::move(*bytes));
   }
 

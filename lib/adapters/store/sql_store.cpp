@@ -13,6 +13,7 @@
 #include "sql_integration_store.hpp"
 #include "sql.hpp"
 #include "sql_util.hpp"
+#include "platform/api_error.hpp"
 
 namespace platform {
 namespace {
@@ -84,7 +85,7 @@ result<builder_run_record> run_from_row(const sql::row& r) {
   builder_run_record run;
   run.key = {to_text(r[1]), to_text(r[2]), to_text(r[0])};
   auto status = run_status_from(to_text(r[3]));
-  if (!status) return fail("store_corrupt", "run " + run.key.run_id + " has an unknown status");
+  if (!status) return fail(api_error::store_corrupt, "run " + run.key.run_id + " has an unknown status");
   run.status = *status;
   run.messages_json = to_text(r[4]);
   run.message_count = to_int(r[5]);
@@ -189,7 +190,7 @@ class sql_store final : public store {
     if (!r) return tl::unexpected(r.error());
     if (r->empty()) return std::optional<workspace_role>();
     auto role = workspace_role_from(to_text(r->front()[0]));
-    if (!role) return fail("store_corrupt", "a membership has an unknown role");
+    if (!role) return fail(api_error::store_corrupt, "a membership has an unknown role");
     return role;
   }
 
@@ -211,7 +212,7 @@ class sql_store final : public store {
     std::vector<workspace_summary> out;
     for (const auto& x : *r) {
       auto role = workspace_role_from(to_text(x[2]));
-      if (!role) return fail("store_corrupt", "a membership has an unknown role");
+      if (!role) return fail(api_error::store_corrupt, "a membership has an unknown role");
       out.push_back({to_text(x[0]), to_text(x[1]), *role});
     }
     return out;
@@ -224,7 +225,7 @@ class sql_store final : public store {
     std::vector<member_record> out;
     for (const auto& x : *r) {
       auto role = workspace_role_from(to_text(x[3]));
-      if (!role) return fail("store_corrupt", "a membership has an unknown role");
+      if (!role) return fail(api_error::store_corrupt, "a membership has an unknown role");
       out.push_back({{to_text(x[0]), to_text(x[1]), to_text(x[2])}, *role});
     }
     return out;
@@ -299,7 +300,7 @@ class sql_store final : public store {
       auto app = c.exec("SELECT 1 FROM apps WHERE workspace_id = ? AND id = ?",
                         {v(run.key.workspace_id), v(run.key.app_id)});
       if (!app) return tl::unexpected(app.error());
-      if (app->data.empty()) return fail("store_invalid", "no app " + run.key.app_id + " in that workspace");
+      if (app->data.empty()) return fail(api_error::store_invalid, "no app " + run.key.app_id + " in that workspace");
       auto r = c.exec("INSERT INTO builder_runs (id, workspace_id, app_id, status, run_reason, created_at, "
                       "updated_at) VALUES (?, ?, ?, 'pending', ?, ?, ?)",
                       {v(run.key.run_id), v(run.key.workspace_id), v(run.key.app_id), v(run.run_reason),
@@ -331,12 +332,12 @@ class sql_store final : public store {
     if (!rows) return tl::unexpected(rows.error());
     if (rows->empty()) return std::optional<run_stream_state>();
     auto status = run_status_from(to_text(rows->front()[0]));
-    if (!status) return fail("store_corrupt", "run " + key.run_id + " has an unknown status");
+    if (!status) return fail(api_error::store_corrupt, "run " + key.run_id + " has an unknown status");
     return std::optional<run_stream_state>(run_stream_state{*status, rows->front()[1]});
   }
 
   result<claim_outcome> claim_builder_run(const run_key& key, const claim_request& claim) override {
-    if (claim.claim_token.empty()) return fail("store_invalid", "a claim needs a token");
+    if (claim.claim_token.empty()) return fail(api_error::store_invalid, "a claim needs a token");
     // The UPDATE is the claim; reading the row afterwards only explains a lost claim. A row
     // that changed in between (classify says claimable) is tried again.
     for (int attempt = 0; attempt < 3; ++attempt) {
@@ -361,7 +362,7 @@ class sql_store final : public store {
       if (!now) return tl::unexpected(now.error());
       if (now->empty()) return claim_outcome::not_found;
       auto status = run_status_from(to_text(now->front()[0]));
-      if (!status) return fail("store_corrupt", "run " + key.run_id + " has an unknown status");
+      if (!status) return fail(api_error::store_corrupt, "run " + key.run_id + " has an unknown status");
       auto outcome = classify_claim(*status, to_int(now->front()[1]), claim.incoming_messages);
       if (outcome != claim_outcome::claimed) return outcome;
     }
@@ -382,7 +383,7 @@ class sql_store final : public store {
 
   result<bool> end_turn(const run_key& key, std::string_view token, const turn_end& end) override {
     if (end.status != run_status::completed && end.status != run_status::failed) {
-      return fail("store_invalid", "a turn ends completed or failed");
+      return fail(api_error::store_invalid, "a turn ends completed or failed");
     }
     std::string head = "UPDATE builder_runs SET status = ?, active_stream_id = NULL, claim_token = '', "
                        "lease_until = 0, updated_at = ?";
@@ -407,7 +408,7 @@ class sql_store final : public store {
                     v(turn.total_cache_read_tokens), v(turn.total_cache_creation_tokens)},
                    key));
       if (!totals) return tl::unexpected(totals.error());
-      if (totals->changes != 1) return fail("store_invalid", "no run " + key.run_id + " under that app");
+      if (totals->changes != 1) return fail(api_error::store_invalid, "no run " + key.run_id + " under that app");
       for (const auto& [model, u] : turn.by_model) {
         auto r = c.exec(
             "INSERT INTO run_model_usage (run_id, model, input_tokens, output_tokens, cache_read_tokens, "
@@ -435,7 +436,7 @@ class sql_store final : public store {
     return in_transaction([&](sql::connection& c) -> result<void> {
       auto latest = c.exec(statement("UPDATE builder_runs SET session_state = ?"), with_key({v(state.state_json)}, key));
       if (!latest) return tl::unexpected(latest.error());
-      if (latest->changes != 1) return fail("store_invalid", "no run " + key.run_id + " under that app");
+      if (latest->changes != 1) return fail(api_error::store_invalid, "no run " + key.run_id + " under that app");
       auto r = c.exec("INSERT INTO run_session_states (run_id, runtime_id, state, covered_messages) VALUES (?, ?, ?, ?) "
                       "ON CONFLICT (run_id, runtime_id) DO UPDATE SET state = excluded.state, "
                       "covered_messages = excluded.covered_messages",
@@ -516,7 +517,7 @@ result<std::unique_ptr<store>> open_store(const std::string& database_url, const
   if (!database_url.empty()) return open_postgres_store(database_url);
   std::error_code ec;
   std::filesystem::create_directories(data_dir, ec);
-  if (ec) return fail("store_unavailable", "cannot create the data directory " + data_dir + ": " + ec.message());
+  if (ec) return fail(api_error::store_unavailable, "cannot create the data directory " + data_dir + ": " + ec.message());
   return open_sqlite_store((std::filesystem::path(data_dir) / "platform.db").string());
 }
 

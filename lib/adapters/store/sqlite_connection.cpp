@@ -3,6 +3,7 @@
 #include <sqlite3.h>
 
 #include "sql.hpp"
+#include "platform/api_error.hpp"
 
 namespace platform::sql {
 namespace {
@@ -69,13 +70,13 @@ class sqlite_connection final : public connection {
   tl::unexpected<error> failure() const {
     int ext = sqlite3_extended_errcode(db_);
     std::string msg = std::string("sqlite: ") + sqlite3_errmsg(db_);
-    if (ext == SQLITE_CONSTRAINT_PRIMARYKEY || ext == SQLITE_CONSTRAINT_UNIQUE) return fail("store_conflict", msg);
+    if (ext == SQLITE_CONSTRAINT_PRIMARYKEY || ext == SQLITE_CONSTRAINT_UNIQUE) return fail(api_error::store_conflict, msg);
     int primary = ext & 0xff;
     if (primary == SQLITE_BUSY || primary == SQLITE_LOCKED || primary == SQLITE_IOERR ||
         primary == SQLITE_CANTOPEN || primary == SQLITE_FULL || primary == SQLITE_NOMEM) {
-      return fail("store_unavailable", msg);
+      return fail(api_error::store_unavailable, msg);
     }
-    return fail("store_invalid", msg);
+    return fail(api_error::store_invalid, msg);
   }
 
   sqlite3* db_;
@@ -89,7 +90,7 @@ result<std::unique_ptr<connection>> connect_sqlite(const std::string& path) {
   if (sqlite3_open_v2(path.c_str(), &db, flags, nullptr) != SQLITE_OK) {
     std::string msg = db ? sqlite3_errmsg(db) : "out of memory";
     sqlite3_close_v2(db);
-    return fail("store_unavailable", "cannot open the SQLite database " + path + ": " + msg);
+    return fail(api_error::store_unavailable, "cannot open the SQLite database " + path + ": " + msg);
   }
   sqlite3_busy_timeout(db, 10000);
   auto conn = std::make_unique<sqlite_connection>(db);

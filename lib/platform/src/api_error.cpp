@@ -139,6 +139,8 @@ constexpr std::array rows{
     row{api_error::invalid_spec, {"invalid_spec", 400, "A package spec is not allowed."}},
     row{api_error::invalid_name, {"invalid_name", 400, "A package name is not allowed."}},
     row{api_error::unsupported_source, {"unsupported_source", 400, "A package source is not the registry."}},
+    row{api_error::missing_version, {"missing_version", 400, "A package is given without a version."}},
+    row{api_error::not_exact_version, {"not_exact_version", 400, "A package version is a range, a tag or partial."}},
     row{api_error::app_packages_invalid, {"app_packages_invalid", 400, "package.json or package-lock.json breaks the rules for app packages."}},
     row{api_error::npm_failed, {"npm_failed", 502, "npm failed."}},
     row{api_error::npm_unavailable, {"npm_unavailable", 503, "npm is not available to install app packages."}},

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "platform/api_error.hpp"
 #include "platform/app_data_store.hpp"
 #include "platform/compact_json.hpp"
 #include "platform/json_limits.hpp"
@@ -17,23 +18,22 @@ bool id_char(char c) {
   return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
 }
 
-
 // The text as a JSON object, checked for nesting before the recursive parser sees it.
 result<json> parse_object(std::string_view text, std::string_view what) {
   if (nests_deeper_than(text, app_data_limits::max_depth)) {
-    return fail("invalid_data", std::string(what) + " nests deeper than " + std::to_string(app_data_limits::max_depth) +
+    return fail(api_error::invalid_data, std::string(what) + " nests deeper than " + std::to_string(app_data_limits::max_depth) +
                                     " levels");
   }
   json j = json::parse(text, nullptr, false);
-  if (j.is_discarded()) return fail("invalid_data", std::string(what) + " is not valid JSON");
-  if (!j.is_object()) return fail("invalid_data", std::string(what) + " must be a JSON object");
+  if (j.is_discarded()) return fail(api_error::invalid_data, std::string(what) + " is not valid JSON");
+  if (!j.is_object()) return fail(api_error::invalid_data, std::string(what) + " must be a JSON object");
   return j;
 }
 
 result<std::string> within_limits(const json& j, const app_data_limits& limits) {
   std::string out = compact_json(j);
   if (out.size() > limits.max_document_bytes) {
-    return fail("document_too_large", "a document's data may hold at most " + std::to_string(limits.max_document_bytes) +
+    return fail(api_error::document_too_large, "a document's data may hold at most " + std::to_string(limits.max_document_bytes) +
                                           " bytes of JSON; this one holds " + std::to_string(out.size()));
   }
   return out;
@@ -75,7 +75,7 @@ result<std::string> normalize_document(std::string_view text, const app_data_lim
 
 result<std::string> merge_document(std::string_view current, std::string_view patch, const app_data_limits& limits) {
   auto doc = parse_object(current, "the stored document");
-  if (!doc) return fail("store_corrupt", doc.error().message);
+  if (!doc) return fail(api_error::store_corrupt, doc.error().message);
   auto p = parse_object(patch, "data");
   if (!p) return tl::unexpected(p.error());
   doc->merge_patch(*p);  // RFC 7396; an object patch keeps the target an object

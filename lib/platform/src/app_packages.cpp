@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bounded_json.hpp"
+#include "platform/api_error.hpp"
 #include "platform/ascii.hpp"
 
 namespace platform {
@@ -71,11 +72,11 @@ bool other_source(std::string_view s) {
 }
 
 // What is wrong with `version` as an app dependency's version, as a (code, reason) pair.
-std::optional<std::pair<std::string, std::string>> version_problem(std::string_view version) {
-  if (version.empty()) return std::pair<std::string, std::string>{"missing_version", "has no version"};
+std::optional<std::pair<api_error, std::string>> version_problem(std::string_view version) {
+  if (version.empty()) return std::pair<api_error, std::string>{api_error::missing_version, "has no version"};
   if (other_source(version) || version.find_first_of(":/#\\") != std::string_view::npos) {
-    return std::pair<std::string, std::string>{
-        "unsupported_source", "is not a registry version: URLs, git, file, link, workspace specs and npm: aliases "
+    return std::pair<api_error, std::string>{
+        api_error::unsupported_source, "is not a registry version: URLs, git, file, link, workspace specs and npm: aliases "
                               "are not installed"};
   }
   if (!exact_version(version)) {
@@ -83,7 +84,7 @@ std::optional<std::pair<std::string, std::string>> version_problem(std::string_v
                           ? "has build metadata (\"+...\"), which npm ignores: give the plain version"
                           : "is not an exact version: give one version like 2.1.1 (no ranges such as ^ or ~, no "
                             "tags such as latest, no partial versions)";
-    return std::pair<std::string, std::string>{"not_exact_version", why};
+    return std::pair<api_error, std::string>{api_error::not_exact_version, why};
   }
   return std::nullopt;
 }
@@ -195,29 +196,29 @@ bool exact_version(std::string_view version) noexcept {
 }
 
 result<package_pin> parse_package_pin(std::string_view spec) {
-  if (spec.empty()) return fail("invalid_spec", "A package spec is empty: write it as name@version, like clsx@2.1.1.");
+  if (spec.empty()) return fail(api_error::invalid_spec, "A package spec is empty: write it as name@version, like clsx@2.1.1.");
   if (spec.size() > max_package_spec_bytes || !printable_ascii(spec)) {
-    return fail("invalid_spec", "A package spec must be name@version in plain ASCII without spaces, at most 300 bytes.");
+    return fail(api_error::invalid_spec, "A package spec must be name@version in plain ASCII without spaces, at most 300 bytes.");
   }
   const std::string unsupported = " is not a registry package: only name@version from the npm registry is installed "
                                   "(no URLs, tarballs, paths, git, file:, link:, workspace: or npm: aliases).";
-  if (other_source(spec)) return fail("unsupported_source", shown(spec) + unsupported);
+  if (other_source(spec)) return fail(api_error::unsupported_source, shown(spec) + unsupported);
   auto at = spec.find('@', spec.front() == '@' ? 1 : 0);
   std::string_view name = spec.substr(0, at);
   if (!valid_package_name(name)) {
     if (name.front() != '@' && name.find('/') != std::string_view::npos) {
-      return fail("unsupported_source", shown(spec) + unsupported);
+      return fail(api_error::unsupported_source, shown(spec) + unsupported);
     }
-    if (name.find_first_of(":#") != std::string_view::npos) return fail("unsupported_source", shown(spec) + unsupported);
-    return fail("invalid_name", shown(name) + " is not a valid npm package name (lowercase letters, digits, '-', '.' "
+    if (name.find_first_of(":#") != std::string_view::npos) return fail(api_error::unsupported_source, shown(spec) + unsupported);
+    return fail(api_error::invalid_name, shown(name) + " is not a valid npm package name (lowercase letters, digits, '-', '.' "
                                                "and '_', optionally @scope/name).");
   }
   std::string_view version = at == std::string_view::npos ? std::string_view{} : spec.substr(at + 1);
   if (auto p = version_problem(version)) {
     std::string example = std::string(name) + "@1.2.3";
     std::string msg = shown(spec) + " " + p->second + ".";
-    if (p->first == "missing_version") msg = shown(spec) + " has no version: pin one exact version, like " + example + ".";
-    if (p->first == "unsupported_source") msg = shown(spec) + unsupported;
+    if (p->first == api_error::missing_version) msg = shown(spec) + " has no version: pin one exact version, like " + example + ".";
+    if (p->first == api_error::unsupported_source) msg = shown(spec) + unsupported;
     return fail(p->first, msg);
   }
   return package_pin{std::string(name), std::string(version)};
@@ -300,7 +301,7 @@ manifest_report read_app_manifest(std::string_view package_json) {
         continue;
       }
       if (auto p = version_problem(version)) {
-        add(r.problems, path, p->first, shown(name + "@" + version) + " " + p->second + ".");
+        add(r.problems, path, std::string(code_of(p->first)), shown(name + "@" + version) + " " + p->second + ".");
         continue;
       }
       into[name] = version;
@@ -319,8 +320,8 @@ manifest_report read_app_manifest(std::string_view package_json) {
 result<std::string> manifest_with_platform_pins(std::string_view app_package_json, std::string_view template_package_json) {
   auto app = parse_json_within<ojson>(app_package_json, manifest_limits);
   auto tmpl = parse_json_within<ojson>(template_package_json, manifest_limits);
-  if (app.is_discarded() || !app.is_object()) return fail("invalid_json", "package.json is not a JSON object");
-  if (tmpl.is_discarded() || !tmpl.is_object()) return fail("invalid_json", "the template's package.json is not a JSON object");
+  if (app.is_discarded() || !app.is_object()) return fail(api_error::invalid_json, "package.json is not a JSON object");
+  if (tmpl.is_discarded() || !tmpl.is_object()) return fail(api_error::invalid_json, "the template's package.json is not a JSON object");
   constexpr std::array<const char*, 2> fields{"dependencies", "devDependencies"};
   for (const char* field : fields) {
     if (!tmpl.contains(field) || !tmpl[field].is_object()) continue;

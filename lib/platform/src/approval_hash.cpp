@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <openssl/evp.h>
 
+#include "platform/api_error.hpp"
 #include "platform/canonical_json.hpp"
 
 namespace platform {
@@ -54,7 +55,7 @@ void normalize_tools_v1(json& object, const char* key) {
 // validator's job, and the hash must stay defined for every document it could be shown.
 result<json> normalize_v1(json doc) {
   if (!doc.is_object() || !doc.contains("agents") || !doc["agents"].is_array()) {
-    return fail("not_agents_document", "agents.json must be a JSON object with an \"agents\" array");
+    return fail(api_error::not_agents_document, "agents.json must be a JSON object with an \"agents\" array");
   }
   drop_empty_array_v1(doc, "appTools");
   normalize_tools_v1(doc, "appTools");
@@ -91,13 +92,13 @@ result<approval> hash_with(normalizer normalize, hash_scheme scheme, std::string
   auto canonical = canonicalize_json(text);
   if (!canonical) return tl::unexpected(canonical.error());
   json doc = json::parse(*canonical, nullptr, false);
-  if (doc.is_discarded()) return fail("internal", "canonical JSON did not parse back");
+  if (doc.is_discarded()) return fail(api_error::internal, "canonical JSON did not parse back");
   auto normalized = normalize(std::move(doc));
   if (!normalized) return tl::unexpected(normalized.error());
   auto payload = canonicalize_json(normalized->dump());
   if (!payload) return tl::unexpected(payload.error());
   std::string digest = sha256_hex(*payload);
-  if (digest.size() != sha256_hex_size) return fail("internal", "SHA-256 is unavailable");
+  if (digest.size() != sha256_hex_size) return fail(api_error::internal, "SHA-256 is unavailable");
   return approval{std::string(hash_scheme_name(scheme)) + ":" + digest, std::move(*payload)};
 }
 
@@ -124,11 +125,11 @@ std::optional<hash_scheme> hash_scheme_of(std::string_view hash) noexcept {
 
 result<approval> approval_hash(hash_scheme scheme, std::string_view agents_json_text) {
   normalizer normalize = normalizer_of(scheme);
-  if (normalize == nullptr) return fail("unknown_hash_scheme", "unknown approval hash scheme");
+  if (normalize == nullptr) return fail(api_error::unknown_hash_scheme, "unknown approval hash scheme");
   try {
     return hash_with(normalize, scheme, agents_json_text);
   } catch (const std::exception& ex) {
-    return fail("internal", std::string("approval hash failed: ") + ex.what());
+    return fail(api_error::internal, std::string("approval hash failed: ") + ex.what());
   }
 }
 
@@ -142,7 +143,7 @@ bool hashes_equal(std::string_view a, std::string_view b) noexcept {
 
 result<bool> matches_approved_hash(std::string_view approved_hash, std::string_view agents_json_text) {
   auto scheme = hash_scheme_of(approved_hash);
-  if (!scheme) return fail("unknown_hash_scheme", "the approved hash is not of the form v1:<64 lowercase hex>");
+  if (!scheme) return fail(api_error::unknown_hash_scheme, "the approved hash is not of the form v1:<64 lowercase hex>");
   auto current = approval_hash(*scheme, agents_json_text);
   return current.has_value() && current->hash == approved_hash;
 }

@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "platform/api_error.hpp"
+
 namespace platform {
 
 namespace {
@@ -128,7 +130,7 @@ class canonical_writer {
     return std::move(root_);
   }
   void fail_unexpectedly(std::string message) {
-    if (!error_) error_ = error{"invalid_json", std::move(message)};
+    if (!error_) error_ = error_of(api_error::invalid_json, std::move(message));
   }
 
  private:

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "platform/api_error.hpp"
 #include "platform/json_limits.hpp"
 
 namespace platform {
@@ -31,11 +32,11 @@ std::string string_field(const json& o, const char* name) {
 
 result<claude_login> parse_claude_login(std::string_view text) {
   json doc = login_document(text);
-  if (doc.is_discarded()) return fail("invalid_login", "not a Claude Code login (.credentials.json with claudeAiOauth)");
+  if (doc.is_discarded()) return fail(api_error::invalid_login, "not a Claude Code login (.credentials.json with claudeAiOauth)");
   const json& o = doc["claudeAiOauth"];
   claude_login login;
   login.access_token = string_field(o, "accessToken");
-  if (login.access_token.empty()) return fail("invalid_login", "the Claude Code login has no access token");
+  if (login.access_token.empty()) return fail(api_error::invalid_login, "the Claude Code login has no access token");
   login.refresh_token = string_field(o, "refreshToken");
   if (auto it = o.find("expiresAt"); it != o.end() && it->is_number()) {
     double ms = it->get<double>();
@@ -66,15 +67,15 @@ std::string claude_refresh_request(const claude_login& login, std::string_view c
 
 result<std::string> apply_claude_refresh(std::string_view file_text, std::string_view reply, std::int64_t now_ms) {
   json doc = login_document(file_text);
-  if (doc.is_discarded()) return fail("invalid_login", "not a Claude Code login (.credentials.json with claudeAiOauth)");
+  if (doc.is_discarded()) return fail(api_error::invalid_login, "not a Claude Code login (.credentials.json with claudeAiOauth)");
   json r = check_json_limits(reply, login_limits) ? json::parse(reply, nullptr, false) : json(json::value_t::discarded);
-  if (!r.is_object()) return fail("refresh_failed", "the token endpoint's reply is not a JSON object");
+  if (!r.is_object()) return fail(api_error::refresh_failed, "the token endpoint's reply is not a JSON object");
   std::string access = string_field(r, "access_token");
-  if (access.empty()) return fail("refresh_failed", "the token endpoint's reply has no access_token");
+  if (access.empty()) return fail(api_error::refresh_failed, "the token endpoint's reply has no access_token");
   auto expires_in = r.find("expires_in");
   if (expires_in == r.end() || !expires_in->is_number() || expires_in->get<double>() <= 0 ||
       expires_in->get<double>() > 3.0e8) {
-    return fail("refresh_failed", "the token endpoint's reply has no usable expires_in");
+    return fail(api_error::refresh_failed, "the token endpoint's reply has no usable expires_in");
   }
   json& o = doc["claudeAiOauth"];
   o["accessToken"] = access;

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "platform/api_error.hpp"
 #include "platform/ascii.hpp"
 #include "platform/compact_json.hpp"
 #include "platform/json_limits.hpp"
@@ -86,7 +87,6 @@ bool compressed(const http_response& r) {
   return ce && !trim(*ce).empty() && ascii_lower(trim(*ce)) != "identity";
 }
 
-
 // JSON text stays JSON; anything else (or JSON nested deeper than the reply can embed) is
 // carried as a JSON string.
 std::string as_data(const std::string& body, std::string_view mt) {
@@ -164,10 +164,14 @@ integration_tool_result http_action_failed(http_action_failure f, std::string me
 }
 
 http_action_failure failure_of_url_error(std::string_view code) {
-  if (code == "scheme_not_allowed" || code == "insecure_redirect") return http_action_failure::scheme_not_allowed;
-  if (code == "invalid_host" || code == "userinfo_not_allowed") return http_action_failure::host_not_allowed;
-  if (code == "invalid_request") return http_action_failure::invalid_request;
-  return http_action_failure::invalid_url;
+  switch (api_error_named(code).value_or(api_error::invalid_url)) {
+    case api_error::scheme_not_allowed:
+    case api_error::insecure_redirect: return http_action_failure::scheme_not_allowed;
+    case api_error::invalid_host:
+    case api_error::userinfo_not_allowed: return http_action_failure::host_not_allowed;
+    case api_error::invalid_request: return http_action_failure::invalid_request;
+    default: return http_action_failure::invalid_url;
+  }
 }
 
 integration_tool_result http_action_result(const http_response& response, std::string_view origin,

@@ -1,6 +1,7 @@
 // The request bytes of one hop. Header values come from tool input and secrets, so anything
 // that could end a header line is refused rather than escaped: there is no safe escape.
 #include "platform/http_hop.hpp"
+#include "platform/api_error.hpp"
 #include "platform/ascii.hpp"
 
 #include <algorithm>
@@ -8,7 +9,6 @@
 
 namespace platform {
 namespace {
-
 
 bool is_token(std::string_view s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
@@ -42,13 +42,13 @@ result<http_hop> first_hop(const http_request& request) {
 }
 
 result<std::string> write_http_request(const http_hop& hop, std::string_view user_agent) {
-  if (!is_token(hop.method)) return fail("invalid_request", "the method is not an HTTP token");
+  if (!is_token(hop.method)) return fail(api_error::invalid_request, "the method is not an HTTP token");
   std::string out = hop.method + " " + hop.target.target + " HTTP/1.1\r\nHost: " + hop.target.authority() + "\r\n";
   bool has_agent = false;
   for (const auto& [name, value] : hop.headers) {
-    if (!is_token(name)) return fail("invalid_request", "a header name is not an HTTP token");
+    if (!is_token(name)) return fail(api_error::invalid_request, "a header name is not an HTTP token");
     if (!safe_value(value)) {
-      return fail("invalid_request", "the value of header " + name.substr(0, 64) + " contains CR, LF or NUL");
+      return fail(api_error::invalid_request, "the value of header " + name.substr(0, 64) + " contains CR, LF or NUL");
     }
     if (owned(name)) continue;
     has_agent = has_agent || iequals(name, "user-agent");

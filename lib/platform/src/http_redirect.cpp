@@ -2,6 +2,7 @@
 // it; the header rule is stricter than theirs (they drop only Authorization and Cookie),
 // because tool secrets often travel in custom headers such as X-Api-Key.
 #include "platform/http_redirect.hpp"
+#include "platform/api_error.hpp"
 #include "platform/ascii.hpp"
 
 #include <algorithm>
@@ -9,7 +10,6 @@
 
 namespace platform {
 namespace {
-
 
 constexpr std::array<std::string_view, 5> cross_origin_headers{"accept", "accept-language", "content-language",
                                                                "content-type", "user-agent"};
@@ -38,7 +38,7 @@ result<http_hop> redirected(const http_hop& current, int status, std::string_vie
   auto target = resolve_url(current.target, location);
   if (!target) return tl::unexpected(target.error());
   if (current.target.scheme == "https" && target->scheme == "http") {
-    return fail("insecure_redirect", "the provider redirected from https to http, which would send the request in clear text");
+    return fail(api_error::insecure_redirect, "the provider redirected from https to http, which would send the request in clear text");
   }
   http_hop next = current;
   next.target = std::move(*target);

@@ -12,7 +12,6 @@ namespace {
 constexpr std::size_t max_chunk_line = 4096;  // size plus extensions
 constexpr std::size_t max_chunk_hex_digits = 15;
 
-
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 bool is_token_char(char c) {
@@ -24,13 +23,6 @@ std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
   return s;
-}
-
-int hex_value(char c) {
-  if (is_digit(c)) return c - '0';
-  c = ascii_lower(c);
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  return -1;
 }
 
 // Comma-separated list elements of every header named `name`, trimmed, empty ones dropped.
@@ -235,12 +227,12 @@ void http_response_parser::choose_body() {
 
 void http_response_parser::on_chunk_size(std::string_view line) {
   std::size_t i = 0, size = 0;
-  for (; i < line.size() && hex_value(line[i]) >= 0; ++i) {
+  for (; i < line.size() && hex_digit_value(line[i]) >= 0; ++i) {
     if (i == max_chunk_hex_digits) {
       fail(failure::malformed, "a chunk size is too large");
       return;
     }
-    size = size * 16 + static_cast<std::size_t>(hex_value(line[i]));
+    size = size * 16 + static_cast<std::size_t>(hex_digit_value(line[i]));
   }
   std::string_view rest = trim(line.substr(i));
   if (i == 0 || (!rest.empty() && rest.front() != ';')) {

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bounded_json.hpp"
+#include "platform/api_error.hpp"
 #include "platform/base64.hpp"
 
 namespace platform {
@@ -17,7 +18,7 @@ namespace {
 
 using nlohmann::json;
 
-tl::unexpected<error> invalid(std::string why) { return fail("invalid_token", "identity token rejected: " + why); }
+tl::unexpected<error> invalid(std::string why) { return fail(api_error::invalid_token, "identity token rejected: " + why); }
 
 std::string hmac_sha256(std::string_view key, std::string_view data) {
   unsigned char mac[EVP_MAX_MD_SIZE];

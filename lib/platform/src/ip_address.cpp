@@ -4,19 +4,15 @@
 
 #include <vector>
 
+#include "platform/api_error.hpp"
+#include "platform/ascii.hpp"
+
 namespace platform {
 namespace {
 
 constexpr std::uint64_t max_ipv4 = 0xFFFFFFFFull;
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
-
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
 
 // One inet_aton part; values beyond 32 bits are refused early so nothing overflows.
 std::optional<std::uint64_t> ipv4_part(std::string_view p) {
@@ -32,7 +28,7 @@ std::optional<std::uint64_t> ipv4_part(std::string_view p) {
   }
   std::uint64_t v = 0;
   for (char c : p) {
-    int d = hex_value(c);
+    int d = hex_digit_value(c);
     if (d < 0 || static_cast<unsigned>(d) >= base) return std::nullopt;
     v = v * base + static_cast<unsigned>(d);
     if (v > max_ipv4) return std::nullopt;
@@ -77,7 +73,7 @@ std::optional<std::vector<unsigned>> ipv6_groups(std::string_view side, bool may
     if (p.empty() || p.size() > 4) return std::nullopt;
     unsigned v = 0;
     for (char c : p) {
-      int d = hex_value(c);
+      int d = hex_digit_value(c);
       if (d < 0) return std::nullopt;
       v = v * 16 + static_cast<unsigned>(d);
     }
@@ -229,18 +225,18 @@ result<ip_network> parse_ip_network(std::string_view text) {
   std::string_view addr_text = text.substr(0, slash);
   auto addr = parse_ipv4_strict(addr_text);
   if (!addr) addr = parse_ipv6(addr_text);
-  if (!addr) return fail("invalid_network", "not an IPv4 or IPv6 address: \"" + std::string(addr_text) + "\"");
+  if (!addr) return fail(api_error::invalid_network, "not an IPv4 or IPv6 address: \"" + std::string(addr_text) + "\"");
   unsigned bits = static_cast<unsigned>(addr->size() * 8);
   unsigned prefix = bits;
   if (slash != std::string_view::npos) {
     std::string_view p = text.substr(slash + 1);
-    if (p.empty() || p.size() > 3) return fail("invalid_network", "the prefix length after / must be a number");
+    if (p.empty() || p.size() > 3) return fail(api_error::invalid_network, "the prefix length after / must be a number");
     prefix = 0;
     for (char c : p) {
-      if (!is_digit(c)) return fail("invalid_network", "the prefix length after / must be a number");
+      if (!is_digit(c)) return fail(api_error::invalid_network, "the prefix length after / must be a number");
       prefix = prefix * 10 + static_cast<unsigned>(c - '0');
     }
-    if (prefix > bits) return fail("invalid_network", "the prefix length is longer than the address");
+    if (prefix > bits) return fail(api_error::invalid_network, "the prefix length is longer than the address");
   }
   ip_network n{*addr, prefix};
   ip_network masked{*addr, 0};
@@ -252,7 +248,7 @@ result<ip_network> parse_ip_network(std::string_view text) {
   masked.prefix = prefix;
   // A set host bit usually means a typo in the prefix; refuse rather than guess.
   if (masked.base != n.base) {
-    return fail("invalid_network", "host bits are set: write " + to_string(masked));
+    return fail(api_error::invalid_network, "host bits are set: write " + to_string(masked));
   }
   return n;
 }

@@ -6,6 +6,7 @@
 #include <array>
 #include <vector>
 
+#include "platform/api_error.hpp"
 #include "platform/ascii.hpp"
 
 namespace platform {
@@ -144,7 +145,7 @@ std::optional<std::uint16_t> parse_port(std::string_view p) {
 
 result<allow_rule> address_port_rule(const ip_address& a, std::string_view port_text, std::string_view entry) {
   auto port = parse_port(port_text);
-  if (!port) return fail("invalid_allow_rule", "\"" + std::string(entry) + "\": the port must be 1-65535");
+  if (!port) return fail(api_error::invalid_allow_rule, "\"" + std::string(entry) + "\": the port must be 1-65535");
   allow_rule r;
   r.kind = allow_rule::kind_t::address_port;
   r.network = ip_network{a, static_cast<unsigned>(a.size() * 8)};
@@ -156,7 +157,7 @@ result<allow_rule> parse_rule(std::string_view e) {
   if (!e.empty() && e.front() == '[') {
     std::size_t close = e.find("]:");
     auto a = close == std::string_view::npos ? std::nullopt : parse_ipv6(e.substr(1, close - 1));
-    if (!a) return fail("invalid_allow_rule", "\"" + std::string(e) + "\": write an IPv6 address with a port as [::1]:8080");
+    if (!a) return fail(api_error::invalid_allow_rule, "\"" + std::string(e) + "\": write an IPv6 address with a port as [::1]:8080");
     return address_port_rule(*a, e.substr(close + 2), e);
   }
   if (e.find('/') != std::string_view::npos || parse_ipv4_strict(e) || parse_ipv6(e)) {
@@ -166,7 +167,7 @@ result<allow_rule> parse_rule(std::string_view e) {
   }
   std::size_t colon = e.rfind(':');
   if (colon == std::string_view::npos) {
-    return fail("invalid_allow_rule", "\"" + std::string(e) + "\": a host name needs a port (name:port), "
+    return fail(api_error::invalid_allow_rule, "\"" + std::string(e) + "\": a host name needs a port (name:port), "
                 "or write an address or CIDR block");
   }
   std::string_view host = e.substr(0, colon);
@@ -174,7 +175,7 @@ result<allow_rule> parse_rule(std::string_view e) {
   std::string lower = ascii_lower(host);
   auto port = parse_port(e.substr(colon + 1));
   if (!valid_host_name(lower) || !port) {
-    return fail("invalid_allow_rule", "\"" + std::string(e) + "\" is not a CIDR block, address, address:port or name:port");
+    return fail(api_error::invalid_allow_rule, "\"" + std::string(e) + "\" is not a CIDR block, address, address:port or name:port");
   }
   return allow_rule{allow_rule::kind_t::name_port, {}, std::move(lower), *port};
 }

@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "platform/api_error.hpp"
+
 namespace platform {
 namespace {
 
@@ -54,12 +56,12 @@ scan_result scan(std::string_view text, std::size_t limit) noexcept {
 
 result<std::size_t> check_json_limits(std::string_view text, const json_limits& limits) {
   if (text.size() > limits.max_bytes) {
-    return fail("too_large", "the JSON text is " + std::to_string(text.size()) + " bytes, more than the " +
+    return fail(api_error::too_large, "the JSON text is " + std::to_string(text.size()) + " bytes, more than the " +
                                  std::to_string(limits.max_bytes) + " allowed");
   }
   scan_result r = scan(text, limits.max_depth);
   if (r.stop == scan_stop::too_deep) {
-    return fail("too_deep", "the JSON nests deeper than " + std::to_string(limits.max_depth) +
+    return fail(api_error::too_deep, "the JSON nests deeper than " + std::to_string(limits.max_depth) +
                                 " levels of arrays and objects: flatten it");
   }
   return r.max_depth;

@@ -1,5 +1,6 @@
 #include "platform/json_limits.hpp"
 #include "platform/mcp_server.hpp"
+#include "platform/api_error.hpp"
 #include "platform/ascii.hpp"
 
 #include <openssl/crypto.h>
@@ -40,7 +41,6 @@ constexpr int unauthorized = -32001;
 
 constexpr std::string_view json_type = "application/json";
 
-
 std::string clip(std::string_view s) {
   return std::string(s.size() > max_quoted ? s.substr(0, max_quoted) : s);
 }
@@ -63,7 +63,6 @@ bool accepts_json(std::string_view accept) {
     accept.remove_prefix(comma + 1);
   }
 }
-
 
 std::string sha256(std::string_view s) {
   unsigned char d[SHA256_DIGEST_LENGTH];
@@ -275,33 +274,33 @@ result<void> mcp_grants::add(turn_grant grant) {
   const std::string& token = grant.token;
   bool header_safe = std::all_of(token.begin(), token.end(), [](char c) { return c >= 0x21 && c <= 0x7e; });
   if (token.size() < min_token_chars || !header_safe) {
-    return fail("invalid_token", "a broker token must be at least 32 visible ASCII characters");
+    return fail(api_error::invalid_token, "a broker token must be at least 32 visible ASCII characters");
   }
-  if (locate(token) != npos) return fail("duplicate_token", "another grant already holds this token");
+  if (locate(token) != npos) return fail(api_error::duplicate_token, "another grant already holds this token");
   for (std::size_t i = 0; i < grant.tools.size(); ++i) {
     const auto& t = grant.tools[i];
     auto parts = split_mcp_tool_name(t.name);
     if (!parts || !server_part_ok(parts->server) || !tool_part_ok(parts->tool)) {
-      return fail("invalid_tool_name", "tool `" + clip(t.name) +
+      return fail(api_error::invalid_tool_name, "tool `" + clip(t.name) +
                                            "` is not mcp__<server>__<tool> with a tool name of 1 to 128 "
                                            "letters, digits, `_`, `.` or `-`");
     }
     for (std::size_t j = 0; j < i; ++j) {
-      if (grant.tools[j].name == t.name) return fail("duplicate_tool", "tool `" + t.name + "` is granted twice");
+      if (grant.tools[j].name == t.name) return fail(api_error::duplicate_tool, "tool `" + t.name + "` is granted twice");
     }
     if (nests_deeper_than(t.input_schema_json, max_json_depth)) {
-      return fail("invalid_input_schema", "the input schema of `" + t.name + "` nests too deeply");
+      return fail(api_error::invalid_input_schema, "the input schema of `" + t.name + "` nests too deeply");
     }
     json schema = json::parse(t.input_schema_json, nullptr, false);
     const json* type = schema.is_object() ? member(schema, "type") : nullptr;
     if (!type || *type != "object") {
-      return fail("invalid_input_schema", "the input schema of `" + t.name +
+      return fail(api_error::invalid_input_schema, "the input schema of `" + t.name +
                                               "` must be a JSON object with \"type\": \"object\" (MCP requires it)");
     }
     if (!t.annotations_json.empty()) {
       if (nests_deeper_than(t.annotations_json, max_json_depth) ||
           !json::parse(t.annotations_json, nullptr, false).is_object()) {
-        return fail("invalid_annotations", "the annotations of `" + t.name + "` must be a JSON object");
+        return fail(api_error::invalid_annotations, "the annotations of `" + t.name + "` must be a JSON object");
       }
     }
   }

@@ -6,6 +6,7 @@
 #include <array>
 #include <utility>
 
+#include "platform/api_error.hpp"
 #include "platform/ascii.hpp"
 #include "platform/ids.hpp"
 
@@ -75,8 +76,8 @@ std::string_view to_string(oauth_page_error e) noexcept {
 }
 
 oauth_page_error page_error_of(std::string_view api_code) noexcept {
-  if (api_code == "invalid_body") return oauth_page_error::oauth_provider_error;  // the provider sent no code
-  if (api_code == "oauth_provider_invalid") return oauth_page_error::oauth_token_failed;
+  if (api_code == code_of(api_error::invalid_body)) return oauth_page_error::oauth_provider_error;  // the provider sent no code
+  if (api_code == code_of(api_error::oauth_provider_invalid)) return oauth_page_error::oauth_token_failed;
   for (const auto& [value, name] : page_errors) {
     if (name == api_code) return value;
   }
@@ -84,14 +85,14 @@ oauth_page_error page_error_of(std::string_view api_code) noexcept {
 }
 
 result<void> check_provider_answer(std::string_view error_param, std::string_view code_param) {
-  if (error_param == "access_denied") return fail("oauth_denied", "access was not granted at the provider");
+  if (error_param == "access_denied") return fail(api_error::oauth_denied, "access was not granted at the provider");
   if (!error_param.empty()) {
     bool known = false;
     for (auto e : authorization_errors) known = known || e == error_param;
-    return fail("oauth_provider_error", known ? "the provider answered " + std::string(error_param)
+    return fail(api_error::oauth_provider_error, known ? "the provider answered " + std::string(error_param)
                                               : std::string("the provider answered an error"));
   }
-  if (code_param.empty()) return fail("oauth_provider_error", "the provider sent no code");
+  if (code_param.empty()) return fail(api_error::oauth_provider_error, "the provider sent no code");
   return {};
 }
 

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bounded_json.hpp"
+#include "platform/api_error.hpp"
 #include "runtime_rules.hpp"
 
 namespace platform {
@@ -205,7 +206,7 @@ result<opencode_catalog> parse_opencode_models(std::string_view text) {
   opencode_models_parser p;
   p.feed(text);
   opencode_catalog c = p.finish();
-  if (!c.error.empty() && c.models.empty()) return fail("opencode_models_error", c.error);
+  if (!c.error.empty() && c.models.empty()) return fail(api_error::opencode_models_error, c.error);
   return c;
 }
 

@@ -2,6 +2,7 @@
 // GET /opencode/models and what the web server builds its runtime-c models from.
 #include <nlohmann/json.hpp>
 
+#include "platform/api_error.hpp"
 #include "platform/compact_json.hpp"
 #include "platform/json_limits.hpp"
 #include "platform/opencode_catalog.hpp"
@@ -33,10 +34,10 @@ std::string opencode_catalog_to_json(const opencode_catalog& catalog, const std:
 }
 
 result<opencode_catalog_reply> opencode_catalog_from_json(std::string_view text) {
-  if (nests_deeper_than(text, 16)) return fail("invalid_catalog", "the model catalog nests too deep");
+  if (nests_deeper_than(text, 16)) return fail(api_error::invalid_catalog, "the model catalog nests too deep");
   json j = json::parse(text, nullptr, false);
   if (j.is_discarded() || !j.is_object() || !j.contains("models") || !j["models"].is_array()) {
-    return fail("invalid_catalog", "the model catalog is not {\"models\": [...]}");
+    return fail(api_error::invalid_catalog, "the model catalog is not {\"models\": [...]}");
   }
   auto str = [](const json& o, const char* k) {
     auto it = o.find(k);

@@ -2,6 +2,7 @@
 
 #include <charconv>
 
+#include "platform/api_error.hpp"
 #include "platform/ids.hpp"
 
 namespace platform {
@@ -14,7 +15,7 @@ result<list_page> parse_list_page(std::string_view limit, std::string_view curso
     std::size_t n = 0;
     auto [end, ec] = std::from_chars(limit.data(), limit.data() + limit.size(), n);
     if (ec != std::errc() || end != limit.data() + limit.size() || n < 1 || n > list_page::max_limit) {
-      return fail("invalid_limit", "limit must be a number from 1 to " + std::to_string(list_page::max_limit));
+      return fail(api_error::invalid_limit, "limit must be a number from 1 to " + std::to_string(list_page::max_limit));
     }
     p.limit = n;
   }
@@ -24,7 +25,7 @@ result<list_page> parse_list_page(std::string_view limit, std::string_view curso
     auto [end, ec] = std::from_chars(cursor.data(), cursor.data() + std::min(dot, cursor.size()), c.created_at);
     if (dot == std::string_view::npos || ec != std::errc() || end != cursor.data() + dot || c.created_at < 0 ||
         !is_valid_id(cursor.substr(dot + 1))) {
-      return fail("invalid_cursor", "cursor must be the nextCursor of a previous page");
+      return fail(api_error::invalid_cursor, "cursor must be the nextCursor of a previous page");
     }
     c.id = std::string(cursor.substr(dot + 1));
     p.after = std::move(c);

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "platform/agents_config.hpp"
+#include "platform/api_error.hpp"
 
 namespace platform {
 namespace {
@@ -59,7 +60,7 @@ std::string quoted_if_printable(std::string_view s) {
 std::string at_byte(std::size_t offset) { return "at byte " + std::to_string(offset); }
 
 tl::unexpected<error> invalid_path(std::size_t open, std::string_view inner, std::string why) {
-  return fail("placeholder_invalid_path", "placeholder " + at_byte(open) + " has an invalid path" +
+  return fail(api_error::placeholder_invalid_path, "placeholder " + at_byte(open) + " has an invalid path" +
                                               quoted_if_printable(inner) + ": " + why);
 }
 
@@ -93,12 +94,12 @@ result<placeholder> make_placeholder(std::size_t open, std::size_t length, std::
 result<placeholder> parse_at(std::string_view text, std::size_t open) {
   std::size_t close = text.find(close_mark, open + open_mark.size());
   if (close == std::string_view::npos) {
-    return fail("placeholder_unclosed", "`{{` " + at_byte(open) + " has no closing `}}`");
+    return fail(api_error::placeholder_unclosed, "`{{` " + at_byte(open) + " has no closing `}}`");
   }
   std::string_view raw = text.substr(open + open_mark.size(), close - open - open_mark.size());
   std::string_view inner = trim_spaces(raw);
   if (inner.empty()) {
-    return fail("placeholder_empty", "placeholder " + at_byte(open) +
+    return fail(api_error::placeholder_empty, "placeholder " + at_byte(open) +
                                          " is empty: write {{field}} or {{secrets.NAME}}");
   }
   return make_placeholder(open, close + close_mark.size() - open, inner);
@@ -200,10 +201,10 @@ result<std::vector<endpoint_template_site>> endpoint_template_sites(const tool_e
   if (endpoint.body_json) {
     auto body = nlohmann::ordered_json::parse(*endpoint.body_json, nullptr, false);
     if (body.is_discarded()) {
-      return fail("invalid_body_json", base.key("body").str() + " is not valid JSON");
+      return fail(api_error::invalid_body_json, base.key("body").str() + " is not valid JSON");
     }
     if (!collect_body_sites(body, base.key("body"), 0, out)) {
-      return fail("invalid_body_json", base.key("body").str() + " nests deeper than " +
+      return fail(api_error::invalid_body_json, base.key("body").str() + " nests deeper than " +
                                            std::to_string(max_body_depth) + " levels");
     }
   }
@@ -217,7 +218,7 @@ result<placeholder_usage> endpoint_placeholder_usage(const tool_endpoint& endpoi
   std::set<std::string> secrets;
   for (const auto& site : *sites) {
     auto t = parse_placeholder_template(site.text);
-    if (!t) return fail(t.error().code, site.path + ": " + t.error().message);
+    if (!t) return fail_relayed(t.error().code, site.path + ": " + t.error().message);
     for (const auto& p : t->placeholders()) {
       (p.k == placeholder::kind::secret ? secrets : inputs).insert(p.path);
     }

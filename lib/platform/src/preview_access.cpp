@@ -5,6 +5,7 @@
 
 #include <charconv>
 
+#include "platform/api_error.hpp"
 #include "platform/ascii.hpp"
 #include "platform/host_header.hpp"
 #include "platform/ids.hpp"
@@ -59,18 +60,18 @@ result<preview_grant> verify_preview_token(std::string_view key, std::string_vie
                                            std::int64_t now) {
   auto first = token.find('.');
   auto second = first == std::string_view::npos ? first : token.find('.', first + 1);
-  if (second == std::string_view::npos || token.size() > 512) return fail("invalid_preview_token", "not a preview token");
+  if (second == std::string_view::npos || token.size() > 512) return fail(api_error::invalid_preview_token, "not a preview token");
   std::string_view expires_text = token.substr(0, first);
   std::string_view digest_hex = token.substr(first + 1, second - first - 1);
   std::string_view mac = token.substr(second + 1);
   std::int64_t expires = 0;
   auto [end, ec] = std::from_chars(expires_text.data(), expires_text.data() + expires_text.size(), expires);
   if (ec != std::errc() || end != expires_text.data() + expires_text.size() || !lower_hex(digest_hex) || mac.size() != 64) {
-    return fail("invalid_preview_token", "not a preview token");
+    return fail(api_error::invalid_preview_token, "not a preview token");
   }
   std::string expected = mac_of(key, app_id, digest_hex, expires);
-  if (CRYPTO_memcmp(expected.data(), mac.data(), expected.size()) != 0) return fail("invalid_preview_token", "not a preview token of this app");
-  if (now >= expires) return fail("preview_token_expired", "the preview link expired; reload the builder page");
+  if (CRYPTO_memcmp(expected.data(), mac.data(), expected.size()) != 0) return fail(api_error::invalid_preview_token, "not a preview token of this app");
+  if (now >= expires) return fail(api_error::preview_token_expired, "the preview link expired; reload the builder page");
   return preview_grant{std::string(app_id), std::string(digest_prefix) + std::string(digest_hex), expires};
 }
 

@@ -1,5 +1,6 @@
 #include "platform/replay_buffer.hpp"
 
+#include "platform/api_error.hpp"
 #include "platform/replay_head.hpp"
 
 #include <algorithm>
@@ -9,7 +10,7 @@ namespace platform {
 replay_buffer::replay_buffer(replay_limits limits, std::uint64_t first_seq) : limits_(limits), first_seq_(first_seq) {}
 
 result<std::uint64_t> replay_buffer::append(std::string_view chunk) {
-  if (complete_) return fail("replay_complete", "the stream is complete; no more events can be added");
+  if (complete_) return fail(api_error::replay_complete, "the stream is complete; no more events can be added");
   chunks_.emplace_back(chunk);
   bytes_ += chunk.size();
   std::uint64_t seq = next_seq() - 1;
@@ -67,7 +68,7 @@ memory_replay_store::entry* memory_replay_store::find(std::string_view stream_id
 
 namespace {
 tl::unexpected<error> not_found(std::string_view stream_id) {
-  return fail("replay_not_found", "no replay buffer for stream " + std::string(stream_id));
+  return fail(api_error::replay_not_found, "no replay buffer for stream " + std::string(stream_id));
 }
 }  // namespace
 
@@ -83,9 +84,9 @@ bool memory_replay_store::evict_oldest_completed() {
 }
 
 result<void> memory_replay_store::create(std::string_view stream_id) {
-  if (find(stream_id) != nullptr) return fail("replay_exists", "stream " + std::string(stream_id) + " already has a replay buffer");
+  if (find(stream_id) != nullptr) return fail(api_error::replay_exists, "stream " + std::string(stream_id) + " already has a replay buffer");
   if (streams_.size() >= options_.max_streams && !evict_oldest_completed()) {
-    return fail("replay_store_full", "too many live streams (" + std::to_string(options_.max_streams) + ")");
+    return fail(api_error::replay_store_full, "too many live streams (" + std::to_string(options_.max_streams) + ")");
   }
   streams_.emplace(std::string(stream_id), entry{replay_buffer(options_.limits), nullptr});
   return {};
@@ -125,7 +126,7 @@ result<void> memory_replay_store::remove(std::string_view stream_id) {
 }
 
 result<void> memory_replay_store::restore(std::string_view stream_id, const replay_read& events) {
-  if (find(stream_id) != nullptr) return fail("replay_exists", "stream " + std::string(stream_id) + " already has a replay buffer");
+  if (find(stream_id) != nullptr) return fail(api_error::replay_exists, "stream " + std::string(stream_id) + " already has a replay buffer");
   std::uint64_t first = events.chunks.empty() ? events.next_cursor : events.chunks.front().seq;
   if (auto made = create(stream_id); !made) return made;
   entry* e = find(stream_id);
@@ -139,7 +140,7 @@ result<void> memory_replay_store::put_head(std::string_view stream_id, const rep
   if (e == nullptr) return not_found(stream_id);
   if (head.events.size() > options_.limits.max_head_bytes) {
     e->head.reset();
-    return fail("replay_head_too_large", "the replay head is larger than " + std::to_string(options_.limits.max_head_bytes) + " bytes");
+    return fail(api_error::replay_head_too_large, "the replay head is larger than " + std::to_string(options_.limits.max_head_bytes) + " bytes");
   }
   e->head = std::make_shared<const replay_head>(head);
   return {};

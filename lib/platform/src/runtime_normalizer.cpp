@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "platform/api_error.hpp"
 #include "runtime_normalizers.hpp"
 
 namespace platform {
@@ -44,7 +45,7 @@ result<std::unique_ptr<runtime_normalizer>> make_runtime_normalizer(std::string_
   if (runtime_id == "runtime-a") return std::unique_ptr<runtime_normalizer>(new runtime_a_normalizer());
   if (runtime_id == "runtime-b") return make_runtime_b_normalizer();
   if (runtime_id == "runtime-c") return make_runtime_c_normalizer();
-  return fail("unknown_runtime", "unknown runtime '" + std::string(runtime_id) +
+  return fail(api_error::unknown_runtime, "unknown runtime '" + std::string(runtime_id) +
                                      "': expected runtime-a, runtime-b or runtime-c");
 }
 

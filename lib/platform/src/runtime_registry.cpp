@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "platform/api_error.hpp"
 #include "runtime_rules.hpp"
 
 namespace platform {
@@ -48,7 +49,7 @@ result<std::string> resolve_value(const runtime_info& rt, const runtime_param& p
   while (!contains(allowed, value)) {
     const std::string* next = fallback_of(rt, p.name, value);
     if (next == nullptr || contains(skipped, value)) {
-      return fail("unsupported_param_value", p.name + " '" + value + "' is not available on " + m.id +
+      return fail(api_error::unsupported_param_value, p.name + " '" + value + "' is not available on " + m.id +
                                                  "; allowed: " + join(allowed));
     }
     skipped.push_back(value);
@@ -220,13 +221,13 @@ result<void> runtime_registry::set_models(std::string_view runtime_id, std::vect
                                           std::optional<std::string> default_model) {
   auto it = std::find_if(runtimes_.begin(), runtimes_.end(), [&](const runtime_info& rt) { return rt.id == runtime_id; });
   if (it == runtimes_.end()) {
-    return fail("unknown_runtime", "unknown runtime '" + std::string(runtime_id) + "'; runtimes: " + join(runtime_ids(*this)));
+    return fail(api_error::unknown_runtime, "unknown runtime '" + std::string(runtime_id) + "'; runtimes: " + join(runtime_ids(*this)));
   }
   runtime_info updated = *it;
   updated.models = std::move(models);
   if (default_model) {
     if (updated.find_model(*default_model) == nullptr) {
-      return fail("unknown_model", "default model '" + *default_model + "' is not among the models given");
+      return fail(api_error::unknown_model, "default model '" + *default_model + "' is not among the models given");
     }
     updated.default_model = updated.find_model(*default_model)->id;
   } else {

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "platform/api_error.hpp"
 #include "runtime_rules.hpp"
 
 namespace platform {
@@ -98,14 +99,14 @@ void add_launch(normalized_settings& s) {
 
 result<const runtime_model*> pick_model(const runtime_info& rt, const std::optional<std::string>& model) {
   if (!model && rt.default_model.empty()) {
-    return fail("unknown_model", rt.id + " has no models" +
+    return fail(api_error::unknown_model, rt.id + " has no models" +
                                      (rt.dynamic_models ? std::string(": feed the output of `opencode models --verbose`") : ""));
   }
   const std::string& wanted = model ? *model : rt.default_model;
   if (const runtime_model* m = rt.find_model(wanted)) return m;
   std::string message = "unknown model '" + wanted + "' for " + rt.id + "; models: " + join(model_names(rt));
   if (rt.dynamic_models && rt.models.empty()) message += " (feed the output of `opencode models --verbose`)";
-  return fail("unknown_model", std::move(message));
+  return fail(api_error::unknown_model, std::move(message));
 }
 
 result<void> check_params(const runtime_info& rt, const runtime_model& m,
@@ -113,10 +114,10 @@ result<void> check_params(const runtime_info& rt, const runtime_model& m,
   for (const auto& [name, value] : params) {
     const runtime_param* p = rt.find_param(name);
     if (p == nullptr) {
-      return fail("unknown_param", "unknown param '" + name + "' for " + rt.id + "; params: " + join(param_names(rt)));
+      return fail(api_error::unknown_param, "unknown param '" + name + "' for " + rt.id + "; params: " + join(param_names(rt)));
     }
     if (!contains(p->values, value) && !contains(allowed_values(*p, m), value)) {
-      return fail("invalid_param_value", "invalid value '" + value + "' for " + name + "; allowed on " + m.id +
+      return fail(api_error::invalid_param_value, "invalid value '" + value + "' for " + name + "; allowed on " + m.id +
                                              ": " + join(allowed_values(*p, m)));
     }
   }
@@ -149,7 +150,7 @@ result<normalized_settings> normalize_runtime_settings(const runtime_registry& r
                                                        const std::map<std::string, std::string>& params) {
   const runtime_info* rt = registry.find(runtime_id);
   if (rt == nullptr) {
-    return fail("unknown_runtime",
+    return fail(api_error::unknown_runtime,
                 "unknown runtime '" + std::string(runtime_id) + "'; runtimes: " + join(runtime_ids(registry)));
   }
   auto m = pick_model(*rt, model);

@@ -9,6 +9,10 @@
 #include <optional>
 #include <vector>
 
+#include "platform/api_error.hpp"
+#include "platform/ascii.hpp"
+#include "platform/base64.hpp"
+
 namespace platform {
 namespace {
 
@@ -17,13 +21,6 @@ constexpr std::size_t tag_bytes = 16;
 constexpr std::string_view sealed_prefix = "v1.";
 
 using cipher_ctx = std::unique_ptr<EVP_CIPHER_CTX, decltype(&EVP_CIPHER_CTX_free)>;
-
-int hex_digit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
 
 int b64_digit(char c) {
   if (c >= 'A' && c <= 'Z') return c - 'A';
@@ -54,25 +51,8 @@ std::optional<std::vector<std::uint8_t>> from_base64(std::string_view s) {
   return out;
 }
 
-std::string to_base64url(const std::vector<std::uint8_t>& bytes) {
-  static constexpr char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-  std::string out;
-  std::uint32_t acc = 0;
-  int bits = 0;
-  for (auto b : bytes) {
-    acc = (acc << 8) | b;
-    bits += 8;
-    while (bits >= 6) {
-      bits -= 6;
-      out.push_back(alphabet[(acc >> bits) & 0x3f]);
-    }
-  }
-  if (bits > 0) out.push_back(alphabet[(acc << (6 - bits)) & 0x3f]);
-  return out;
-}
-
 tl::unexpected<error> unreadable() {
-  return fail("secret_unreadable", "a stored credential could not be decrypted (wrong PLATFORM_SECRETS_KEY or damaged value)");
+  return fail(api_error::secret_unreadable, "a stored credential could not be decrypted (wrong PLATFORM_SECRETS_KEY or damaged value)");
 }
 
 }  // namespace
@@ -81,15 +61,15 @@ result<secrets_key> parse_secrets_key(std::string_view text) {
   secrets_key k;
   if (text.size() == 64) {
     for (std::size_t i = 0; i < 32; ++i) {
-      int hi = hex_digit(text[2 * i]), lo = hex_digit(text[2 * i + 1]);
-      if (hi < 0 || lo < 0) return fail("invalid_secrets_key", "PLATFORM_SECRETS_KEY: 64 characters but not hex");
+      int hi = hex_digit_value(text[2 * i]), lo = hex_digit_value(text[2 * i + 1]);
+      if (hi < 0 || lo < 0) return fail(api_error::invalid_secrets_key, "PLATFORM_SECRETS_KEY: 64 characters but not hex");
       k.bytes[i] = static_cast<std::uint8_t>(hi * 16 + lo);
     }
     return k;
   }
   auto bytes = from_base64(text);
   if (!bytes || bytes->size() != 32) {
-    return fail("invalid_secrets_key", "PLATFORM_SECRETS_KEY must be 32 bytes as 64 hex digits or base64");
+    return fail(api_error::invalid_secrets_key, "PLATFORM_SECRETS_KEY must be 32 bytes as 64 hex digits or base64");
   }
   std::copy(bytes->begin(), bytes->end(), k.bytes.begin());
   return k;
@@ -98,7 +78,7 @@ result<secrets_key> parse_secrets_key(std::string_view text) {
 result<secrets_key> generate_secrets_key() {
   secrets_key k;
   if (RAND_bytes(k.bytes.data(), static_cast<int>(k.bytes.size())) != 1) {
-    return fail("crypto_failed", "the random generator failed");
+    return fail(api_error::crypto_failed, "the random generator failed");
   }
   return k;
 }
@@ -115,7 +95,7 @@ std::string to_hex(const secrets_key& k) {
 
 result<std::string> seal_secret(const secrets_key& key, std::string_view plaintext, std::string_view aad) {
   std::vector<std::uint8_t> out(nonce_bytes + plaintext.size() + tag_bytes);
-  if (RAND_bytes(out.data(), static_cast<int>(nonce_bytes)) != 1) return fail("crypto_failed", "the random generator failed");
+  if (RAND_bytes(out.data(), static_cast<int>(nonce_bytes)) != 1) return fail(api_error::crypto_failed, "the random generator failed");
   cipher_ctx ctx(EVP_CIPHER_CTX_new(), &EVP_CIPHER_CTX_free);
   int len = 0;
   auto* ct = out.data() + nonce_bytes;
@@ -127,8 +107,8 @@ result<std::string> seal_secret(const secrets_key& key, std::string_view plainte
             EVP_EncryptFinal_ex(ctx.get(), ct + len, &len) == 1 &&
             EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_GET_TAG, static_cast<int>(tag_bytes),
                                 ct + plaintext.size()) == 1;
-  if (!ok) return fail("crypto_failed", "encryption failed");
-  return std::string(sealed_prefix) + to_base64url(out);
+  if (!ok) return fail(api_error::crypto_failed, "encryption failed");
+  return std::string(sealed_prefix) + base64url_encode(std::string_view(reinterpret_cast<const char*>(out.data()), out.size()));
 }
 
 result<std::string> open_secret(const secrets_key& key, std::string_view sealed, std::string_view aad) {

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "platform/ascii.hpp"
 #include "platform/base64.hpp"
 
 namespace platform {
@@ -71,13 +72,6 @@ struct unit {
   std::uint8_t size = 0;
   std::size_t next = 0;  // raw position after this unit's raw form
 };
-
-int hex_digit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
 
 bool put_utf8(std::uint32_t cp, unit& u) {
   if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
@@ -138,7 +132,7 @@ class decoded_text {
     std::uint32_t v = 0;
     for (int i = 0; i < 4; ++i) {
       auto c = ascii_at(level, pos);
-      int d = c ? hex_digit(*c) : -1;
+      int d = c ? hex_digit_value(*c) : -1;
       if (d < 0) return std::nullopt;
       v = v << 4 | static_cast<std::uint32_t>(d);
     }
@@ -186,8 +180,8 @@ class decoded_text {
     } else {
       auto hi = ascii_at(level, pos);
       auto lo = hi ? ascii_at(level, pos) : std::nullopt;
-      int h = hi ? hex_digit(*hi) : -1;
-      int l = lo ? hex_digit(*lo) : -1;
+      int h = hi ? hex_digit_value(*hi) : -1;
+      int l = lo ? hex_digit_value(*lo) : -1;
       if (h < 0 || l < 0) return std::nullopt;
       u.bytes[0] = static_cast<char>(h << 4 | l);
     }
@@ -211,7 +205,7 @@ class decoded_text {
       std::uint32_t v = 0;
       std::size_t digits = 0;
       for (std::size_t i = hex ? 2 : 1; i < name.size(); ++i, ++digits) {
-        int d = hex ? hex_digit(name[i]) : (name[i] >= '0' && name[i] <= '9' ? name[i] - '0' : -1);
+        int d = hex ? hex_digit_value(name[i]) : (name[i] >= '0' && name[i] <= '9' ? name[i] - '0' : -1);
         if (d < 0) return std::nullopt;
         v = v * (hex ? 16 : 10) + static_cast<std::uint32_t>(d);
       }

@@ -60,7 +60,6 @@ std::string joined(const std::vector<std::string>& names) {
   return out;
 }
 
-
 bool is_alnum(unsigned char c) {
   return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
 }
@@ -777,6 +776,10 @@ std::string to_json(const http_request& r) {
     body = is_json_media(media_type(r.content_type)) ? embed_json(*r.body) : json(*r.body);
   }
   return compact_json(json{{"method", r.method}, {"url", r.url}, {"headers", headers}, {"body", body}});
+}
+
+bool means_not_configured(const integration_tool_result& failure) {
+  return failure.error_code == "MISSING_SECRET" || failure.error_code == "MISSING_ACCESS_TOKEN";
 }
 
 }  // namespace platform

@@ -6,6 +6,7 @@
 
 #include "bounded_json.hpp"
 
+#include "platform/api_error.hpp"
 #include "platform/compact_json.hpp"
 
 namespace platform {
@@ -195,10 +196,10 @@ std::string ui_message_assembler::message_json() const {
 
 result<std::size_t> count_ui_messages(std::string_view messages_json) {
   json m = parse_json_within(messages_json, stored_json_limits);
-  if (m.is_discarded() || !m.is_array()) return fail("invalid_messages", "messages must be a JSON array of UI messages");
+  if (m.is_discarded() || !m.is_array()) return fail(api_error::invalid_messages, "messages must be a JSON array of UI messages");
   for (const auto& x : m) {
     if (!x.is_object() || !x.contains("role") || !x["role"].is_string()) {
-      return fail("invalid_messages", "every message needs a string role");
+      return fail(api_error::invalid_messages, "every message needs a string role");
     }
   }
   return m.size();
@@ -208,7 +209,7 @@ result<std::string> append_ui_message(std::string_view messages_json, std::strin
   json all = parse_json_within(messages_json, stored_json_limits);
   json one = parse_json_within(message_json, stored_json_limits);
   if (all.is_discarded() || !all.is_array() || one.is_discarded()) {
-    return fail("invalid_messages", "cannot append to a message list that is not a JSON array");
+    return fail(api_error::invalid_messages, "cannot append to a message list that is not a JSON array");
   }
   all.push_back(std::move(one));
   return compact_json(all);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "platform/api_error.hpp"
 #include "platform/ascii.hpp"
 
 namespace platform {
@@ -60,23 +61,23 @@ bool looks_numeric(std::string_view host) {
 }
 
 result<url> host_name(std::string_view h, url u) {
-  if (h.empty()) return fail("invalid_url", "the URL has no host");
+  if (h.empty()) return fail(api_error::invalid_url, "the URL has no host");
   for (char c : h) {
     if (static_cast<unsigned char>(c) >= 0x80) {
-      return fail("invalid_host", "non-ASCII host names are not supported; write the punycode (xn--) form");
+      return fail(api_error::invalid_host, "non-ASCII host names are not supported; write the punycode (xn--) form");
     }
-    if (c == '%') return fail("invalid_host", "percent-encoded host names are not allowed");
+    if (c == '%') return fail(api_error::invalid_host, "percent-encoded host names are not allowed");
     if (!is_alpha(c) && !is_digit(c) && c != '-' && c != '.' && c != '_') {
-      return fail("invalid_host", std::string("the host contains '") + c + "', which no host name may hold");
+      return fail(api_error::invalid_host, std::string("the host contains '") + c + "', which no host name may hold");
     }
   }
   std::string host = ascii_lower(h);
   if (host.size() > 253 || host.back() == '.' || host.front() == '.' || host.find("..") != std::string::npos) {
-    return fail("invalid_host", "the host name has an empty label, a trailing dot or is too long");
+    return fail(api_error::invalid_host, "the host name has an empty label, a trailing dot or is too long");
   }
   if (looks_numeric(host)) {
     auto a = parse_ipv4(host);
-    if (!a) return fail("invalid_host", "the host is numeric but not a valid IPv4 address");
+    if (!a) return fail(api_error::invalid_host, "the host is numeric but not a valid IPv4 address");
     u.kind = host_kind::ipv4;
     u.host = to_string(*a);
     return u;
@@ -84,7 +85,7 @@ result<url> host_name(std::string_view h, url u) {
   std::size_t label = 0;
   for (char c : host) {
     label = c == '.' ? 0 : label + 1;
-    if (label > 63) return fail("invalid_host", "a host name label is longer than 63 characters");
+    if (label > 63) return fail(api_error::invalid_host, "a host name label is longer than 63 characters");
   }
   u.kind = host_kind::name;
   u.host = std::move(host);
@@ -93,10 +94,10 @@ result<url> host_name(std::string_view h, url u) {
 
 result<url> bracketed_host(std::string_view inside, url u) {
   if (inside.find('%') != std::string_view::npos) {
-    return fail("invalid_host", "IPv6 zone ids (the %... part) are not allowed");
+    return fail(api_error::invalid_host, "IPv6 zone ids (the %... part) are not allowed");
   }
   auto a = parse_ipv6(inside);
-  if (!a) return fail("invalid_host", "the bracketed host is not an IPv6 address");
+  if (!a) return fail(api_error::invalid_host, "the bracketed host is not an IPv6 address");
   u.kind = host_kind::ipv6;
   u.host = to_string(*a);
   return u;
@@ -104,26 +105,26 @@ result<url> bracketed_host(std::string_view inside, url u) {
 
 result<std::uint16_t> port_number(std::string_view p) {
   if (p.empty() || p.size() > 5 || !std::all_of(p.begin(), p.end(), is_digit)) {
-    return fail("invalid_url", "the port must be a number from 1 to 65535");
+    return fail(api_error::invalid_url, "the port must be a number from 1 to 65535");
   }
   unsigned v = 0;
   for (char c : p) v = v * 10 + static_cast<unsigned>(c - '0');
-  if (v == 0 || v > 65535) return fail("invalid_url", "the port must be a number from 1 to 65535");
+  if (v == 0 || v > 65535) return fail(api_error::invalid_url, "the port must be a number from 1 to 65535");
   return static_cast<std::uint16_t>(v);
 }
 
 result<url> authority(std::string_view a, url u) {
   if (a.find('@') != std::string_view::npos) {
-    return fail("userinfo_not_allowed", "user names and passwords in the URL (user@host) are not allowed");
+    return fail(api_error::userinfo_not_allowed, "user names and passwords in the URL (user@host) are not allowed");
   }
   std::string_view port_text;
   bool has_port = false;
   result<url> with_host = u;
   if (!a.empty() && a.front() == '[') {
     std::size_t close = a.find(']');
-    if (close == std::string_view::npos) return fail("invalid_host", "the IPv6 host has no closing ]");
+    if (close == std::string_view::npos) return fail(api_error::invalid_host, "the IPv6 host has no closing ]");
     std::string_view after = a.substr(close + 1);
-    if (!after.empty() && after.front() != ':') return fail("invalid_host", "unexpected text after the IPv6 host");
+    if (!after.empty() && after.front() != ':') return fail(api_error::invalid_host, "unexpected text after the IPv6 host");
     has_port = !after.empty();
     port_text = has_port ? after.substr(1) : std::string_view{};
     with_host = bracketed_host(a.substr(1, close - 1), std::move(u));
@@ -221,23 +222,23 @@ std::string url::origin() const { return scheme + "://" + authority(); }
 std::string url::text() const { return origin() + target; }
 
 result<url> parse_url(std::string_view text) {
-  if (text.size() > max_url_bytes) return fail("invalid_url", "the URL is longer than 16 KiB");
+  if (text.size() > max_url_bytes) return fail(api_error::invalid_url, "the URL is longer than 16 KiB");
   if (std::any_of(text.begin(), text.end(), is_control)) {
-    return fail("invalid_url", "the URL contains a control character");
+    return fail(api_error::invalid_url, "the URL contains a control character");
   }
   std::size_t scheme_end = scheme_length(text);
-  if (scheme_end == 0) return fail("invalid_url", "not an absolute URL: it must start with https:// or http://");
+  if (scheme_end == 0) return fail(api_error::invalid_url, "not an absolute URL: it must start with https:// or http://");
   url u;
   u.scheme = ascii_lower(text.substr(0, scheme_end - 1));
   if (u.scheme != "http" && u.scheme != "https") {
-    return fail("scheme_not_allowed", "only http and https URLs can be called, not " + u.scheme.substr(0, 32));
+    return fail(api_error::scheme_not_allowed, "only http and https URLs can be called, not " + u.scheme.substr(0, 32));
   }
   std::string_view rest = text.substr(scheme_end);
-  if (!rest.starts_with("//")) return fail("invalid_url", "the URL has no host: write " + u.scheme + "://host/...");
+  if (!rest.starts_with("//")) return fail(api_error::invalid_url, "the URL has no host: write " + u.scheme + "://host/...");
   rest.remove_prefix(2);
   std::size_t end = rest.find_first_of("/?#\\");
   if (end != std::string_view::npos && rest[end] == '\\') {
-    return fail("invalid_host", "a backslash in the host part is read differently by different parsers");
+    return fail(api_error::invalid_host, "a backslash in the host part is read differently by different parsers");
   }
   u.port = u.scheme == "https" ? 443 : 80;
   auto with_authority = authority(rest.substr(0, end), std::move(u));
@@ -248,9 +249,9 @@ result<url> parse_url(std::string_view text) {
 
 result<url> resolve_url(const url& base, std::string_view reference) {
   std::string_view ref = trimmed(reference);
-  if (ref.size() > max_url_bytes) return fail("invalid_url", "the URL is longer than 16 KiB");
+  if (ref.size() > max_url_bytes) return fail(api_error::invalid_url, "the URL is longer than 16 KiB");
   if (std::any_of(ref.begin(), ref.end(), is_control)) {
-    return fail("invalid_url", "the URL contains a control character");
+    return fail(api_error::invalid_url, "the URL contains a control character");
   }
   if (scheme_length(ref) > 0 || ref.starts_with("//")) {
     auto next = scheme_length(ref) > 0 ? parse_url(ref) : parse_url(base.scheme + ":" + std::string(ref));

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "platform/api_error.hpp"
 #include "platform/compact_json.hpp"
 #include "platform/json_path.hpp"
 #include "bounded_json.hpp"
@@ -347,7 +348,7 @@ result<std::int64_t> read_count(const json& o, const char* key, const json_path&
     double d = v->get<double>();
     if (std::isfinite(d) && d >= 0 && d <= 1e15 && d == std::floor(d)) return static_cast<std::int64_t>(d);
   }
-  return fail("usage_invalid_field", at.key(key).str() + " must be a non-negative whole number");
+  return fail(api_error::usage_invalid_field, at.key(key).str() + " must be a non-negative whole number");
 }
 
 result<double> read_cost(const json& o, const char* key, const json_path& at) {
@@ -357,11 +358,11 @@ result<double> read_cost(const json& o, const char* key, const json_path& at) {
     double d = v->get<double>();
     if (std::isfinite(d) && d >= 0 && d <= max_cost) return d;
   }
-  return fail("usage_invalid_field", at.key(key).str() + " must be a non-negative number");
+  return fail(api_error::usage_invalid_field, at.key(key).str() + " must be a non-negative number");
 }
 
 result<model_usage> read_model_usage(const json& e, const json_path& at) {
-  if (!e.is_object()) return fail("usage_invalid_field", at.str() + " must be an object");
+  if (!e.is_object()) return fail(api_error::usage_invalid_field, at.str() + " must be an object");
   model_usage u;
   auto in = read_count(e, "inputTokens", at);
   auto out = read_count(e, "outputTokens", at);
@@ -397,9 +398,9 @@ result<void> read_totals(const json& j, run_usage& u) {
 result<void> read_unknown_models(const json& j, run_usage& u) {
   const json* list = member(j, "costUnknownModels");
   if (list == nullptr) return {};
-  if (!list->is_array()) return fail("usage_invalid_field", "costUnknownModels must be an array of model ids");
+  if (!list->is_array()) return fail(api_error::usage_invalid_field, "costUnknownModels must be an array of model ids");
   for (const auto& m : *list) {
-    if (!m.is_string()) return fail("usage_invalid_field", "costUnknownModels must be an array of model ids");
+    if (!m.is_string()) return fail(api_error::usage_invalid_field, "costUnknownModels must be an array of model ids");
     u.mark_cost_unknown(m.get<std::string>());
   }
   return {};
@@ -482,11 +483,11 @@ std::string run_usage_to_json(const run_usage& u) {
 
 result<run_usage> run_usage_from_json(std::string_view text) {
   json j = parse_json_within(text, stored_json_limits);
-  if (j.is_discarded() || !j.is_object()) return fail("usage_invalid_json", "RunUsage must be a JSON object");
+  if (j.is_discarded() || !j.is_object()) return fail(api_error::usage_invalid_json, "RunUsage must be a JSON object");
   run_usage u;
   if (auto ok = read_totals(j, u); !ok) return tl::unexpected(ok.error());
   if (const json* by_model = member(j, "byModel")) {
-    if (!by_model->is_object()) return fail("usage_invalid_field", "byModel must be an object");
+    if (!by_model->is_object()) return fail(api_error::usage_invalid_field, "byModel must be an object");
     for (const auto& [model, e] : by_model->items()) {
       auto m = read_model_usage(e, json_path("byModel").key(model));
       if (!m) return tl::unexpected(m.error());
@@ -502,7 +503,7 @@ result<std::unique_ptr<usage_accumulator>> make_usage_accumulator(std::string_vi
   if (runtime_id == "runtime-a") return std::make_unique<runtime_a_usage>(std::move(context));
   if (runtime_id == "runtime-b") return std::make_unique<runtime_b_usage>(std::move(context));
   if (runtime_id == "runtime-c") return std::make_unique<runtime_c_usage>(std::move(context));
-  return fail("unknown_runtime",
+  return fail(api_error::unknown_runtime,
               "unknown runtime '" + std::string(runtime_id) + "'; runtimes: runtime-a, runtime-b, runtime-c");
 }
 

@@ -7,6 +7,7 @@
 // validators' violation codes (agents_validation.hpp) are sets of their own.
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "platform/error.hpp"
@@ -141,6 +142,8 @@ enum class api_error : unsigned char {
   invalid_spec,
   invalid_name,
   unsupported_source,
+  missing_version,
+  not_exact_version,
   app_packages_invalid,
   npm_failed,
   npm_unavailable,
@@ -191,6 +194,18 @@ int http_status_for(std::string_view code);
 
 // Whether `e` carries `code`: the comparison the compiler checks (`code` must be a row).
 inline bool is(const error& e, api_error code) { return e.code == code_of(code); }
+
+// A failure of the set's row `code`: the only way the core, the adapters and the servers make
+// one of their own.
+inline error error_of(api_error code, std::string message) { return error{std::string(code_of(code)), std::move(message)}; }
+inline tl::unexpected<error> fail(api_error code, std::string message) {
+  return tl::unexpected<error>(error_of(code, std::move(message)));
+}
+
+// A worker's refusal that carried no code of its own: worker_http_<status> (a 502 here).
+inline tl::unexpected<error> fail_worker_http(int status, std::string message) {
+  return fail_relayed("worker_http_" + std::to_string(status), std::move(message));
+}
 
 // Every row, in enum order.
 std::span<const api_error_info> api_error_table();

@@ -17,7 +17,10 @@ struct error {
 template <class T>
 using result = tl::expected<T, error>;
 
-inline tl::unexpected<error> fail(std::string code, std::string message) {
+// A failure whose code arrived as text from a peer (a worker's error body, another `error`),
+// passed on as it came. A failure of one's own names its row: fail(<row>, ...) in
+// platform/api_error.hpp, so that the compiler checks the code is one of the closed set.
+inline tl::unexpected<error> fail_relayed(std::string code, std::string message) {
   return tl::unexpected<error>(error{std::move(code), std::move(message)});
 }
 

@@ -59,6 +59,11 @@ tool_request_outcome build_tool_request(const tool& t, std::string_view input_js
                                         const secret_resolver& secrets,
                                         const tool_request_options& options = {});
 
+// Whether a failure of build_tool_request means the integration is not configured (a secret or
+// the OAuth access token is missing), which the spec answers with mock data (execution rule 7),
+// not with the failure.
+bool means_not_configured(const integration_tool_result& failure);
+
 // Redaction marker of a secret value in logs and redacted views.
 std::string redaction_marker(std::string_view secret_name);
 

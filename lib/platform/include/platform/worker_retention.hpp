@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 
+#include "platform/api_error.hpp"
 #include "platform/error.hpp"
 
 namespace platform {
@@ -59,11 +60,11 @@ class app_agent_run_table {
   // `run_exists` when the key is held, `worker_busy` when `capacity` runs all still run.
   result<Run*> admit(const std::string& key, Run run, std::int64_t now) {
     tick(now);
-    if (runs_.count(key) != 0) return fail("run_exists", "an agent run with this id is already held by the worker");
+    if (runs_.count(key) != 0) return fail(api_error::run_exists, "an agent run with this id is already held by the worker");
     if (runs_.size() >= capacity_) {
       auto victim = std::find_if(lru_.begin(), lru_.end(), [&](const std::string& k) { return runs_.at(k).finished_at.has_value(); });
       if (victim == lru_.end()) {
-        return fail("worker_busy", "the worker already runs " + std::to_string(capacity_) + " agent runs; retry later");
+        return fail(api_error::worker_busy, "the worker already runs " + std::to_string(capacity_) + " agent runs; retry later");
       }
       runs_.erase(*victim);
       lru_.erase(victim);
