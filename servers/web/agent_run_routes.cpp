@@ -3,7 +3,6 @@
 #include "../common/json_fields.hpp"
 #include "agent_run_routes.hpp"
 
-
 #include <nlohmann/json.hpp>
 
 #include "access.hpp"
@@ -27,22 +26,6 @@ run_key key_of(const path_ids& ids) { return {ids.at(0), ids.at(1), ids.at(2)}; 
 std::string local_origin(const httplib::Request& req) {
   std::string host = req.local_addr.find(':') != std::string::npos ? "[" + req.local_addr + "]" : req.local_addr;
   return "http://" + host + ":" + std::to_string(req.local_port);
-}
-
-// The run's summary, or the error already written. A draft run is visible only to those who
-// read the draft; to anyone else it does not exist.
-std::optional<agent_run_summary> load_run(web_app& app, const route_call& call, httplib::Response& res,
-                                          const run_key& key) {
-  auto s = app.db.app_agent_runs().summary(key);
-  if (!s) {
-    send_store_error(res, s.error());
-    return std::nullopt;
-  }
-  if (!*s || ((*s)->draft && !reads_draft(*call.by, *call.app))) {
-    send_error(res, api_error::not_found, "no such agent run for this app");
-    return std::nullopt;
-  }
-  return **s;
 }
 
 }  // namespace
@@ -85,15 +68,13 @@ void create_agent_run(web_app& app, const route_call& call, httplib::Response& r
 }
 
 void get_agent_run(web_app& app, const route_call& call, httplib::Response& res) {
-  auto run = load_run(app, call, res, key_of(call.ids));
-  if (run) send_json(res, 200, compact_json(agent_run_summary_json(*run)));
+  send_json(res, 200, compact_json(agent_run_summary_json(*call.agent_run)));
 }
 
 // The explicit viewer path to a run's whole content: its UI messages (the transcript
 // converted when the run ended; empty before). Never the prompt or the raw transcript.
 void get_agent_run_messages(web_app& app, const route_call& call, httplib::Response& res) {
   run_key key = key_of(call.ids);
-  if (!load_run(app, call, res, key)) return;
   auto run = app.db.app_agent_runs().get(key);
   if (!run) return send_store_error(res, run.error());
   if (!*run) return send_error(res, api_error::not_found, "no such agent run for this app");
@@ -106,8 +87,7 @@ void get_agent_run_messages(web_app& app, const route_call& call, httplib::Respo
 void post_agent_run_stream(web_app& app, const route_call& call, httplib::Response& res) {
   const httplib::Request& req = call.req;
   run_key key = key_of(call.ids);
-  auto run = load_run(app, call, res, key);
-  if (!run) return;
+  const agent_run_summary* run = call.agent_run;
   if (run->status == agent_run_status::pending && call.by->who.user_id != run->triggered_by_user_id) {
     return send_error(res, api_error::forbidden, "only the user who triggered the run starts it");
   }
@@ -125,15 +105,13 @@ void get_agent_run_stream(web_app& app, const route_call& call, httplib::Respons
   auto at = stream_cursor_of(call.req, res);
   if (!at) return;
   std::uint64_t cursor = *at;
-  if (!load_run(app, call, res, key)) return;
   serve_agent_run_viewer(app, key, cursor, res);
 }
 
 // The triggering user, or any editor, may stop a run; it fails with "Stopped by the user.".
 void post_agent_run_stop(web_app& app, const route_call& call, httplib::Response& res) {
   run_key key = key_of(call.ids);
-  auto run = load_run(app, call, res, key);
-  if (!run) return;
+  const agent_run_summary* run = call.agent_run;
   if (run->triggered_by_user_id != call.by->who.user_id && !can_edit(call.by->role)) {
     return send_error(res, api_error::forbidden, "only the run's triggering user and editors stop it");
   }

@@ -264,7 +264,6 @@ void post_chat(web_app& app, const route_call& call, httplib::Response& res) {
   if (!wanted) return;
   auto settings = app_runtime_settings(app.runtimes, *a, *wanted);
   if (!settings) return send_failure(res, settings.error());
-  if (!load_run(app, key, res)) return;
   // The chat's settings become the app's (spec "Runtime settings": applications persist them).
   app_record changed = *a;
   persist_settings(changed, *settings);
@@ -336,14 +335,11 @@ run_stream_state wait_attachable(web_app& app, const run_key& key, run_stream_st
 // Answers with the run's status once it ended (200), or 202 while its turn is still ending.
 void stop_chat(web_app& app, const route_call& call, httplib::Response& res) {
   run_key key = key_of(call.ids);
-  auto state = app.db.builder_run_stream(key);
-  if (!state) return send_store_error(res, state.error());
-  if (!*state) return send_error(res, api_error::not_found, "no such run for this app");
-  if ((*state)->status != run_status::streaming) {
-    return send_error(res, api_error::not_streaming, "the run has no turn to stop: it is " + std::string(to_string((*state)->status)));
+  if (call.run->status != run_status::streaming) {
+    return send_error(res, api_error::not_streaming, "the run has no turn to stop: it is " + std::string(to_string(call.run->status)));
   }
   if (auto r = app.chat.request_stop(key); !r) return send_store_error(res, r.error());
-  auto run = await_run(app, key, **state, [](const run_stream_state& r) { return r.status == run_status::streaming; },
+  auto run = await_run(app, key, *call.run, [](const run_stream_state& r) { return r.status == run_status::streaming; },
                        std::chrono::seconds(10));
   bool ended = run.status != run_status::streaming;
   send_json(res, ended ? 200 : 202, json({{"id", key.run_id}, {"status", to_string(run.status)}}).dump());
@@ -372,10 +368,7 @@ void resume_chat(web_app& app, const route_call& call, httplib::Response& res) {
   auto at = stream_cursor_of(call.req, res);
   if (!at) return;
   std::uint64_t cursor = *at;
-  auto state = app.db.builder_run_stream(key);
-  if (!state) return send_store_error(res, state.error());
-  if (!*state) return send_error(res, api_error::not_found, "no such run for this app");
-  auto run = wait_attachable(app, key, **state);
+  auto run = wait_attachable(app, key, *call.run);
   if (app.cfg.trace) {
     std::fprintf(stderr, "web: resume app=%s run=%s status=%s cursor=%llu attachable=%d\n", key.app_id.c_str(),
                  key.run_id.c_str(), std::string(to_string(run.status)).c_str(), static_cast<unsigned long long>(cursor),
@@ -444,7 +437,6 @@ void workspace_events(web_app& app, const route_call& call, httplib::Response& r
 
 void run_events(web_app& app, const route_call& call, httplib::Response& res) {
   run_key key = key_of(call.ids);
-  if (!load_run(app, key, res)) return;
   follow_events(app, key.workspace_id, res, key);
 }
 

@@ -150,122 +150,49 @@ result<turn_start> chat_service::start(turn_request request) {
   return turn_start{claim_outcome::claimed, t->stream_id};
 }
 
+// The turn's stream as the turn thread writes it.
+struct chat_service_turn_io {
+  stream_writer& writer;
+  std::atomic<bool>& claim_lost;
+};
+
+namespace {
+
+// What builder_turn returns, into the turn's stream; a stream that cannot be written (the claim
+// is lost, or the cache store stayed away past its limit) takes nothing more.
+void write_step(chat_service_turn_io& io, builder_turn_output step) {
+  for (auto event : step.events) {
+    if (!io.claim_lost && !io.writer.append(event)) io.claim_lost = true;
+  }
+  if (step.head && !io.claim_lost) io.writer.put_head(std::move(*step.head));
+}
+
+}  // namespace
+
 void chat_service::run(const std::shared_ptr<turn>& t) {
   const run_key& key = t->req.key;
   const auto started_at = std::chrono::steady_clock::now();
   // The message id is stable per turn: a replayed stream repeats it, so the client replaces,
   // not duplicates.
   builder_turn bt({"msg-" + key.run_id + "-" + std::to_string(t->req.message_count), replay_window(cfg_)});
-  // The writer waits out a brief outage of the cache store; past its limit the turn is cut.
-  auto write = [&](builder_turn_output step) {
-    for (auto event : step.events) {
-      if (!t->claim_lost && !t->writer->append(event)) t->claim_lost = true;
-    }
-    if (step.head && !t->claim_lost) t->writer->put_head(std::move(*step.head));
-  };
-
-  auto run_record = db_.get_builder_run(key);
-  json body = json::parse(worker_body(t->req, run_record ? *run_record : std::nullopt));
-  auto draft = db_.governance().head(key.workspace_id, key.app_id, source_scope::draft);
-  body["hasDraft"] = draft && *draft;
-  // The worker checks its workspace against the draft: a stale copy (the app was on another
-  // worker meanwhile) must not replace the draft after the turn.
+  chat_service_turn_io io{*t->writer, t->claim_lost};
   source_files draft_files;
-  if (draft && *draft) {
-    if (auto files = db_.governance().snapshot_files(key.workspace_id, key.app_id, source_scope::draft); files && !files->empty()) {
-      draft_files = std::move(*files);
-      body["draftDigest"] = source_digest(draft_files);
-    }
-  }
-  // PLATFORM_CODEX_TRACE: one line per turn at its first text (ids and numbers only): the
-  // route's work before the claim, the claim, the turn thread's work before the worker request,
-  // the worker's time to its first text message, and that text's way into the replay buffer.
-  std::optional<std::chrono::steady_clock::time_point> request_at;
-  bool timing_reported = false;
-  auto report_timing = [&](std::chrono::steady_clock::time_point text_at) {
-    timing_reported = true;
-    auto ms = [](auto from, auto to) { return std::chrono::duration<double, std::milli>(to - from).count(); };
-    std::fprintf(stderr,
-                 "web: turn timing app=%s run=%s runtime=%s post_to_claim_ms=%.2f claim_ms=%.2f claim_to_request_ms=%.2f "
-                 "request_to_first_text_ms=%.2f first_text_to_buffer_ms=%.2f\n",
-                 key.app_id.c_str(), key.run_id.c_str(), t->req.settings.runtime_id.c_str(), ms(t->req.received, t->start_at),
-                 ms(t->start_at, t->claimed_at), ms(t->claimed_at, *request_at), ms(*request_at, text_at),
-                 ms(text_at, std::chrono::steady_clock::now()));
-  };
-  auto stream = [&](const worker_client& worker) {
-    if (!request_at) request_at = std::chrono::steady_clock::now();
-    return worker.stream_messages(key.app_id, compact_json(body),
-                                   [&](std::string_view data) {
-                                     std::optional<std::chrono::steady_clock::time_point> text_at;
-                                     if (cfg_.trace && !timing_reported && data.find(R"("type":"text_delta")") != std::string_view::npos) {
-                                       text_at = std::chrono::steady_clock::now();
-                                     }
-                                     write(bt.feed(data));
-                                     if (text_at) report_timing(*text_at);
-                                     return !t->claim_lost.load() && !t->stop_requested.load();
-                                   }, &t->worker_request);
-  };
-  // The app's worker; one that cannot be reached or is draining did not start the turn, and
-  // the app's next worker takes it (docs/operations.md, "Several workers").
+  json body = worker_request(*t, draft_files);
   const worker_client* worker = nullptr;
-  result<void> streamed;
-  for (const worker_client* candidate : workers_.for_new_work(key.app_id)) {
-    worker = candidate;
-    streamed = stream(*worker);
-    // A worker without this app's workspace (a new host, a wiped disk, an app that moved) or
-    // with a stale one would build on the wrong files and the draft would be replaced after
-    // the turn: give it the draft, then go on.
-    if (!streamed && needs_workspace_restore(streamed.error()) && restore_worker_workspace(*worker, key.app_id, draft_files)) {
-      streamed = stream(*worker);
-    }
-    if (streamed || !workers_.moves_on(*worker, streamed.error())) break;
-  }
+  result<void> streamed = stream_turn(*t, bt, io, body, draft_files, worker);
   t->stop_listener.reset();
   builder_turn_end how;
   how.stop_requested = t->stop_requested.load();
   if (!streamed) how.failure = streamed.error().message;
   how.stream_lost = t->claim_lost.load();
-  write(bt.end(how));
+  write_step(io, bt.end(how));
   auto rec = bt.record(t->req.messages_json, t->req.message_count);
-
-  // What the turn leaves behind (its session, usage, draft, preview and, above all, its message)
-  // waits out a database that is restarting (the store reconnects), for as long as the cache
-  // store's outage would be waited out; the deadline is shared by every write below.
-  const auto store_deadline = std::chrono::steady_clock::now() + cfg_.cache_outage_limit;
-  auto stored = [&](auto&& write_once) {
-    auto r = write_once();
-    while (!r && is(r.error(), api_error::store_unavailable) && std::chrono::steady_clock::now() < store_deadline) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(200));
-      r = write_once();
-    }
-    return r;
-  };
-  if (!rec.worker_failed) {
-    auto state = worker->provider_session_state(key.app_id, key.run_id);
-    if (state && *state) {
-      (void)stored([&] {
-        return db_.save_provider_session_state(key, t->req.settings.runtime_id, {**state, rec.message_count});
-      });
-    }
-  }
-  if (const auto& usage = bt.usage()) (void)stored([&] { return db_.add_usage(key, *usage); });
-  // Before run.completed, so a client that reloads the agents on the event sees this turn's edits.
-  if (auto synced = stored([&] { return sync_draft_from_worker(db_, *worker, key.workspace_id, key.app_id, now_ms()); }); !synced) {
-    std::fprintf(stderr, "web: draft snapshot app=%s not synced: %s\n", key.app_id.c_str(), synced.error().code.c_str());
-  }
-  // The live preview moves to the build done_building just made, before run.completed tells
-  // the page to look (spec "What the service does" 9).
-  if (rec.preview_moved) {
-    if (auto shown = stored([&] { return sync_preview_from_worker(db_, *worker, key.workspace_id, key.app_id, now_ms()); }); !shown) {
-      std::fprintf(stderr, "web: preview app=%s not stored: %s\n", key.app_id.c_str(), shown.error().code.c_str());
-    }
-  }
-  auto ended = stored([&] { return db_.end_turn(key, t->claim_token, {rec.status, rec.messages, rec.message_count, now_ms()}); });
-  write(bt.done());
+  bool ended = leave_behind(*t, rec, bt.usage(), *worker);
+  write_step(io, bt.done());
   if (!t->writer->finish()) {
     std::fprintf(stderr, "web: stream of run=%s not completed: the cache store stayed unreachable\n", key.run_id.c_str());
   }
-  if (ended && *ended) {
+  if (ended) {
     publish_builder_event(cache_, rec.status == run_status::completed ? "run.completed" : "run.failed", key, rec.status,
                           t->req.run_reason);
   }
@@ -278,6 +205,115 @@ void chat_service::run(const std::shared_ptr<turn>& t) {
   std::lock_guard lock(mu_);
   turns_.erase(t->stream_id);
   cv_.notify_all();
+}
+
+// The worker request of the turn, with what the worker checks its workspace against: whether
+// the app has a draft, and its digest (a stale copy, left from when the app was on another
+// worker, must not replace the draft after the turn). `draft_files` gets the draft, to write in
+// when the worker asks for it.
+json chat_service::worker_request(const turn& t, source_files& draft_files) {
+  const run_key& key = t.req.key;
+  auto run_record = db_.get_builder_run(key);
+  json body = json::parse(worker_body(t.req, run_record ? *run_record : std::nullopt));
+  auto draft = db_.governance().head(key.workspace_id, key.app_id, source_scope::draft);
+  body["hasDraft"] = draft && *draft;
+  if (draft && *draft) {
+    if (auto files = db_.governance().snapshot_files(key.workspace_id, key.app_id, source_scope::draft); files && !files->empty()) {
+      draft_files = std::move(*files);
+      body["draftDigest"] = source_digest(draft_files);
+    }
+  }
+  return body;
+}
+
+// Streams the turn from the app's worker through the bridge into the turn's stream; one that
+// cannot be reached or is draining did not start the turn, and the app's next worker takes it
+// (docs/operations.md, "Several workers"). `worker` is the one that ran (or last refused) it.
+result<void> chat_service::stream_turn(turn& t, builder_turn& bt, chat_service_turn_io& io, const json& body,
+                                       const source_files& draft_files, const worker_client*& worker) {
+  const run_key& key = t.req.key;
+  // PLATFORM_CODEX_TRACE: one line per turn at its first text (ids and numbers only): the
+  // route's work before the claim, the claim, the turn thread's work before the worker request,
+  // the worker's time to its first text message, and that text's way into the replay buffer.
+  std::optional<std::chrono::steady_clock::time_point> request_at;
+  bool timing_reported = false;
+  auto report_timing = [&](std::chrono::steady_clock::time_point text_at) {
+    timing_reported = true;
+    auto ms = [](auto from, auto to) { return std::chrono::duration<double, std::milli>(to - from).count(); };
+    std::fprintf(stderr,
+                 "web: turn timing app=%s run=%s runtime=%s post_to_claim_ms=%.2f claim_ms=%.2f claim_to_request_ms=%.2f "
+                 "request_to_first_text_ms=%.2f first_text_to_buffer_ms=%.2f\n",
+                 key.app_id.c_str(), key.run_id.c_str(), t.req.settings.runtime_id.c_str(), ms(t.req.received, t.start_at),
+                 ms(t.start_at, t.claimed_at), ms(t.claimed_at, *request_at), ms(*request_at, text_at),
+                 ms(text_at, std::chrono::steady_clock::now()));
+  };
+  std::string request = compact_json(body);
+  auto stream = [&](const worker_client& w) {
+    if (!request_at) request_at = std::chrono::steady_clock::now();
+    return w.stream_messages(key.app_id, request,
+                             [&](std::string_view data) {
+                               std::optional<std::chrono::steady_clock::time_point> text_at;
+                               if (cfg_.trace && !timing_reported && data.find(R"("type":"text_delta")") != std::string_view::npos) {
+                                 text_at = std::chrono::steady_clock::now();
+                               }
+                               write_step(io, bt.feed(data));
+                               if (text_at) report_timing(*text_at);
+                               return !t.claim_lost.load() && !t.stop_requested.load();
+                             }, &t.worker_request);
+  };
+  result<void> streamed;
+  for (const worker_client* candidate : workers_.for_new_work(key.app_id)) {
+    worker = candidate;
+    streamed = stream(*worker);
+    // A worker without this app's workspace (a new host, a wiped disk, an app that moved) or
+    // with a stale one would build on the wrong files and the draft would be replaced after
+    // the turn: give it the draft, then go on.
+    if (!streamed && needs_workspace_restore(streamed.error()) && restore_worker_workspace(*worker, key.app_id, draft_files)) {
+      streamed = stream(*worker);
+    }
+    if (streamed || !workers_.moves_on(*worker, streamed.error())) break;
+  }
+  return streamed;
+}
+
+// What the turn leaves behind: its session, usage, draft, preview and, above all, its record
+// (status and messages). Each write waits out a database that is restarting (the store
+// reconnects) for as long as the cache store's outage would be waited out, one deadline for
+// all. True when this turn ended the run (the claim was still its own).
+bool chat_service::leave_behind(const turn& t, const builder_turn_record& rec, const std::optional<run_usage>& usage,
+                                const worker_client& worker) {
+  const run_key& key = t.req.key;
+  const auto store_deadline = std::chrono::steady_clock::now() + cfg_.cache_outage_limit;
+  auto stored = [&](auto&& write_once) {
+    auto r = write_once();
+    while (!r && is(r.error(), api_error::store_unavailable) && std::chrono::steady_clock::now() < store_deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      r = write_once();
+    }
+    return r;
+  };
+  if (!rec.worker_failed) {
+    auto state = worker.provider_session_state(key.app_id, key.run_id);
+    if (state && *state) {
+      (void)stored([&] {
+        return db_.save_provider_session_state(key, t.req.settings.runtime_id, {**state, rec.message_count});
+      });
+    }
+  }
+  if (usage) (void)stored([&] { return db_.add_usage(key, *usage); });
+  // Before run.completed, so a client that reloads the agents on the event sees this turn's edits.
+  if (auto synced = stored([&] { return sync_draft_from_worker(db_, worker, key.workspace_id, key.app_id, now_ms()); }); !synced) {
+    std::fprintf(stderr, "web: draft snapshot app=%s not synced: %s\n", key.app_id.c_str(), synced.error().code.c_str());
+  }
+  // The live preview moves to the build done_building just made, before run.completed tells
+  // the page to look (spec "What the service does" 9).
+  if (rec.preview_moved) {
+    if (auto shown = stored([&] { return sync_preview_from_worker(db_, worker, key.workspace_id, key.app_id, now_ms()); }); !shown) {
+      std::fprintf(stderr, "web: preview app=%s not stored: %s\n", key.app_id.c_str(), shown.error().code.c_str());
+    }
+  }
+  auto ended = stored([&] { return db_.end_turn(key, t.claim_token, {rec.status, rec.messages, rec.message_count, now_ms()}); });
+  return ended && *ended;
 }
 
 result<void> chat_service::request_stop(const run_key& key) {

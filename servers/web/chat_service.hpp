@@ -12,13 +12,25 @@
 #include <string>
 #include <thread>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "adapters/cache_store.hpp"
+#include "platform/governance_store.hpp"
 #include "platform/runtime_settings.hpp"
 #include "platform/store.hpp"
 #include "web_config.hpp"
 #include "worker_pool.hpp"
 
+namespace platform {
+class builder_turn;
+struct builder_turn_record;
+struct run_usage;
+}  // namespace platform
+
 namespace platform::web {
+
+class worker_client;
+struct chat_service_turn_io;
 
 // A chat stream's replay window as configured (PLATFORM_REPLAY_MAX_BYTES / _EVENTS).
 replay_limits replay_window(const config& c);
@@ -61,6 +73,11 @@ class chat_service {
  private:
   struct turn;
   void run(const std::shared_ptr<turn>& t);
+  nlohmann::json worker_request(const turn& t, source_files& draft_files);
+  result<void> stream_turn(turn& t, builder_turn& bt, chat_service_turn_io& io, const nlohmann::json& body,
+                           const source_files& draft_files, const worker_client*& worker);
+  bool leave_behind(const turn& t, const builder_turn_record& rec, const std::optional<run_usage>& usage,
+                    const worker_client& worker);
   void housekeeping();  // lease renewal and stale stream recovery
 
   const config& cfg_;

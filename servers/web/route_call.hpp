@@ -1,7 +1,7 @@
 #pragma once
 // What a row of the route table (web_routes.cpp) establishes before its handler runs, in the
-// same order for every row: authenticate → load the path's workspace and app by the spec's
-// tuple → check the row's role → parse the body. A handler starts where that ends, with a
+// same order for every row: authenticate → load the path's workspace, app and run by the
+// spec's tuple → check the row's role → parse the body. A handler starts where that ends, with a
 // reply already written for every refusal.
 #include <httplib.h>
 
@@ -11,6 +11,11 @@
 
 #include "access.hpp"
 #include "router.hpp"
+
+namespace platform {
+struct run_stream_state;
+struct agent_run_summary;
+}  // namespace platform
 
 namespace platform::web {
 
@@ -22,6 +27,11 @@ enum class access : unsigned char {
   signed_in,  // an identity, no workspace: `by` holds it (role: viewer)
   member,     // a member of {workspace}: `by`
   app,        // a member, and {app} of that workspace: `by` and `app`
+  run,        // a member, and the builder run {workspace, app, run}: `by` and `run` (404 for
+              // another app's run: the tuple is the lookup)
+  app_run,    // app and run together
+  agent_run,  // a member, {app}, and its app agent run {workspace, app, agentRun}: `by`, `app`
+              // and `agent_run`; a draft run is 404 to those who do not read the draft
   internal,   // the worker, with the internal token
 };
 
@@ -47,7 +57,9 @@ struct route_call {
   const httplib::Request& req;
   const path_ids& ids;              // the path's ids, in order
   const caller* by;                 // signed_in, member and app rows
-  const app_record* app;            // app rows
+  const app_record* app;            // app, app_run and agent_run rows
+  const run_stream_state* run;      // run and app_run rows: the builder run's status and stream
+  const agent_run_summary* agent_run;  // agent_run rows: the projected summary
   const nlohmann::json* body;       // rows with a body rule
   std::chrono::steady_clock::time_point received;  // when the route began (the platform's share of a turn)
 };

@@ -75,14 +75,14 @@ constexpr route table[] = {
   {"GET",    "/api/workspaces/{workspace}/apps/{app}/runs",                    app,       R::member, none, b::list_runs},
   {"POST",   "/api/workspaces/{workspace}/apps/{app}/runs",                    app,       R::editor, none, b::create_run,
              "viewers cannot start builder runs"},
-  {"POST",   "/api/workspaces/{workspace}/apps/{app}/runs/{run}/chat",         app,       R::editor, json, b::post_chat,
+  {"POST",   "/api/workspaces/{workspace}/apps/{app}/runs/{run}/chat",         app_run,   R::editor, json, b::post_chat,
              "viewers cannot send builder messages"},
-  {"GET",    "/api/workspaces/{workspace}/apps/{app}/runs/{run}/chat",         member,    R::member, none, b::get_chat},
-  {"GET",    "/api/workspaces/{workspace}/apps/{app}/runs/{run}/chat/stream",  member,    R::member, none, b::resume_chat},
-  {"POST",   "/api/workspaces/{workspace}/apps/{app}/runs/{run}/stop",         app,       R::editor, none, b::stop_chat,
+  {"GET",    "/api/workspaces/{workspace}/apps/{app}/runs/{run}/chat",         run,       R::member, none, b::get_chat},
+  {"GET",    "/api/workspaces/{workspace}/apps/{app}/runs/{run}/chat/stream",  run,       R::member, none, b::resume_chat},
+  {"POST",   "/api/workspaces/{workspace}/apps/{app}/runs/{run}/stop",         run,       R::editor, none, b::stop_chat,
              "viewers cannot stop builder turns"},
   {"GET",    "/api/workspaces/{workspace}/events",                             member,    R::member, none, b::workspace_events},
-  {"GET",    "/api/workspaces/{workspace}/apps/{app}/runs/{run}/events",       member,    R::member, none, b::run_events},
+  {"GET",    "/api/workspaces/{workspace}/apps/{app}/runs/{run}/events",       run,       R::member, none, b::run_events},
 
   // ---- governed agents, approval, publishing and reviews
   {"GET",    "/api/workspaces/{workspace}/apps/{app}/agents",                  app, R::member,           none, g::get_agents},
@@ -110,11 +110,11 @@ constexpr route table[] = {
   // ---- app agent runs (draft runs and a run's own user are the handlers')
   {"GET",    "/api/workspaces/{workspace}/apps/{app}/agent-runs",              app, R::member, none, a::list_agent_runs},
   {"POST",   "/api/workspaces/{workspace}/apps/{app}/agent-runs",              app, R::member, json, a::create_agent_run},
-  {"GET",    "/api/workspaces/{workspace}/apps/{app}/agent-runs/{agentRun}",   app, R::member, none, a::get_agent_run},
-  {"POST",   "/api/workspaces/{workspace}/apps/{app}/agent-runs/{agentRun}/stream", app, R::member, none, a::post_agent_run_stream},
-  {"GET",    "/api/workspaces/{workspace}/apps/{app}/agent-runs/{agentRun}/stream", app, R::member, none, a::get_agent_run_stream},
-  {"POST",   "/api/workspaces/{workspace}/apps/{app}/agent-runs/{agentRun}/stop", app, R::member, none, a::post_agent_run_stop},
-  {"GET",    "/api/workspaces/{workspace}/apps/{app}/agent-runs/{agentRun}/messages", app, R::member, none, a::get_agent_run_messages},
+  {"GET",    "/api/workspaces/{workspace}/apps/{app}/agent-runs/{agentRun}",   agent_run, R::member, none, a::get_agent_run},
+  {"POST",   "/api/workspaces/{workspace}/apps/{app}/agent-runs/{agentRun}/stream", agent_run, R::member, none, a::post_agent_run_stream},
+  {"GET",    "/api/workspaces/{workspace}/apps/{app}/agent-runs/{agentRun}/stream", agent_run, R::member, none, a::get_agent_run_stream},
+  {"POST",   "/api/workspaces/{workspace}/apps/{app}/agent-runs/{agentRun}/stop", agent_run, R::member, none, a::post_agent_run_stop},
+  {"GET",    "/api/workspaces/{workspace}/apps/{app}/agent-runs/{agentRun}/messages", agent_run, R::member, none, a::get_agent_run_messages},
 
   // ---- app actions and custom tools
   {"POST",   "/api/workspaces/{workspace}/apps/{app}/app-tools/{tool}/execute", app, R::member, json, t::execute_app_tool},
@@ -163,12 +163,40 @@ bool role_allows(role_rule rule, const caller& c, const app_record* a) {
   return false;
 }
 
+// The builder run or app agent run a row's path names, by the spec's tuple: 404 when that app
+// has no such run (also another app's run in the same workspace), and for a draft agent run
+// that the caller does not read.
+bool load_run(web_app& web, access who, const caller& by, const app_record* app, const path_ids& ids,
+              std::optional<run_stream_state>& run, std::optional<agent_run_summary>& agent_run, httplib::Response& res) {
+  run_key key{ids.at(0), ids.at(1), ids.at(2)};
+  if (who == access::agent_run) {
+    auto s = web.db.app_agent_runs().summary(key);
+    if (!s) {
+      send_store_error(res, s.error());
+      return false;
+    }
+    if (*s && (!(*s)->draft || reads_draft(by, *app))) agent_run = std::move(**s);
+  } else {
+    auto s = web.db.builder_run_stream(key);
+    if (!s) {
+      send_store_error(res, s.error());
+      return false;
+    }
+    if (*s) run = std::move(**s);
+  }
+  if (run || agent_run) return true;
+  send_error(res, api_error::not_found, who == access::agent_run ? "no such agent run for this app" : "no such run for this app");
+  return false;
+}
+
 // The preamble: authenticate → load by the spec's tuple → role → body. Every refusal is
 // written to `res` and ends the request there.
 void run_row(web_app& web, const route& row, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
   const auto received = std::chrono::steady_clock::now();
   std::optional<caller> by;
   std::optional<app_record> loaded;
+  std::optional<run_stream_state> run;
+  std::optional<agent_run_summary> agent_run;
   switch (row.who) {
     case access::anyone: break;
     case access::internal:
@@ -182,9 +210,15 @@ void run_row(web_app& web, const route& row, const httplib::Request& req, httpli
     }
     case access::member:
     case access::app:
+    case access::run:
+    case access::app_run:
+    case access::agent_run:
       by = authorize(web, req, res, ids.at(0));
       if (!by) return;
-      if (row.who == access::app && !(loaded = load_app(web, ids.at(0), ids.at(1), res))) return;
+      if (row.who != access::member && row.who != access::run && !(loaded = load_app(web, ids.at(0), ids.at(1), res))) return;
+      if (row.who == access::run || row.who == access::app_run || row.who == access::agent_run) {
+        if (!load_run(web, row.who, *by, loaded ? &*loaded : nullptr, ids, run, agent_run, res)) return;
+      }
       break;
   }
   const app_record* app_of = loaded ? &*loaded : nullptr;
@@ -195,7 +229,9 @@ void run_row(web_app& web, const route& row, const httplib::Request& req, httpli
   // grows with the square of the depth.
   std::size_t depth = row.body == body_rule::agents_json ? agents_json_max_depth : body_max_depth;
   if (parse && !parse_json_body(req, res, web.cfg.max_body_bytes, body, depth)) return;
-  row.fn(web, route_call{req, ids, by ? &*by : nullptr, app_of, row.body == body_rule::none ? nullptr : &body, received},
+  row.fn(web,
+         route_call{req, ids, by ? &*by : nullptr, app_of, run ? &*run : nullptr, agent_run ? &*agent_run : nullptr,
+                    row.body == body_rule::none ? nullptr : &body, received},
          res);
 }
 

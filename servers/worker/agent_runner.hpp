@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <string>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "agent_runs.hpp"
 #include "broker.hpp"
 #include "worker_config.hpp"
@@ -18,7 +20,7 @@ namespace platform::worker {
 // POST /sessions/{appId}__agent__{runId}/agent-run. 202 {status: "started", runId}; the run
 // goes on in the background and posts the completion callback when it ends.
 void start_agent_run(const config& cfg, worker_registry& registry, broker& brk, agent_run_table& table,
-                     std::atomic<std::uint64_t>& started, const std::string& key, const httplib::Request& req,
+                     std::atomic<std::uint64_t>& started, const std::string& key, const nlohmann::json& body,
                      httplib::Response& res);
 
 // GET /sessions/{key}/agent-run/{runId}/events: SSE of the run's worker messages, buffered

@@ -3,6 +3,8 @@
 // whether it is installed, its version and whether this worker can use it, plus boolean hints
 // for the credential variables — never their values. CLIs run with a timeout in a scratch
 // HOME; the answer is cached briefly.
+#include <nlohmann/json_fwd.hpp>
+
 #include "worker_config.hpp"
 
 namespace httplib {
@@ -17,6 +19,6 @@ void forget_detected_provider();
 
 // PUT /provider-keys/{name} {"value"}: a key entered on the onboarding screen, kept by the
 // worker for the runtime it serves. The reply says only that it is set.
-void handle_put_provider_key(const config& cfg, const std::string& name, const std::string& body, httplib::Response& res);
+void handle_put_provider_key(const config& cfg, const std::string& name, const nlohmann::json& body, httplib::Response& res);
 
 }  // namespace platform::worker

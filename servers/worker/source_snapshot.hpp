@@ -13,6 +13,8 @@
 #include <optional>
 #include <string>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "platform/error.hpp"
 #include "worker_config.hpp"
 
@@ -25,8 +27,8 @@ inline constexpr std::size_t put_file_max_bytes = 8u << 20;
 
 // GET /sessions/{appId}/source-snapshot, PUT /sessions/{appId}/files, PUT /sessions/{appId}/source.
 void get_snapshot(const config& cfg, const std::string& app_id, httplib::Response& res);
-void put_file(const config& cfg, const std::string& app_id, const httplib::Request& req, httplib::Response& res);
-void put_source(const config& cfg, const std::string& app_id, const httplib::Request& req, httplib::Response& res);
+void put_file(const config& cfg, const std::string& app_id, const nlohmann::json& body, httplib::Response& res);
+void put_source(const config& cfg, const std::string& app_id, const nlohmann::json& body, httplib::Response& res);
 
 // What a builder turn changed, as a fingerprint of the workspace's files: each one's path,
 // size and modification time, walked like the snapshot (no node_modules, dist or .git) and

@@ -13,6 +13,7 @@
 #include "../common/request_checks.hpp"
 #include "platform/compact_json.hpp"
 #include "platform/runtime_registry.hpp"
+#include "platform/source_digest.hpp"
 #include "platform/transcript_handoff.hpp"
 #include "platform/ui_stream.hpp"
 #include "platform/worker_message.hpp"
@@ -135,115 +136,121 @@ bool has_workspace(const config& cfg, const std::string& app_id) {
   return std::filesystem::exists(dir / "package.json", ec) || std::filesystem::exists(dir / "agents.json", ec);
 }
 
+// The session the turn resumes: the web's copy for this runtime (parse_turn), else one this
+// worker still holds for the run; and the persisted messages that session does not cover
+// (another runtime's turns) go to the runtime as a bounded transcript before the new message.
+void resume_session(session_table& sessions, const json& body, turn_request& t) {
+  session_source from = t.restore ? session_source::web : session_source::none;
+  if (!t.restore) {
+    if (auto own = sessions.get(t.app_id, t.run_id); own && own->runtime_id == t.runtime_id) {
+      t.restore = std::move(own);
+      from = session_source::worker;
+    }
+  }
+  const json& messages = body.contains("messages") ? body["messages"] : json();
+  if (!messages.is_array() || messages.size() <= 1) return;
+  std::size_t earlier = messages.size() - 1;  // the last one is the new user message
+  std::size_t covered = messages_covered(from, earlier, body.value("sessionCoversMessages", static_cast<long long>(earlier)));
+  if (covered < earlier) {
+    t.prompt = prompt_with_handoff(neutral_transcript(compact_json(messages), covered, earlier), t.prompt);
+  }
+}
+
+// Whether this worker's workspace may take the turn (platform::check_workspace), or false with
+// the refusal written.
+bool workspace_takes_turn(const config& cfg, const std::string& app_id, const json& body, httplib::Response& res) {
+  bool held = has_workspace(cfg, app_id);
+  std::string want = string_field(body, "draftDigest");
+  std::optional<std::string> have;
+  if (held && !want.empty()) have = workspace_source_digest(app_workspace_dir(cfg, app_id));
+  switch (check_workspace(body.value("hasDraft", false), held, want, have)) {
+    case workspace_verdict::ready: return true;
+    case workspace_verdict::missing:
+      send_error(res, api_error::workspace_missing, "this worker has no workspace for the app; send its draft first");
+      return false;
+    case workspace_verdict::stale:
+      send_error(res, api_error::workspace_stale, "this worker's workspace for the app is older than its draft; send the draft first");
+      return false;
+  }
+  return false;
+}
+
+// The turn's stream, one worker message per call; at the end the runtime's exit without a
+// result as an error message, the session kept for the next turn, whether the turn changed the
+// workspace, and [DONE].
+bool next_turn_chunk(turn_stream& state, session_table& sessions, const std::string& app_id, const std::string& run_id,
+                     bool trace, httplib::DataSink& sink) {
+  std::string line, out;
+  if (state.turn->next(line)) {
+    std::optional<turn_timing::clock::time_point> first_text;
+    if (trace && !state.timing.reported && carries_text(line)) first_text = turn_timing::clock::now();
+    append_sse_data(out, line);
+    bool written = sink.write(out.data(), out.size());
+    if (first_text) state.timing.report(app_id, run_id, first_text);
+    return written;
+  }
+  if (trace) state.timing.report(app_id, run_id, std::nullopt);
+  int code = state.turn->exit_code();
+  if (!state.turn->result_seen()) {
+    // Only the exit code: stderr may quote the prompt or files.
+    json err = {{"type", "error"}, {"error", "The runtime exited with code " + std::to_string(code) + " before finishing the turn."}};
+    append_sse_data(out, err.dump());
+  }
+  if (auto s = state.turn->session()) sessions.put(app_id, run_id, std::move(*s));
+  // Whether the turn wrote files, from the workspace itself rather than from tool names: a turn
+  // that only read (ls, cat, Read) has nothing to build.
+  std::string files_after = workspace_fingerprint(state.workspace_dir);
+  bool changed = files_after.empty() || state.files_before.empty() || files_after != state.files_before;
+  std::string changes;
+  worker_message::workspace_changes(changes, changed);
+  changes.pop_back();  // the SSE event's own line end follows
+  append_sse_data(out, changes);
+  if (trace) std::fprintf(stderr, "worker: turn end app=%s run=%s exit=%d\n", app_id.c_str(), run_id.c_str(), code);
+  out += sse_done_event;
+  sink.write(out.data(), out.size());
+  sink.done();
+  return true;
+}
+
 }  // namespace
 
-void post_messages(worker_app& app, const httplib::Request& req, httplib::Response& res) {
+void post_messages(worker_app& app, const worker_call& call, httplib::Response& res) {
   turn_timing timing;
   timing.request = turn_timing::clock::now();
   const config& cfg = app.cfg;
-  session_table& sessions = app.sessions;
-  if (app.draining.load()) return send_error(res, api_error::worker_draining, "this worker is draining; send the turn to another worker");
-  std::string app_id = req.matches[1];
-  json body;
-  if (!parse_json_body(req, res, body)) return;
+  const json& body = *call.body;
+  std::string app_id = call.id(1);
   auto snapshot = app.registry.for_body(body);
   if (!snapshot) return send_failure(res, snapshot.error());
   auto t = parse_turn(body, app_id, res, **snapshot);
   if (!t) return;
-  // A session this worker still holds for this runtime is newer than nothing; the web's copy
-  // wins otherwise.
-  const bool session_from_web = t->restore.has_value();
-  if (!t->restore) {
-    if (auto own = sessions.get(app_id, t->run_id); own && own->runtime_id == t->runtime_id) t->restore = std::move(own);
-  }
-  // The persisted messages this runtime's native session does not cover (another runtime's
-  // turns) reach it as a bounded transcript before the user's new message.
-  if (const json& messages = body.contains("messages") ? body["messages"] : json(); messages.is_array() && messages.size() > 1) {
-    std::size_t earlier = messages.size() - 1;  // the last one is the new user message
-    std::size_t covered = 0;
-    if (session_from_web) {
-      auto c = body.value("sessionCoversMessages", static_cast<std::int64_t>(earlier));
-      covered = c < 0 ? 0 : std::min(static_cast<std::size_t>(c), earlier);
-    } else if (t->restore) {
-      covered = earlier;  // this worker's own session of the run: it saw the turns it ran
-    }
-    if (covered < earlier) {
-      t->prompt = platform::prompt_with_handoff(
-          platform::neutral_transcript(platform::compact_json(messages), covered, earlier),
-          t->prompt);
-    }
-  }
-  if (body.value("hasDraft", false) && !has_workspace(cfg, app_id)) {
-    // Building on the template here would replace the app's draft after the turn: the web
-    // server writes the draft in first (PUT files) and asks again.
-    return send_error(res, api_error::workspace_missing, "this worker has no workspace for the app; send its draft first");
-  }
-  // A workspace left from before the app moved to another worker and back is stale: the
-  // draft is newer (platform::source_digest).
-  if (std::string want = string_field(body, "draftDigest"); !want.empty() && has_workspace(cfg, app_id)) {
-    auto have = workspace_source_digest(app_workspace_dir(cfg, app_id));
-    if (have && *have != want) {
-      return send_error(res, api_error::workspace_stale, "this worker's workspace for the app is older than its draft; send the draft first");
-    }
-  }
+  resume_session(app.sessions, body, *t);
+  if (!workspace_takes_turn(cfg, app_id, body, res)) return;
   timing.workspace_start = turn_timing::clock::now();
   auto lease = builder_grant(cfg, app.brk, body, *t, timing);
   timing.granted = turn_timing::clock::now();
   if (!lease) return send_failure(res, lease.error());
   if (!(*lease)->access().servers.empty()) t->broker = (*lease)->access();
-  std::string workspace_dir = app_workspace_dir(cfg, app_id);
-  std::string files_before = workspace_fingerprint(workspace_dir);
+  auto state = std::make_shared<turn_stream>();
+  state->workspace_dir = app_workspace_dir(cfg, app_id);
+  state->files_before = workspace_fingerprint(state->workspace_dir);
   timing.fingerprinted = turn_timing::clock::now();
   auto turn = start_runtime_turn(cfg, *t);
   timing.started = turn_timing::clock::now();
   if (!turn) return send_failure(res, turn.error());
   if (cfg.trace) std::fprintf(stderr, "worker: turn start app=%s run=%s\n", app_id.c_str(), t->run_id.c_str());
   app.turns_started.fetch_add(1);
-  auto state = std::make_shared<turn_stream>();
   timing.spawn = (*turn)->spawn_requested();
   if (timing.spawn == turn_timing::clock::time_point{}) timing.spawn = timing.started;
   timing.runtime_id = t->runtime_id;
   state->timing = std::move(timing);
   app.turns_running.fetch_add(1);
   state->turn = std::make_unique<granted_turn>(std::move(*turn), std::move(*lease));
-  state->workspace_dir = std::move(workspace_dir);
-  state->files_before = std::move(files_before);
-  std::string run_id = t->run_id;
   res.set_header("Cache-Control", "no-cache");
   res.set_chunked_content_provider(
       "text/event-stream",
-      [state, &sessions, app_id, run_id, &cfg](std::size_t, httplib::DataSink& sink) {
-        std::string line, out;
-        if (state->turn->next(line)) {
-          std::optional<turn_timing::clock::time_point> first_text;
-          if (cfg.trace && !state->timing.reported && carries_text(line)) first_text = turn_timing::clock::now();
-          platform::append_sse_data(out, line);
-          bool written = sink.write(out.data(), out.size());
-          if (first_text) state->timing.report(app_id, run_id, first_text);
-          return written;
-        }
-        if (cfg.trace) state->timing.report(app_id, run_id, std::nullopt);
-        int code = state->turn->exit_code();
-        if (!state->turn->result_seen()) {
-          // Only the exit code: stderr may quote the prompt or files.
-          json err = {{"type", "error"},
-                      {"error", "The runtime exited with code " + std::to_string(code) + " before finishing the turn."}};
-          platform::append_sse_data(out, err.dump());
-        }
-        if (auto s = state->turn->session()) sessions.put(app_id, run_id, std::move(*s));
-        // Whether the turn wrote files, from the workspace itself rather than from tool names:
-        // a turn that only read (ls, cat, Read) has nothing to build.
-        std::string files_after = workspace_fingerprint(state->workspace_dir);
-        bool changed = files_after.empty() || state->files_before.empty() || files_after != state->files_before;
-        std::string changes;
-        platform::worker_message::workspace_changes(changes, changed);
-        changes.pop_back();  // the SSE event's own line end follows
-        platform::append_sse_data(out, changes);
-        if (cfg.trace) std::fprintf(stderr, "worker: turn end app=%s run=%s exit=%d\n", app_id.c_str(), run_id.c_str(), code);
-        out += platform::sse_done_event;
-        sink.write(out.data(), out.size());
-        sink.done();
-        return true;
+      [state, &sessions = app.sessions, app_id, run_id = t->run_id, trace = cfg.trace](std::size_t, httplib::DataSink& sink) {
+        return next_turn_chunk(*state, sessions, app_id, run_id, trace, sink);
       },
       [state, &app](bool) {  // a web server that went away ends the turn
         state->turn.reset();
@@ -251,12 +258,11 @@ void post_messages(worker_app& app, const httplib::Request& req, httplib::Respon
       });
 }
 
-void get_provider_session_state(worker_app& app, const httplib::Request& req, httplib::Response& res) {
-  auto s = app.sessions.get(req.matches[1], req.get_param_value("runId"));
+void get_provider_session_state(worker_app& app, const worker_call& call, httplib::Response& res) {
+  auto s = app.sessions.get(call.id(1), call.req.get_param_value("runId"));
   json state = nullptr;
   if (s) state = {{"runtimeId", s->runtime_id}, {"sessionId", s->session_id}, {"data", s->data}, {"format", s->format}};
   res.set_content(json({{"sessionState", state}}).dump(), "application/json");
 }
-
 
 }  // namespace platform::worker

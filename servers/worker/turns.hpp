@@ -4,10 +4,11 @@
 #include <httplib.h>
 
 #include "worker_app.hpp"
+#include "worker_call.hpp"
 
 namespace platform::worker {
 
-void post_messages(worker_app& app, const httplib::Request& req, httplib::Response& res);
-void get_provider_session_state(worker_app& app, const httplib::Request& req, httplib::Response& res);
+void post_messages(worker_app& app, const worker_call& call, httplib::Response& res);
+void get_provider_session_state(worker_app& app, const worker_call& call, httplib::Response& res);
 
 }  // namespace platform::worker

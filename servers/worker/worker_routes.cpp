@@ -1,8 +1,8 @@
-// The worker's route table. Every route is one row: method, path, who may call it, handler.
-// Paths name their ids ({app}, {run}, {key}, {mcp}); a row's handler reads them from
-// req.matches in that order. The web server calls with the internal token (checked here, once
-// for every row that says so); the runtimes' MCP clients call the broker with their turn's own
-// token, which the broker checks.
+// The worker's route table. Every route is one row: method, path, who may call it, whether a
+// draining worker refuses it, the body it takes, and its handler. Paths name their ids ({app},
+// {run}, {key}, {mcp}); a handler reads them as call.id(1), call.id(2) in that order. The web
+// server calls with the internal token (checked here, once for every row that says so); the
+// runtimes' MCP clients call the broker with their turn's own token, which the broker checks.
 #include "worker_routes.hpp"
 
 #include <chrono>
@@ -20,13 +20,14 @@
 #include "runtime_b.hpp"
 #include "source_snapshot.hpp"
 #include "turns.hpp"
+#include "worker_call.hpp"
 #include "worker_http.hpp"
 
 namespace platform::worker {
 namespace {
 
 using nlohmann::json;
-using handler = void (*)(worker_app&, const httplib::Request&, httplib::Response&);
+using handler = void (*)(worker_app&, const worker_call&, httplib::Response&);
 
 enum class caller : unsigned char {
   web,      // the internal token
@@ -34,68 +35,79 @@ enum class caller : unsigned char {
   anyone,   // /health
 };
 
+// What a draining worker does with the row (docs/operations.md, "Several workers").
+enum class new_work : bool {
+  no,       // serves it as ever
+  refused,  // 503 worker_draining: the web server sends it to the app's next worker
+};
+
+enum class body_rule : unsigned char {
+  none,
+  object,  // a JSON object within body_limits (worker_http.hpp)
+  typed,   // the same within the default limits: a person typed it (a provider key)
+};
+
 struct route {
   std::string_view method;
   std::string_view path;
   caller who;
+  new_work draining;
+  body_rule body;
   handler fn;
 };
 
 // ---- handlers too small for a file of their own ---------------------------------------------
 
-void start_run(worker_app& app, const httplib::Request& req, httplib::Response& res) {
-  if (app.draining.load()) return send_error(res, api_error::worker_draining, "this worker is draining; start the run on another worker");
-  start_agent_run(app.cfg, app.registry, app.brk, app.agent_runs, app.agent_runs_started, req.matches[1], req, res);
+void start_run(worker_app& app, const worker_call& call, httplib::Response& res) {
+  start_agent_run(app.cfg, app.registry, app.brk, app.agent_runs, app.agent_runs_started, call.id(1), *call.body, res);
 }
 
-void stop_run(worker_app& app, const httplib::Request& req, httplib::Response& res) {
-  stop_agent_run(app.agent_runs, req.matches[1], req.matches[2], res);
+void stop_run(worker_app& app, const worker_call& call, httplib::Response& res) {
+  stop_agent_run(app.agent_runs, call.id(1), call.id(2), res);
 }
 
-void run_status(worker_app& app, const httplib::Request& req, httplib::Response& res) {
-  agent_run_status(app.agent_runs, req.matches[1], req.matches[2], res);
+void run_status(worker_app& app, const worker_call& call, httplib::Response& res) {
+  agent_run_status(app.agent_runs, call.id(1), call.id(2), res);
 }
 
-void run_events(worker_app& app, const httplib::Request& req, httplib::Response& res) {
-  follow_agent_run(app.agent_runs, req.matches[1], req.matches[2], std::chrono::seconds(15), res);
+void run_events(worker_app& app, const worker_call& call, httplib::Response& res) {
+  follow_agent_run(app.agent_runs, call.id(1), call.id(2), std::chrono::seconds(15), res);
 }
 
-void source_snapshot(worker_app& app, const httplib::Request& req, httplib::Response& res) {
-  get_snapshot(app.cfg, req.matches[1], res);
+void source_snapshot(worker_app& app, const worker_call& call, httplib::Response& res) { get_snapshot(app.cfg, call.id(1), res); }
+
+void files(worker_app& app, const worker_call& call, httplib::Response& res) { put_file(app.cfg, call.id(1), *call.body, res); }
+
+void source(worker_app& app, const worker_call& call, httplib::Response& res) { put_source(app.cfg, call.id(1), *call.body, res); }
+
+void preview_artifact(worker_app& app, const worker_call& call, httplib::Response& res) {
+  handle_preview_artifact(app.cfg, call.id(1), res);
 }
 
-void files(worker_app& app, const httplib::Request& req, httplib::Response& res) { put_file(app.cfg, req.matches[1], req, res); }
+void mcp(worker_app& app, const worker_call& call, httplib::Response& res) { app.brk.handle(call.id(1), call.req, res); }
 
-void source(worker_app& app, const httplib::Request& req, httplib::Response& res) { put_source(app.cfg, req.matches[1], req, res); }
-
-void preview_artifact(worker_app& app, const httplib::Request& req, httplib::Response& res) {
-  handle_preview_artifact(app.cfg, req.matches[1], res);
+void detect_provider(worker_app& app, const worker_call& call, httplib::Response& res) {
+  handle_detect_provider(app.cfg, call.req.get_param_value("fresh") == "1", res);
 }
 
-void mcp(worker_app& app, const httplib::Request& req, httplib::Response& res) { app.brk.handle(req.matches[1].str(), req, res); }
-
-void detect_provider(worker_app& app, const httplib::Request& req, httplib::Response& res) {
-  handle_detect_provider(app.cfg, req.get_param_value("fresh") == "1", res);
+void provider_key(worker_app& app, const worker_call& call, httplib::Response& res) {
+  handle_put_provider_key(app.cfg, call.id(1), *call.body, res);
 }
 
-void provider_key(worker_app& app, const httplib::Request& req, httplib::Response& res) {
-  handle_put_provider_key(app.cfg, req.matches[1], req.body, res);
-}
+void opencode_models(worker_app& app, const worker_call&, httplib::Response& res) { handle_opencode_models(app.registry, res); }
 
-void opencode_models(worker_app& app, const httplib::Request&, httplib::Response& res) { handle_opencode_models(app.registry, res); }
-
-void drain(worker_app& app, const httplib::Request&, httplib::Response& res) {
+void drain(worker_app& app, const worker_call&, httplib::Response& res) {
   app.draining.store(true);
   std::fprintf(stderr, "worker: draining (%lld turns running)\n", static_cast<long long>(app.turns_running.load()));
   res.set_content(json({{"ok", true}, {"draining", true}, {"turnsRunning", app.turns_running.load()}}).dump(), "application/json");
 }
 
-void undrain(worker_app& app, const httplib::Request&, httplib::Response& res) {
+void undrain(worker_app& app, const worker_call&, httplib::Response& res) {
   app.draining.store(false);
   res.set_content(json({{"ok", true}, {"draining", false}}).dump(), "application/json");
 }
 
-void health(worker_app& app, const httplib::Request&, httplib::Response& res) {
+void health(worker_app& app, const worker_call&, httplib::Response& res) {
   res.set_content(json({{"ok", true}, {"draining", app.draining.load()}, {"turnsRunning", app.turns_running.load()},
                         {"agentRunsRunning", app.agent_runs.running()}, {"sessions", app.sessions.size()},
                         {"turnsStarted", app.turns_started.load()}, {"agentRuns", app.agent_runs.size()},
@@ -106,27 +118,39 @@ void health(worker_app& app, const httplib::Request&, httplib::Response& res) {
 
 // ---- the table ------------------------------------------------------------------------------
 
+using enum caller;
+using enum body_rule;
+constexpr auto refuse = new_work::refused;  // while draining
+constexpr auto serve = new_work::no;
+
+// clang-format off
 constexpr route routes[] = {
-    {"POST", "/sessions/{app}/messages", caller::web, post_messages},
-    {"GET", "/sessions/{app}/session-state", caller::web, get_provider_session_state},
-    {"GET", "/sessions/{app}/source-snapshot", caller::web, source_snapshot},
-    {"PUT", "/sessions/{app}/files", caller::web, files},
-    {"PUT", "/sessions/{app}/source", caller::web, source},
-    {"GET", "/sessions/{app}/preview-artifact", caller::web, preview_artifact},
-    {"POST", "/sessions/{app}/agent-run", caller::web, start_run},
-    {"POST", "/sessions/{app}/agent-run/{run}/stop", caller::web, stop_run},
-    {"GET", "/sessions/{app}/agent-run/{run}", caller::web, run_status},
-    {"GET", "/sessions/{app}/agent-run/{run}/events", caller::web, run_events},
-    {"POST", "/mcp/{mcp}", caller::runtime, mcp},
-    {"GET", "/mcp/{mcp}", caller::runtime, mcp},
-    {"DELETE", "/mcp/{mcp}", caller::runtime, mcp},
-    {"GET", "/detect-provider", caller::web, detect_provider},
-    {"PUT", "/provider-keys/{key}", caller::web, provider_key},
-    {"GET", "/opencode/models", caller::web, opencode_models},
-    {"POST", "/drain", caller::web, drain},
-    {"DELETE", "/drain", caller::web, undrain},
-    {"GET", "/health", caller::anyone, health},
+    // builder turns and the app's workspace (spec "Worker endpoints")
+    {"POST",   "/sessions/{app}/messages",                web,     refuse, object, post_messages},
+    {"GET",    "/sessions/{app}/session-state",           web,     serve,  none,   get_provider_session_state},
+    {"GET",    "/sessions/{app}/source-snapshot",         web,     serve,  none,   source_snapshot},
+    {"PUT",    "/sessions/{app}/files",                   web,     serve,  object, files},
+    {"PUT",    "/sessions/{app}/source",                  web,     serve,  object, source},
+    {"GET",    "/sessions/{app}/preview-artifact",        web,     serve,  none,   preview_artifact},
+    // app agent runs ({app} is the web's {appId}__agent__{runId})
+    {"POST",   "/sessions/{app}/agent-run",               web,     refuse, object, start_run},
+    {"POST",   "/sessions/{app}/agent-run/{run}/stop",    web,     serve,  none,   stop_run},
+    {"GET",    "/sessions/{app}/agent-run/{run}",         web,     serve,  none,   run_status},
+    {"GET",    "/sessions/{app}/agent-run/{run}/events",  web,     serve,  none,   run_events},
+    // the MCP broker: the runtimes' tool calls
+    {"POST",   "/mcp/{mcp}",                              runtime, serve,  none,   mcp},
+    {"GET",    "/mcp/{mcp}",                              runtime, serve,  none,   mcp},
+    {"DELETE", "/mcp/{mcp}",                              runtime, serve,  none,   mcp},
+    // providers and runtimes
+    {"GET",    "/detect-provider",                        web,     serve,  none,   detect_provider},
+    {"PUT",    "/provider-keys/{key}",                    web,     serve,  typed,  provider_key},
+    {"GET",    "/opencode/models",                        web,     serve,  none,   opencode_models},
+    // the operator
+    {"POST",   "/drain",                                  web,     serve,  none,   drain},
+    {"DELETE", "/drain",                                  web,     serve,  none,   undrain},
+    {"GET",    "/health",                                 anyone,  serve,  none,   health},
 };
+// clang-format on
 
 // The path as httplib's regex: each {name} becomes its id's pattern as a group.
 std::string path_regex(std::string_view path) {
@@ -158,7 +182,13 @@ void register_routes(httplib::Server& server, worker_app& app) {
   for (const route& r : routes) {
     auto run = [&app, r](const httplib::Request& req, httplib::Response& res) {
       if (r.who == caller::web && !servers::internal_caller_allowed(req, res, app.cfg.internal_token)) return;
-      r.fn(app, req, res);
+      if (r.draining == new_work::refused && app.draining.load()) {
+        return send_error(res, api_error::worker_draining, "this worker is draining; send the work to another worker");
+      }
+      json body;
+      if (r.body == body_rule::object && !parse_json_body(req, res, body)) return;
+      if (r.body == body_rule::typed && !servers::read_json_body(req, res, json_limits{}, body)) return;
+      r.fn(app, worker_call{req, r.body == body_rule::none ? nullptr : &body}, res);
     };
     std::string pattern = path_regex(r.path);
     if (r.method == "GET") server.Get(pattern, run);

@@ -65,3 +65,15 @@ TEST_CASE("bounded: long parts are cut at a character boundary, the newest messa
   CHECK(p.size() > t.size());
   CHECK(p.substr(p.size() - 5) == "Next?");
 }
+
+TEST_CASE("what a resumed session already covers: the web's count, a worker's own session all, none nothing") {
+  // The web's runtimeSessionStates count, clamped to the earlier messages.
+  CHECK(messages_covered(session_source::web, 5, 3) == 3);
+  CHECK(messages_covered(session_source::web, 5, 9) == 5);
+  CHECK(messages_covered(session_source::web, 5, -2) == 0);
+  CHECK(messages_covered(session_source::web, 0, 4) == 0);
+  // This worker's own session of the run ran every earlier turn.
+  CHECK(messages_covered(session_source::worker, 5, 0) == 5);
+  // No session: the whole conversation goes over as the transcript.
+  CHECK(messages_covered(session_source::none, 5, 5) == 0);
+}

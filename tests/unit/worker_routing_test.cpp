@@ -90,3 +90,18 @@ TEST_CASE("the source digest follows paths and contents and tells file sets apar
   CHECK(source_digest({{"ab", "c"}}) != source_digest({{"a", "bc"}}));
   CHECK(source_digest({}) != d);
 }
+
+TEST_CASE("a worker's workspace takes an app's turn unless the draft is missing there or newer") {
+  const std::string draft = "sha256:aa";
+  // A draft and no workspace: a turn on the template would replace the draft afterwards.
+  CHECK(check_workspace(true, false, draft, std::nullopt) == workspace_verdict::missing);
+  CHECK(check_workspace(true, false, "", std::nullopt) == workspace_verdict::missing);
+  // A workspace whose digest differs from the draft's is a stale copy.
+  CHECK(check_workspace(true, true, draft, std::string("sha256:bb")) == workspace_verdict::stale);
+  // The same digest, no digest sent, or one that could not be read: the turn goes ahead.
+  CHECK(check_workspace(true, true, draft, draft) == workspace_verdict::ready);
+  CHECK(check_workspace(true, true, "", std::string("sha256:bb")) == workspace_verdict::ready);
+  CHECK(check_workspace(true, true, draft, std::nullopt) == workspace_verdict::ready);
+  // A new app (no draft yet) starts from the template wherever it is.
+  CHECK(check_workspace(false, false, "", std::nullopt) == workspace_verdict::ready);
+}

@@ -35,4 +35,13 @@ std::string source_digest(const std::map<std::string, std::string>& files) {
   return out;
 }
 
+workspace_verdict check_workspace(bool has_draft, bool has_workspace, std::string_view draft_digest,
+                                  const std::optional<std::string>& workspace_digest) {
+  if (has_draft && !has_workspace) return workspace_verdict::missing;
+  if (has_workspace && !draft_digest.empty() && workspace_digest && *workspace_digest != draft_digest) {
+    return workspace_verdict::stale;
+  }
+  return workspace_verdict::ready;
+}
+
 }  // namespace platform

@@ -110,4 +110,13 @@ std::string prompt_with_handoff(std::string_view transcript, std::string_view pr
   return out;
 }
 
+std::size_t messages_covered(session_source from, std::size_t earlier, long long web_says) {
+  switch (from) {
+    case session_source::none: return 0;
+    case session_source::worker: return earlier;
+    case session_source::web: return web_says < 0 ? 0 : std::min(static_cast<std::size_t>(web_says), earlier);
+  }
+  return 0;
+}
+
 }  // namespace platform

@@ -23,6 +23,15 @@ struct handoff_limits {
 std::string neutral_transcript(std::string_view messages_json, std::size_t from, std::size_t to,
                                const handoff_limits& limits = {});
 
+// How many of a turn's `earlier` persisted messages (all but the new user message) the runtime's
+// native session already covers, so that the transcript hands over only the rest:
+// - a session the web sent (its runtimeSessionStates) covers what the web says it covers
+//   (`web_says`, clamped to [0, earlier]; all of them when it does not say);
+// - this worker's own session of the run covers them all (it ran those turns);
+// - no session covers none.
+enum class session_source : unsigned char { none, web, worker };
+std::size_t messages_covered(session_source from, std::size_t earlier, long long web_says);
+
 // The prompt a runtime gets: the transcript (when any) framed as the conversation so far, then
 // the user's request.
 std::string prompt_with_handoff(std::string_view transcript, std::string_view prompt);
