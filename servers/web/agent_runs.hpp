@@ -18,7 +18,7 @@
 #include <string>
 #include <thread>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "platform/app_agent_run_store.hpp"
 #include "platform/governance_store.hpp"

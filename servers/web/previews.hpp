@@ -6,7 +6,7 @@
 #include <string_view>
 
 #include <httplib.h>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "platform/error.hpp"
 #include "platform/governance_store.hpp"

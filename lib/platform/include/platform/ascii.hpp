@@ -30,4 +30,11 @@ constexpr bool iends_with(std::string_view s, std::string_view suffix) noexcept 
   return s.size() >= suffix.size() && iequals(s.substr(s.size() - suffix.size()), suffix);
 }
 
+// The value of a hexadecimal digit of either case, -1 for anything else.
+constexpr int hex_digit_value(char c) noexcept {
+  if (c >= '0' && c <= '9') return c - '0';
+  c = ascii_lower(c);
+  return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
 }  // namespace platform
