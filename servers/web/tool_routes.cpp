@@ -86,7 +86,7 @@ std::optional<std::pair<tool, std::string>> approved_tool(web_app& app, std::str
 void send_repair(web_app& app, const repair_request& r, httplib::Response& res) {
   auto reply = request_repair(app, r);
   if (!reply) {
-    if (reply.error().code.rfind("store_", 0) == 0) return send_store_error(res, reply.error());
+    if (is_store_failure(reply.error())) return send_store_error(res, reply.error());
     return send_error(res, api_error::repair_not_started, "the builder repair run could not be started: " + reply.error().code);
   }
   send_json(res, reply->value("ok", false) ? 202 : 200, compact_json(*reply));

@@ -195,6 +195,16 @@ int http_status_for(std::string_view code);
 // Whether `e` carries `code`: the comparison the compiler checks (`code` must be a row).
 inline bool is(const error& e, api_error code) { return e.code == code_of(code); }
 
+// Whether `e` is the document store's failure (unavailable, invalid, corrupt, failed or a write
+// conflict): a route answers it as the store's, not as its own.
+inline bool is_store_failure(const error& e) {
+  for (api_error code : {api_error::store_unavailable, api_error::store_invalid, api_error::store_corrupt,
+                         api_error::store_failed, api_error::store_conflict}) {
+    if (is(e, code)) return true;
+  }
+  return false;
+}
+
 // A failure of the set's row `code`: the only way the core, the adapters and the servers make
 // one of their own.
 inline error error_of(api_error code, std::string message) { return error{std::string(code_of(code)), std::move(message)}; }
