@@ -77,7 +77,9 @@ constexpr route table[] = {
              "viewers cannot start builder runs"},
   {"POST",   "/api/workspaces/{workspace}/apps/{app}/runs/{run}/chat",         app_run,   R::editor, json, b::post_chat,
              "viewers cannot send builder messages"},
-  {"GET",    "/api/workspaces/{workspace}/apps/{app}/runs/{run}/chat",         run,       R::member, none, b::get_chat},
+  // The whole run is the reply: the handler's one read of it is the lookup by the tuple (a `run`
+  // row would read the run's stream state first, a second query on a route the page polls).
+  {"GET",    "/api/workspaces/{workspace}/apps/{app}/runs/{run}/chat",         member,    R::member, none, b::get_chat},
   {"GET",    "/api/workspaces/{workspace}/apps/{app}/runs/{run}/chat/stream",  run,       R::member, none, b::resume_chat},
   {"POST",   "/api/workspaces/{workspace}/apps/{app}/runs/{run}/stop",         run,       R::editor, none, b::stop_chat,
              "viewers cannot stop builder turns"},
