@@ -91,7 +91,6 @@ constexpr std::array<violation_code_info, code_table.size()> code_infos() {
 constexpr auto code_list = code_infos();
 
 bool is_lower_alnum(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 
 bool is_host_label(std::string_view l) {
@@ -113,7 +112,7 @@ bool is_host(std::string_view h) {
     start = dot + 1;
   }
   // An all-digit last label would read as a (broken) IP address.
-  return !std::all_of(last.begin(), last.end(), is_digit);
+  return !std::all_of(last.begin(), last.end(), is_ascii_digit);
 }
 
 }  // namespace
@@ -133,7 +132,7 @@ bool is_ipv4(std::string_view h) {
   while (true) {
     std::size_t dot = h.find('.', start);
     auto part = h.substr(start, dot == std::string_view::npos ? dot : dot - start);
-    if (part.empty() || part.size() > 3 || !std::all_of(part.begin(), part.end(), is_digit)) return false;
+    if (part.empty() || part.size() > 3 || !std::all_of(part.begin(), part.end(), is_ascii_digit)) return false;
     if (part.size() > 1 && part.front() == '0') return false;
     if (std::stoi(std::string(part)) > 255) return false;
     ++parts;
@@ -167,7 +166,7 @@ std::optional<std::string> key_slug_problem(std::string_view slug) {
 bool is_placeholder_name(std::string_view name) {
   if (name.empty() || !(is_alpha(name.front()) || name.front() == '_')) return false;
   return std::all_of(name.begin(), name.end(),
-                     [](char c) { return is_alpha(c) || is_digit(c) || c == '_' || c == '-'; });
+                     [](char c) { return is_alpha(c) || is_ascii_digit(c) || c == '_' || c == '-'; });
 }
 
 namespace {
@@ -200,7 +199,7 @@ tl::expected<url_head, std::string> split_url(std::string_view url) {
   std::string_view host = authority;
   if (auto colon = authority.rfind(':'); colon != std::string_view::npos) {
     std::string_view port = authority.substr(colon + 1);
-    bool ok = !port.empty() && port.size() <= 5 && std::all_of(port.begin(), port.end(), is_digit) &&
+    bool ok = !port.empty() && port.size() <= 5 && std::all_of(port.begin(), port.end(), is_ascii_digit) &&
               std::stoi(std::string(port)) >= 1 && std::stoi(std::string(port)) <= 65535;
     if (!ok) return tl::unexpected<std::string>("has an invalid port: write a number from 1 to 65535 or none");
     host = authority.substr(0, colon);
@@ -254,7 +253,7 @@ bool contains(const std::array<std::string_view, N>& list, std::string_view s) {
 }
 
 bool is_token_char(char c) {
-  return is_alpha(c) || is_digit(c) || std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
+  return is_alpha(c) || is_ascii_digit(c) || std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
 }
 
 bool is_credential_name(std::string_view name) {
@@ -323,8 +322,8 @@ void check_agent_ids(const agents_config& c, violations& out) {
   for (std::size_t i = 0; i < c.agents.size(); ++i) {
     const std::string& id = c.agents[i].id;
     if (id.empty()) continue;
-    bool ok = id.size() <= max_agent_id && (is_alpha(id.front()) || is_digit(id.front())) &&
-              std::all_of(id.begin(), id.end(), [](char ch) { return is_alpha(ch) || is_digit(ch) || ch == '_' || ch == '-'; });
+    bool ok = id.size() <= max_agent_id && (is_alpha(id.front()) || is_ascii_digit(id.front())) &&
+              std::all_of(id.begin(), id.end(), [](char ch) { return is_alpha(ch) || is_ascii_digit(ch) || ch == '_' || ch == '-'; });
     if (!ok) {
       report(out, at.index(i).key("id"), code::invalid_agent_id,
              "agent id " + json_quoted(id) + " is not allowed: use at most 64 letters, digits, `_` and `-`, starting "
@@ -708,7 +707,7 @@ std::tuple<int, long, long> location(const std::string& path) {
     if (from > path.size() || path.compare(from, prefix.size(), prefix) != 0) return {-1, from};
     std::size_t i = from + prefix.size();
     long n = 0;
-    while (i < path.size() && is_digit(path[i])) n = n * 10 + (path[i++] - '0');
+    while (i < path.size() && is_ascii_digit(path[i])) n = n * 10 + (path[i++] - '0');
     return {n, i + 1};
   };
   if (path.rfind("agents[", 0) == 0) {

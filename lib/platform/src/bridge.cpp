@@ -24,7 +24,7 @@ namespace {
 
 constexpr std::string_view abandoned_text =
     "The model's response was cut off before this call finished; the call was not run.";
-constexpr std::string_view interrupted_text = "The turn ended before this call returned a result.";
+constexpr std::string_view unanswered_call_text = "The turn ended before this call returned a result.";
 
 // A DOM parser for the payloads we look into (tool results, error texts); reused per thread.
 simdjson::dom::parser& dom_validator() {
@@ -54,7 +54,7 @@ enum class block_kind : unsigned char { none, thinking, redacted, text, tool };
 enum class stream_event_type : unsigned char { message_start, message_stop, block_start, block_delta, block_stop, other };
 
 // Content block indexes accepted per message.
-constexpr std::int64_t max_block_index = 4096;
+constexpr std::int64_t max_content_block_index = 4096;
 
 struct tool_state {
   std::string id_json;       // toolCallId as a JSON literal
@@ -246,7 +246,7 @@ struct bridge::impl {
       auto it = tools.find(id);
       if (it == tools.end() || it->second.has_output) continue;
       input_available(out, it->second);
-      tool_output(out, it->second, json_string_literal(interrupted_text), true, false);
+      tool_output(out, it->second, json_string_literal(unanswered_call_text), true, false);
     }
     if (abort_reason) {
       begin_chunk(out, "abort");
@@ -582,7 +582,7 @@ void bridge::impl::on_worker_line(const worker_line::line& l, std::string& out) 
     case kind::text_start:
     case kind::thinking_start:
     case kind::tool_use_start:
-      if (!accept_stream_event(stream_event_type::block_start, out) || l.index > max_block_index) break;
+      if (!accept_stream_event(stream_event_type::block_start, out) || l.index > max_content_block_index) break;
       ensure_block_slot(i);
       if (l.what == kind::text_start) start_text_block(i, out);
       else if (l.what == kind::thinking_start) start_thinking_block(i, block_kind::thinking, out);
@@ -737,7 +737,7 @@ void bridge::impl::on_block_start(dom::object ev, std::string& out) {
   std::int64_t index = 0;
   dom::object block;
   std::string_view btype;
-  if (ev["index"].get_int64().get(index) || index < 0 || index > max_block_index ||
+  if (ev["index"].get_int64().get(index) || index < 0 || index > max_content_block_index ||
       ev["content_block"].get_object().get(block) || missing_str(block, "type", btype)) {
     return;
   }

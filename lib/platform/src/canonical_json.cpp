@@ -63,7 +63,7 @@ error classify_parse_error(std::size_t position, const nlohmann::detail::excepti
   return {"invalid_json", "invalid JSON" + where + ": " + reason};
 }
 
-struct member {
+struct canonical_member {
   std::string key;
   std::string value;  // canonical text
 };
@@ -73,7 +73,7 @@ struct member {
 struct frame {
   bool is_object = false;
   std::string text;
-  std::vector<member> members;
+  std::vector<canonical_member> members;
   std::string pending_key;
 };
 
@@ -151,11 +151,11 @@ class canonical_writer {
     return true;
   }
 
-  std::optional<std::string> close_object(std::vector<member>& members) {
+  std::optional<std::string> close_object(std::vector<canonical_member>& members) {
     std::sort(members.begin(), members.end(),
-              [](const member& a, const member& b) { return utf16_less(a.key, b.key); });
+              [](const canonical_member& a, const canonical_member& b) { return utf16_less(a.key, b.key); });
     auto dup = std::adjacent_find(members.begin(), members.end(),
-                                  [](const member& a, const member& b) { return a.key == b.key; });
+                                  [](const canonical_member& a, const canonical_member& b) { return a.key == b.key; });
     if (dup != members.end()) {
       fail_with("duplicate_key", "duplicate object key " + quoted_key(dup->key));
       return std::nullopt;
@@ -178,7 +178,7 @@ class canonical_writer {
     }
     frame& top = stack_.back();
     if (top.is_object) {
-      top.members.push_back(member{std::move(top.pending_key), std::move(text)});
+      top.members.push_back(canonical_member{std::move(top.pending_key), std::move(text)});
       return true;
     }
     if (top.text.size() > 1) top.text.push_back(',');

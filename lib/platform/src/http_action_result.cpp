@@ -67,15 +67,9 @@ const failure_row& row_of(http_action_failure f) {
   return failure_rows.back();
 }
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
 std::string media_type(const http_response& r) {
   std::string_view ct = r.header("content-type").value_or("");
-  return ascii_lower(trim(ct.substr(0, ct.find(';'))));
+  return ascii_lower(trim_ows(ct.substr(0, ct.find(';'))));
 }
 
 bool json_media_type(std::string_view mt) {
@@ -84,7 +78,7 @@ bool json_media_type(std::string_view mt) {
 
 bool compressed(const http_response& r) {
   auto ce = r.header("content-encoding");
-  return ce && !trim(*ce).empty() && ascii_lower(trim(*ce)) != "identity";
+  return ce && !trim_ows(*ce).empty() && ascii_lower(trim_ows(*ce)) != "identity";
 }
 
 // JSON text stays JSON; anything else (or JSON nested deeper than the reply can embed) is
@@ -117,7 +111,7 @@ void add_cookie_values(std::string_view cookie, std::vector<std::string>& out) {
     std::size_t semi = cookie.find(';');
     std::string_view pair = cookie.substr(0, semi);
     std::size_t eq = pair.find('=');
-    if (eq != std::string_view::npos) out.emplace_back(trim(pair.substr(eq + 1)));
+    if (eq != std::string_view::npos) out.emplace_back(trim_ows(pair.substr(eq + 1)));
     if (semi == std::string_view::npos) break;
     cookie.remove_prefix(semi + 1);
   }
@@ -192,10 +186,10 @@ std::vector<std::string> credential_values(const std::vector<std::pair<std::stri
   std::vector<std::string> out;
   for (const auto& [name, value] : headers) {
     if (!credential_header(name)) continue;
-    std::string_view v = trim(value);
+    std::string_view v = trim_ows(value);
     out.emplace_back(v);
     std::size_t space = v.find(' ');
-    if (space != std::string_view::npos) out.emplace_back(trim(v.substr(space + 1)));
+    if (space != std::string_view::npos) out.emplace_back(trim_ows(v.substr(space + 1)));
     if (ascii_lower(name) == "cookie") add_cookie_values(v, out);
   }
   return out;

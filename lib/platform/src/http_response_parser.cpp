@@ -12,17 +12,10 @@ namespace {
 constexpr std::size_t max_chunk_line = 4096;  // size plus extensions
 constexpr std::size_t max_chunk_hex_digits = 15;
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 bool is_token_char(char c) {
-  if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c)) return true;
+  if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_ascii_digit(c)) return true;
   return std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
 }
 
 // Comma-separated list elements of every header named `name`, trimmed, empty ones dropped.
@@ -33,7 +26,7 @@ std::vector<std::string_view> list_values(const http_response& r, std::string_vi
     std::string_view rest = v;
     while (true) {
       std::size_t comma = rest.find(',');
-      std::string_view item = trim(rest.substr(0, comma));
+      std::string_view item = trim_ows(rest.substr(0, comma));
       if (!item.empty()) out.push_back(item);
       if (comma == std::string_view::npos) break;
       rest.remove_prefix(comma + 1);
@@ -133,8 +126,8 @@ void http_response_parser::on_line(std::string_view line) {
 
 void http_response_parser::on_status_line(std::string_view line) {
   // HTTP/1.x SP 3DIGIT [SP reason]
-  bool ok = line.size() >= 12 && line.starts_with("HTTP/1.") && is_digit(line[7]) && line[8] == ' ' &&
-            is_digit(line[9]) && is_digit(line[10]) && is_digit(line[11]) && (line.size() == 12 || line[12] == ' ');
+  bool ok = line.size() >= 12 && line.starts_with("HTTP/1.") && is_ascii_digit(line[7]) && line[8] == ' ' &&
+            is_ascii_digit(line[9]) && is_ascii_digit(line[10]) && is_ascii_digit(line[11]) && (line.size() == 12 || line[12] == ' ');
   if (!ok) {
     fail(failure::malformed, "the response does not start with an HTTP/1.x status line");
     return;
@@ -168,7 +161,7 @@ void http_response_parser::on_header_line(std::string_view line) {
     fail(failure::head_too_large, "the response has more headers than the limit");
     return;
   }
-  response_.headers.emplace_back(std::string(name), std::string(trim(line.substr(colon + 1))));
+  response_.headers.emplace_back(std::string(name), std::string(trim_ows(line.substr(colon + 1))));
 }
 
 void http_response_parser::on_head_end() {
@@ -209,7 +202,7 @@ void http_response_parser::choose_body() {
     return;
   }
   for (auto l : lengths) {
-    if (l != lengths[0] || l.size() > 18 || !std::all_of(l.begin(), l.end(), is_digit)) {
+    if (l != lengths[0] || l.size() > 18 || !std::all_of(l.begin(), l.end(), is_ascii_digit)) {
       fail(failure::malformed, "the Content-Length is invalid or given twice with different values");
       return;
     }
@@ -234,7 +227,7 @@ void http_response_parser::on_chunk_size(std::string_view line) {
     }
     size = size * 16 + static_cast<std::size_t>(hex_digit_value(line[i]));
   }
-  std::string_view rest = trim(line.substr(i));
+  std::string_view rest = trim_ows(line.substr(i));
   if (i == 0 || (!rest.empty() && rest.front() != ';')) {
     fail(failure::malformed, "a chunk size line is not hex digits with optional extensions");
     return;

@@ -155,8 +155,8 @@ integration_setup_report validate_integration_setup(std::string_view json_text) 
   if (!doc) return r;
   integration_setup setup;
   object_reader top(*doc, json_path(), "integration-setup.json", {"integrations"}, r.problems);
-  const json* list = top.array("integrations", need::required, "an array with one entry per integration that needs setup");
-  for_each_element(list, top.path("integrations"), [&](const json& e, const json_path& p) {
+  const config::json* list = top.array("integrations", need::required, "an array with one entry per integration that needs setup");
+  for_each_element(list, top.path("integrations"), [&](const config::json& e, const json_path& p) {
     setup.integrations.push_back(read_integration_entry(e, p, r.problems));
   });
   if (list != nullptr && list->empty()) {

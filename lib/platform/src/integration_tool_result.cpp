@@ -13,7 +13,7 @@
 namespace platform {
 namespace {
 
-using json = nlohmann::ordered_json;
+using nlohmann::ordered_json;
 
 constexpr std::array<std::pair<error_category, std::string_view>, 11> category_names{{
     {error_category::input, "input"},
@@ -65,7 +65,7 @@ integration_tool_result integration_tool_result::failure(error_category category
 }
 
 std::string integration_tool_result::to_json() const {
-  json o;
+  ordered_json o;
   o["success"] = success;
   if (data_json) o["data"] = embed_json(*data_json);
   o["mock"] = mock;
@@ -78,7 +78,7 @@ std::string integration_tool_result::to_json() const {
   if (retryable) o["retryable"] = *retryable;
   if (can_request_builder_repair) o["canRequestBuilderRepair"] = *can_request_builder_repair;
   if (details_json) {
-    o["details"] = details_json->size() > max_details_bytes ? json{{"truncated", true}}
+    o["details"] = details_json->size() > max_details_bytes ? ordered_json{{"truncated", true}}
                                                             : embed_json(*details_json);
   }
   return compact_json(o);

@@ -12,7 +12,6 @@ namespace {
 
 constexpr std::uint64_t max_ipv4 = 0xFFFFFFFFull;
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 // One inet_aton part; values beyond 32 bits are refused early so nothing overflows.
 std::optional<std::uint64_t> ipv4_part(std::string_view p) {
@@ -176,7 +175,7 @@ std::optional<ip_address> parse_ipv4_strict(std::string_view text) {
     if (p.empty() || p.size() > 3 || (p.size() > 1 && p[0] == '0')) return std::nullopt;
     unsigned v = 0;
     for (char c : p) {
-      if (!is_digit(c)) return std::nullopt;
+      if (!is_ascii_digit(c)) return std::nullopt;
       v = v * 10 + static_cast<unsigned>(c - '0');
     }
     if (v > 255) return std::nullopt;
@@ -233,7 +232,7 @@ result<ip_network> parse_ip_network(std::string_view text) {
     if (p.empty() || p.size() > 3) return fail(api_error::invalid_network, "the prefix length after / must be a number");
     prefix = 0;
     for (char c : p) {
-      if (!is_digit(c)) return fail(api_error::invalid_network, "the prefix length after / must be a number");
+      if (!is_ascii_digit(c)) return fail(api_error::invalid_network, "the prefix length after / must be a number");
       prefix = prefix * 10 + static_cast<unsigned>(c - '0');
     }
     if (prefix > bits) return fail(api_error::invalid_network, "the prefix length is longer than the address");

@@ -45,14 +45,8 @@ std::string clip(std::string_view s) {
   return std::string(s.size() > max_quoted ? s.substr(0, max_quoted) : s);
 }
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
 // The media type of one Accept or Content-Type element, parameters dropped.
-std::string_view media_type(std::string_view element) { return trim(element.substr(0, element.find(';'))); }
+std::string_view media_type(std::string_view element) { return trim_ows(element.substr(0, element.find(';'))); }
 
 bool accepts_json(std::string_view accept) {
   while (true) {
@@ -141,12 +135,12 @@ mcp_decision unauthenticated(bool presented) {
 
 // The token of `Authorization: Bearer <token>`; nullopt for another scheme or no header.
 std::optional<std::string_view> bearer_token(std::string_view header) {
-  header = trim(header);
+  header = trim_ows(header);
   constexpr std::string_view scheme = "Bearer";
   if (header.size() < scheme.size() || !iequals(header.substr(0, scheme.size()), scheme)) return std::nullopt;
   std::string_view rest = header.substr(scheme.size());
   if (!rest.empty() && rest.front() != ' ' && rest.front() != '\t') return std::nullopt;  // e.g. "Bearerx"
-  return trim(rest);
+  return trim_ows(rest);
 }
 
 const json* member(const json& obj, const char* key) {

@@ -9,12 +9,6 @@ namespace platform {
 
 namespace {
 
-std::string_view trimmed(std::string_view s) noexcept {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
 bool is_loopback_host(std::string_view host) noexcept {
   std::string_view name = split_host_header(host).name;
   if (!name.empty() && name.back() == '.') name.remove_suffix(1);
@@ -46,7 +40,7 @@ bool trusted_host(std::string_view host, const request_guard_policy& policy) noe
 }
 
 bool is_json_media_type(std::string_view content_type) noexcept {
-  std::string_view type = trimmed(content_type.substr(0, content_type.find(';')));
+  std::string_view type = trim_ows(content_type.substr(0, content_type.find(';')));
   return iequals(type, "application/json") || iends_with(type, "+json");
 }
 

@@ -25,6 +25,7 @@
 #include "json_string_bytes.hpp"
 #include "platform/json_text.hpp"
 #include "platform/worker_message.hpp"
+#include "normalizer_bounds.hpp"
 #include "runtime_normalizers.hpp"
 
 namespace platform {
@@ -33,18 +34,15 @@ namespace {
 namespace wm = worker_message;
 namespace dom = simdjson::dom;
 
-// A runaway line is skipped instead of growing memory (same bound as the bridge's default).
-// Not lower: a `thread/resume` answer holds the whole hydrated history.
-constexpr std::size_t max_line_bytes = 64u << 20;
-// The bridge accepts content block indexes up to 4096 per message.
-constexpr int max_block_index = 4000;
+// max_line_bytes is not lower: a `thread/resume` answer holds the whole hydrated history.
+using normalizer_bounds::max_line_bytes;
+using normalizer_bounds::max_block_index;
+using normalizer_bounds::kept_parser_capacity;
 // Preliminary command output shows at most this tail; the final result has everything.
 constexpr std::size_t output_tail_bytes = 16u << 10;
 // A preliminary update is written once the new bytes reach 1/16 of what it would repeat, so
 // the chunks written stay within ~16x the command's output however finely it is split.
 constexpr std::size_t output_repeat_factor = 16;
-// A parser grown by a longer line than this gives its memory back before the next line.
-constexpr std::size_t kept_parser_capacity = 1u << 20;
 // agentMessage text kept to reconcile deltas with the completed item.
 constexpr std::size_t max_tracked_text = 1u << 20;
 // fileChange results repeat the item's change list per file up to this many bytes in all.

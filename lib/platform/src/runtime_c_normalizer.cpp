@@ -33,6 +33,7 @@
 #include "platform/json_limits.hpp"
 #include "platform/json_text.hpp"
 #include "platform/worker_message.hpp"
+#include "normalizer_bounds.hpp"
 #include "runtime_normalizers.hpp"
 
 namespace platform {
@@ -41,18 +42,15 @@ namespace {
 namespace dom = simdjson::dom;
 namespace wm = worker_message;
 
-// A runaway line is skipped instead of growing memory (same bound as the bridge's default).
-constexpr std::size_t max_line_bytes = 64u << 20;
+using normalizer_bounds::max_line_bytes;
+using normalizer_bounds::max_block_index;
+using normalizer_bounds::kept_parser_capacity;
 // Deeper JSON is not read (the line counts as non-JSON): re-emitting it would recurse that deep.
 constexpr std::size_t max_json_depth = 512;
-// The bridge accepts content block indexes up to 4096 per message.
-constexpr int max_block_index = 4000;
 // Tool call ids remembered to keep them unique within the stream.
 constexpr std::size_t max_remembered_ids = 4096;
 // How much of a non-JSON line is quoted in the "not usable" error.
 constexpr std::size_t max_quoted_line = 200;
-// A parser grown by a longer line than this gives its memory back after it.
-constexpr std::size_t kept_parser_capacity = 1u << 20;
 
 constexpr std::string_view no_json_text =
     "opencode did not print JSON events; the installed CLI may predate `run --format json`. "

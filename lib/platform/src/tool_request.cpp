@@ -25,7 +25,7 @@ std::string redaction_marker(std::string_view secret_name) {
 
 namespace {
 
-using json = nlohmann::ordered_json;  // keeps the template's and the agent's key order
+using nlohmann::ordered_json;  // keeps the template's and the agent's key order
 
 template <class T>
 using outcome = tl::expected<T, integration_tool_result>;
@@ -34,7 +34,7 @@ using failed = tl::unexpected<integration_tool_result>;
 const json_path endpoint_root("endpoint");
 
 failed fail_with(error_category c, std::string code, std::string error, std::string resolution,
-                 std::optional<json> details = {}) {
+                 std::optional<ordered_json> details = {}) {
   std::optional<std::string> d;
   if (details) d = compact_json(*details);
   return failed(integration_tool_result::failure(c, std::move(code), std::move(error),
@@ -44,12 +44,12 @@ failed fail_with(error_category c, std::string code, std::string error, std::str
 failed spec_failure(std::string code, std::string error, const std::string& location) {
   return fail_with(error_category::spec, std::move(code), std::move(error),
                    "Fix the tool's endpoint in agents.json and present the agents again.",
-                   json{{"location", location}});
+                   ordered_json{{"location", location}});
 }
 
 // Lists in details stay bounded: at most 20 names of at most 64 bytes each.
-json bounded_names(const std::vector<std::string>& names) {
-  json list = json::array();
+ordered_json bounded_names(const std::vector<std::string>& names) {
+  ordered_json list = ordered_json::array();
   for (std::size_t i = 0; i < names.size() && i < 20; ++i) list.push_back(names[i].substr(0, 64));
   return list;
 }
@@ -140,7 +140,7 @@ bool is_valid_utf8(std::string_view s) {
 // ---- the values placeholders stand for ----
 
 struct render_env {
-  const json& input;
+  const ordered_json& input;
   const std::map<std::string, std::string, std::less<>>& secrets;
   bool redact = false;
 };
@@ -157,8 +157,8 @@ std::vector<std::string> split_steps(std::string_view path) {
   return steps;
 }
 
-const json* find_input(const json& input, const std::vector<std::string>& steps) {
-  const json* v = &input;
+const ordered_json* find_input(const ordered_json& input, const std::vector<std::string>& steps) {
+  const ordered_json* v = &input;
   for (const auto& step : steps) {
     if (!v->is_object()) return nullptr;
     auto it = v->find(step);
@@ -179,12 +179,12 @@ failed bad_value(const placeholder& p, const std::string& where, std::string_vie
     return fail_with(error_category::configuration, "INVALID_SECRET",
                      "Secret " + p.path + " cannot be used in " + where + ": " + std::string(problem),
                      "Update the value of secret " + p.path + " in the integration setup.",
-                     json{{"secret", p.path}, {"location", where}});
+                     ordered_json{{"secret", p.path}, {"location", where}});
   }
   return fail_with(error_category::input, "INVALID_INPUT",
                    "Input " + p.path + " cannot be used in " + where + ": " + std::string(problem),
                    "Call the tool again with a suitable value for " + p.path + ".",
-                   json{{"inputPath", p.path}, {"location", where}});
+                   ordered_json{{"inputPath", p.path}, {"location", where}});
 }
 
 outcome<piece> placeholder_text(const placeholder& p, const render_env& env,
@@ -193,7 +193,7 @@ outcome<piece> placeholder_text(const placeholder& p, const render_env& env,
     if (env.redact) return piece{redaction_marker(p.path), true};
     return piece{env.secrets.find(p.path)->second, false};
   }
-  const json* v = find_input(env.input, p.steps);
+  const ordered_json* v = find_input(env.input, p.steps);
   if (v == nullptr) return bad_value(p, where, "it is missing");
   if (v->is_string()) return piece{v->get<std::string>(), false};
   if (v->is_number() || v->is_boolean() || allow_structured) return piece{compact_json(*v), false};
@@ -384,7 +384,7 @@ struct prepared_endpoint {
   url_plan url;
   std::vector<template_site> headers;
   std::vector<template_site> query;
-  std::optional<json> body;
+  std::optional<ordered_json> body;
   placeholder_usage usage;
   bool oauth = false;
 };
@@ -446,20 +446,20 @@ outcome<std::vector<template_site>> parse_sites(const std::map<std::string, std:
   return out;
 }
 
-outcome<std::optional<json>> parse_body(const tool_endpoint& ep, const std::string& method) {
+outcome<std::optional<ordered_json>> parse_body(const tool_endpoint& ep, const std::string& method) {
   std::string where = endpoint_root.key("body").str();
-  if (!ep.body_json) return std::optional<json>{};
+  if (!ep.body_json) return std::optional<ordered_json>{};
   // Bounded before parsing: nothing deeper is ever dumped or walked.
-  auto body = nests_deeper_than(*ep.body_json, max_json_depth) ? json(json::value_t::discarded)
-                                                                : json::parse(*ep.body_json, nullptr, false);
+  auto body = nests_deeper_than(*ep.body_json, max_json_depth) ? ordered_json(ordered_json::value_t::discarded)
+                                                                : ordered_json::parse(*ep.body_json, nullptr, false);
   if (body.is_discarded()) {
     return spec_failure("INVALID_BODY", "endpoint.body is not valid JSON of bounded depth", where);
   }
-  if (body.is_null()) return std::optional<json>{};
+  if (body.is_null()) return std::optional<ordered_json>{};
   if (method == "GET" || method == "HEAD") {
     return spec_failure("BODY_NOT_ALLOWED", "endpoint.body is set on a " + method + " request", where);
   }
-  return std::optional<json>{std::move(body)};
+  return std::optional<ordered_json>{std::move(body)};
 }
 
 outcome<prepared_endpoint> prepare(const tool& t) {
@@ -499,11 +499,11 @@ outcome<prepared_endpoint> prepare(const tool& t) {
 
 // ---- input and secrets ----
 
-outcome<json> parse_input(std::string_view input_json) {
+outcome<ordered_json> parse_input(std::string_view input_json) {
   auto blank = input_json.find_first_not_of(" \t\r\n") == std::string_view::npos;
-  if (blank) return json::object();
-  auto input = nests_deeper_than(input_json, max_json_depth) ? json(json::value_t::discarded)
-                                                              : json::parse(input_json, nullptr, false);
+  if (blank) return ordered_json::object();
+  auto input = nests_deeper_than(input_json, max_json_depth) ? ordered_json(ordered_json::value_t::discarded)
+                                                              : ordered_json::parse(input_json, nullptr, false);
   if (input.is_discarded() || !input.is_object()) {
     return fail_with(error_category::input, "INVALID_INPUT",
                      "The tool input must be a JSON object (nested at most " +
@@ -513,13 +513,13 @@ outcome<json> parse_input(std::string_view input_json) {
   return input;
 }
 
-std::optional<failed> check_input(const json& input, const prepared_endpoint& p, const tool& t) {
+std::optional<failed> check_input(const ordered_json& input, const prepared_endpoint& p, const tool& t) {
   if (!input.empty() && p.usage.input_paths.empty()) {
     std::vector<std::string> keys;
     for (const auto& [k, v] : input.items()) keys.push_back(k);
     return fail_with(error_category::input, "UNEXPECTED_INPUT",
                      "Tool " + t.name + " takes no input, but input was given. The tool was not called.",
-                     "Call the tool again without input.", json{{"inputKeys", bounded_names(keys)}});
+                     "Call the tool again without input.", ordered_json{{"inputKeys", bounded_names(keys)}});
   }
   std::vector<std::string> missing;
   for (const auto& path : p.usage.input_paths) {
@@ -530,7 +530,7 @@ std::optional<failed> check_input(const json& input, const prepared_endpoint& p,
                    "Tool " + t.name + " is missing input: " + joined(missing) +
                        ". The tool was not called.",
                    "Call the tool again with these input fields: " + joined(missing) + ".",
-                   json{{"missingInputs", bounded_names(missing)}});
+                   ordered_json{{"missingInputs", bounded_names(missing)}});
 }
 
 using secret_map = std::map<std::string, std::string, std::less<>>;
@@ -547,7 +547,7 @@ outcome<secret_map> resolve_secrets(const std::vector<std::string>& names,
       return fail_with(error_category::configuration, "INVALID_SECRET",
                        "Secret " + name + " is not valid UTF-8 text.",
                        "Update the value of secret " + name + " in the integration setup.",
-                       json{{"secret", name}});
+                       ordered_json{{"secret", name}});
     } else {
       values.emplace(name, std::move(*value));
     }
@@ -556,7 +556,7 @@ outcome<secret_map> resolve_secrets(const std::vector<std::string>& names,
   return fail_with(error_category::configuration, "MISSING_SECRET",
                    "The integration is missing secrets: " + joined(missing) + ".",
                    "Configure these secrets in the integration setup: " + joined(missing) + ".",
-                   json{{"missingSecrets", bounded_names(missing)}});
+                   ordered_json{{"missingSecrets", bounded_names(missing)}});
 }
 
 // ---- rendering ----
@@ -611,16 +611,16 @@ outcome<std::string> render_query(std::string url, const std::vector<template_si
   return url;
 }
 
-outcome<json> render_body_string(const std::string& text, const std::string& where,
+outcome<ordered_json> render_body_string(const std::string& text, const std::string& where,
                                  const render_env& env) {
   auto t = parse_placeholder_template(text);  // parsed once already by the usage listing
   if (!t) return spec_failure("INVALID_PLACEHOLDER", where + ": " + t.error().message, where);
   if (t->is_single_placeholder()) {
     const placeholder& p = t->parts.front().ref;
     if (p.k == placeholder::kind::secret) {
-      return json(env.redact ? redaction_marker(p.path) : env.secrets.find(p.path)->second);
+      return ordered_json(env.redact ? redaction_marker(p.path) : env.secrets.find(p.path)->second);
     }
-    const json* v = find_input(env.input, p.steps);
+    const ordered_json* v = find_input(env.input, p.steps);
     if (v == nullptr) return bad_value(p, where, "it is missing");
     return *v;  // keeps the input value's JSON type
   }
@@ -634,13 +634,13 @@ outcome<json> render_body_string(const std::string& text, const std::string& whe
     if (!piece_text) return failed(std::move(piece_text.error()));
     out += piece_text->text;
   }
-  return json(std::move(out));
+  return ordered_json(std::move(out));
 }
 
-outcome<json> render_body(const json& v, const json_path& at, const render_env& env) {
+outcome<ordered_json> render_body(const ordered_json& v, const json_path& at, const render_env& env) {
   if (v.is_string()) return render_body_string(v.get<std::string>(), at.str(), env);
   if (!v.is_structured()) return v;
-  json out = v.is_object() ? json::object() : json::array();
+  ordered_json out = v.is_object() ? ordered_json::object() : ordered_json::array();
   std::size_t i = 0;
   for (auto it = v.begin(); it != v.end(); ++it, ++i) {
     auto child = render_body(*it, v.is_object() ? at.key(it.key()) : at.index(i), env);
@@ -663,14 +663,14 @@ bool is_json_media(const std::string& m) {
   return m == "application/json" || (m.size() > 5 && m.compare(m.size() - 5, 5, "+json") == 0);
 }
 
-std::string form_field(const json& v) {
+std::string form_field(const ordered_json& v) {
   if (v.is_string()) return v.get<std::string>();
   if (v.is_null()) return {};
   return compact_json(v);
 }
 
 // The wire form of a rendered body under its Content-Type.
-outcome<std::string> serialize_body(const json& body, const std::string& content_type) {
+outcome<std::string> serialize_body(const ordered_json& body, const std::string& content_type) {
   std::string m = media_type(content_type);
   if (is_json_media(m)) return compact_json(body);
   if (m == "application/x-www-form-urlencoded") {
@@ -769,13 +769,13 @@ tool_request_outcome build_tool_request(const tool& t, std::string_view input_js
 }
 
 std::string to_json(const http_request& r) {
-  json headers = json::object();
+  ordered_json headers = ordered_json::object();
   for (const auto& [name, value] : r.headers) headers[name] = value;
-  json body;
+  ordered_json body;
   if (r.body) {
-    body = is_json_media(media_type(r.content_type)) ? embed_json(*r.body) : json(*r.body);
+    body = is_json_media(media_type(r.content_type)) ? embed_json(*r.body) : ordered_json(*r.body);
   }
-  return compact_json(json{{"method", r.method}, {"url", r.url}, {"headers", headers}, {"body", body}});
+  return compact_json(ordered_json{{"method", r.method}, {"url", r.url}, {"headers", headers}, {"body", body}});
 }
 
 bool means_not_configured(const integration_tool_result& failure) {

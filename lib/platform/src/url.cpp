@@ -15,7 +15,6 @@ namespace {
 constexpr std::size_t max_url_bytes = 16 * 1024;
 
 bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_control(char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7F; }
 
 bool needs_encoding(char c) {
@@ -47,7 +46,7 @@ std::size_t scheme_length(std::string_view s) {
   for (std::size_t i = 1; i < s.size(); ++i) {
     char c = s[i];
     if (c == ':') return i + 1;
-    if (!is_alpha(c) && !is_digit(c) && c != '+' && c != '-' && c != '.') return 0;
+    if (!is_alpha(c) && !is_ascii_digit(c) && c != '+' && c != '-' && c != '.') return 0;
   }
   return 0;
 }
@@ -56,8 +55,8 @@ std::size_t scheme_length(std::string_view s) {
 // and 'x' as an IPv4 number (inet_aton); such a host must be a valid IPv4 address or nothing.
 bool looks_numeric(std::string_view host) {
   std::string_view last = host.substr(host.rfind('.') + 1);
-  if (last.empty() || !is_digit(last[0])) return false;
-  return std::all_of(last.begin(), last.end(), [](char c) { return is_digit(c) || (c >= 'a' && c <= 'f') || c == 'x'; });
+  if (last.empty() || !is_ascii_digit(last[0])) return false;
+  return std::all_of(last.begin(), last.end(), [](char c) { return is_ascii_digit(c) || (c >= 'a' && c <= 'f') || c == 'x'; });
 }
 
 result<url> host_name(std::string_view h, url u) {
@@ -67,7 +66,7 @@ result<url> host_name(std::string_view h, url u) {
       return fail(api_error::invalid_host, "non-ASCII host names are not supported; write the punycode (xn--) form");
     }
     if (c == '%') return fail(api_error::invalid_host, "percent-encoded host names are not allowed");
-    if (!is_alpha(c) && !is_digit(c) && c != '-' && c != '.' && c != '_') {
+    if (!is_alpha(c) && !is_ascii_digit(c) && c != '-' && c != '.' && c != '_') {
       return fail(api_error::invalid_host, std::string("the host contains '") + c + "', which no host name may hold");
     }
   }
@@ -104,7 +103,7 @@ result<url> bracketed_host(std::string_view inside, url u) {
 }
 
 result<std::uint16_t> port_number(std::string_view p) {
-  if (p.empty() || p.size() > 5 || !std::all_of(p.begin(), p.end(), is_digit)) {
+  if (p.empty() || p.size() > 5 || !std::all_of(p.begin(), p.end(), is_ascii_digit)) {
     return fail(api_error::invalid_url, "the port must be a number from 1 to 65535");
   }
   unsigned v = 0;
@@ -195,12 +194,6 @@ std::string with_query(std::string path, std::optional<std::string_view> query) 
   return t;
 }
 
-std::string_view trimmed(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
 }  // namespace
 
 std::optional<ip_address> url::address() const {
@@ -248,7 +241,7 @@ result<url> parse_url(std::string_view text) {
 }
 
 result<url> resolve_url(const url& base, std::string_view reference) {
-  std::string_view ref = trimmed(reference);
+  std::string_view ref = trim_ows(reference);
   if (ref.size() > max_url_bytes) return fail(api_error::invalid_url, "the URL is longer than 16 KiB");
   if (std::any_of(ref.begin(), ref.end(), is_control)) {
     return fail(api_error::invalid_url, "the URL contains a control character");

@@ -37,4 +37,14 @@ constexpr int hex_digit_value(char c) noexcept {
   return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
 
+constexpr bool is_ascii_digit(char c) noexcept { return c >= '0' && c <= '9'; }
+
+// `s` without the optional whitespace (RFC 9110 OWS: spaces and tabs) around an HTTP header
+// value or list element.
+constexpr std::string_view trim_ows(std::string_view s) noexcept {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
 }  // namespace platform
