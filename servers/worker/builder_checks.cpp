@@ -8,6 +8,8 @@
 #include <fstream>
 #include <memory>
 
+#include <nlohmann/json.hpp>
+
 #include "platform/ascii.hpp"
 #include "platform/redaction.hpp"
 

@@ -3,6 +3,8 @@
 
 #include "platform/agent_run_recovery.hpp"
 
+namespace agent_run_recovery_test {
+
 using namespace platform;
 
 TEST_CASE("a run is lost when its worker no longer holds it, or stayed unreachable past the limit") {
@@ -19,3 +21,5 @@ TEST_CASE("a run is lost when its worker no longer holds it, or stayed unreachab
   REQUIRE(gone);
   CHECK(gone->find("unreachable for 10 s") != std::string::npos);
 }
+
+}  // namespace agent_run_recovery_test

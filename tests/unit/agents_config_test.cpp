@@ -12,6 +12,8 @@
 #include "platform/agents_config.hpp"
 #include "platform/integration_setup.hpp"
 
+namespace agents_config_test {
+
 using json = nlohmann::ordered_json;
 using platform::validate_agents_config;
 using platform::violations;
@@ -893,3 +895,9 @@ TEST_CASE("every violation code is unique, snake_case and documented") {
   }
   CHECK(seen.size() > 40);
 }
+
+#undef CHECK_HAS
+#undef CHECK_ONLY
+#undef CHECK_VALID
+
+}  // namespace agents_config_test

@@ -7,6 +7,8 @@
 #include "platform/internal_auth.hpp"
 #include "platform/request_guard.hpp"
 
+namespace api_error_test {
+
 using namespace platform;
 
 TEST_CASE("every api_error row has a unique snake_case code and an error status") {
@@ -64,3 +66,5 @@ TEST_CASE("a failure names its row; a worker's refusal without a code is worker_
   // A peer's code passes through as it came, and keeps its row's status when it is one.
   CHECK(http_status_for(fail_relayed("worker_draining", "draining").value().code) == 503);
 }
+
+}  // namespace api_error_test

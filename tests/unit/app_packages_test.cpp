@@ -6,6 +6,8 @@
 
 #include "platform/app_packages.hpp"
 
+namespace app_packages_test {
+
 using namespace platform;
 
 namespace {
@@ -237,3 +239,5 @@ TEST_CASE("the installed tree is what the lock pins for this platform, nothing m
                                      {}, linux)) == "packages[\"node_modules/only-mac\"]=not_for_platform");
   CHECK(codes(compare_installed_tree("[]", {}, linux)) == "=invalid_json");
 }
+
+}  // namespace app_packages_test

@@ -9,6 +9,8 @@
 
 #include "platform/approval_hash.hpp"
 
+namespace approval_hash_test {
+
 using platform::approval_hash_v1;
 using platform::hash_scheme;
 
@@ -215,3 +217,5 @@ TEST_CASE("matches_approved_hash: the approval goes stale only when policy chang
   CHECK_FALSE(*broken);
   CHECK(platform::matches_approved_hash("sha256:abc", doc()).error().code == "unknown_hash_scheme");
 }
+
+}  // namespace approval_hash_test

@@ -4,6 +4,8 @@
 
 #include "platform/base64.hpp"
 
+namespace base64_test {
+
 using platform::base64_decode;
 using platform::base64_encode;
 using platform::base64url_decode;
@@ -41,3 +43,5 @@ TEST_CASE("base64url: the URL alphabet without padding, as JWTs use it") {
   for (std::size_t n = 0; n <= all.size(); n += 31) CHECK(base64url_decode(base64url_encode(all.substr(0, n))) == all.substr(0, n));
   for (const char* bad : {"Z", "Zg==", "+_8", "/_8", "Zm9v\n", "Zh", "Zm9"}) CHECK_MESSAGE(!base64url_decode(bad), bad);
 }
+
+}  // namespace base64_test

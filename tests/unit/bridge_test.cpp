@@ -8,6 +8,8 @@
 #include "platform/ui_stream.hpp"
 #include "platform/worker_message.hpp"
 
+namespace bridge_test {
+
 namespace wm = platform::worker_message;
 using nlohmann::json;
 
@@ -474,3 +476,5 @@ TEST_CASE("finish is idempotent and nothing is written after [DONE]") {
   CHECK(out == once);
   CHECK(b.finished());
 }
+
+}  // namespace bridge_test

@@ -9,6 +9,8 @@
 #include "platform/user_stop.hpp"
 #include "platform/worker_message.hpp"
 
+namespace builder_turn_test {
+
 namespace wm = platform::worker_message;
 using nlohmann::json;
 using platform::builder_turn;
@@ -214,3 +216,5 @@ TEST_CASE("a missing or stale workspace is restored and the turn sent again; oth
   CHECK_FALSE(platform::needs_workspace_restore({"worker_draining", ""}));
   CHECK_FALSE(platform::needs_workspace_restore({"worker_unreachable", ""}));
 }
+
+}  // namespace builder_turn_test

@@ -10,6 +10,8 @@
 
 #include "platform/canonical_json.hpp"
 
+namespace canonical_json_test {
+
 using platform::canonicalize_json;
 using platform::format_es_number;
 using platform::utf16_less;
@@ -244,3 +246,5 @@ TEST_CASE("nesting is bounded without recursion") {
 TEST_CASE("a leading byte order mark is skipped") {
   CHECK(canon("\xEF\xBB\xBF{\"a\":1}") == "{\"a\":1}");
 }
+
+}  // namespace canonical_json_test

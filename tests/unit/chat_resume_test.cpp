@@ -2,6 +2,8 @@
 
 #include "platform/chat_resume.hpp"
 
+namespace chat_resume_test {
+
 using namespace platform;
 
 TEST_CASE("rule 2: only a streaming run without an attachable stream is waited for") {
@@ -27,3 +29,5 @@ TEST_CASE("the first read: a replay with a hole is never shown; a viewer from th
   CHECK(after_first_read(replay_status::cursor_ahead, 0) == resume_read::no_content);
   CHECK(after_first_read(replay_status::cursor_ahead, 42) == resume_read::no_content);
 }
+
+}  // namespace chat_resume_test

@@ -5,6 +5,8 @@
 
 #include "platform/claude_login.hpp"
 
+namespace claude_login_test {
+
 using namespace platform;
 using nlohmann::json;
 
@@ -94,3 +96,5 @@ TEST_CASE("a reply that is not a token answer changes nothing") {
   }
   CHECK(apply_claude_refresh("{}", R"({"access_token":"a","expires_in":5})", 0).error().code == "invalid_login");
 }
+
+}  // namespace claude_login_test

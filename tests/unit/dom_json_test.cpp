@@ -12,6 +12,8 @@
 
 #include "dom_json.hpp"
 
+namespace dom_json_test {
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -103,3 +105,5 @@ TEST_CASE("generated values print as minify prints them") {
   for (int i = 599; i >= 0; --i) deep += i % 2 ? "}" : "]";
   CHECK(same_as_minify(deep));
 }
+
+}  // namespace dom_json_test

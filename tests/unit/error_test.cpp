@@ -5,6 +5,8 @@
 #include "platform/error.hpp"
 #include "platform/json_path.hpp"
 
+namespace error_test {
+
 using platform::json_path;
 
 TEST_CASE("json_path writes identifiers dotted and odd keys bracketed") {
@@ -27,3 +29,5 @@ TEST_CASE("violations_to_json reports ok only when empty") {
   CHECK(bad["violations"][0]["path"] == "agents[0].id");
   CHECK(bad["violations"][0]["code"] == "missing_field");
 }
+
+}  // namespace error_test

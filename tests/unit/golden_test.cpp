@@ -10,6 +10,8 @@
 #include "platform/bridge.hpp"
 #include "platform/runtime_normalizer.hpp"
 
+namespace golden_test {
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -105,3 +107,5 @@ TEST_CASE("output does not depend on how the input is split") {
     }
   }
 }
+
+}  // namespace golden_test

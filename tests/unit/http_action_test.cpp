@@ -10,6 +10,8 @@
 #include "platform/http_hop.hpp"
 #include "platform/http_redirect.hpp"
 
+namespace http_action_test {
+
 using namespace platform;
 using nlohmann::json;
 
@@ -170,3 +172,5 @@ TEST_CASE("secret values are scrubbed from 2xx data too, also in their JSON-esca
   CHECK(std::find(values.begin(), values.end(), "s3ss10n") != values.end());
   CHECK(std::find(values.begin(), values.end(), "acme-k") != values.end());
 }
+
+}  // namespace http_action_test

@@ -4,6 +4,8 @@
 
 #include "platform/http_response_parser.hpp"
 
+namespace http_response_parser_test {
+
 using namespace platform;
 using F = http_response_parser::failure;
 
@@ -138,3 +140,5 @@ TEST_CASE("a connection that closes early truncates; bytes after the end are not
   p.finish();
   CHECK(p.done());
 }
+
+}  // namespace http_response_parser_test

@@ -9,6 +9,8 @@
 
 #include "platform/identity_token.hpp"
 
+namespace identity_token_test {
+
 using platform::identity_token_keys;
 using platform::verify_identity_token;
 
@@ -105,3 +107,5 @@ TEST_CASE("RS256 with a generated key pair") {
   c = c == 'A' ? 'B' : 'A';
   CHECK_FALSE(verify_identity_token(token, k, 1000));
 }
+
+}  // namespace identity_token_test

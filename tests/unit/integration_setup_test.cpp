@@ -9,6 +9,8 @@
 
 #include "platform/integration_setup.hpp"
 
+namespace integration_setup_test {
+
 using json = nlohmann::ordered_json;
 using platform::validate_integration_setup;
 using platform::violations;
@@ -276,3 +278,9 @@ TEST_CASE("missing or invalid: no integration is registered, with the reason") {
   CHECK_FALSE(r.setup);
   CHECK_ONLY(r.problems, "", "file_missing");
 }
+
+#undef CHECK_HAS
+#undef CHECK_ONLY
+#undef CHECK_VALID
+
+}  // namespace integration_setup_test

@@ -8,6 +8,8 @@
 #include "platform/ip_guard.hpp"
 #include "platform/url.hpp"
 
+namespace ip_guard_test {
+
 using namespace platform;
 
 namespace {
@@ -181,3 +183,5 @@ TEST_CASE("every address class has a readable name") {
   CHECK(to_string(address_class::metadata) == "cloud metadata");
   CHECK(to_string(address_class::global) == "global");
 }
+
+}  // namespace ip_guard_test

@@ -11,6 +11,8 @@
 
 #include "platform/json_limits.hpp"
 
+namespace json_limits_test {
+
 using namespace platform;
 
 namespace {
@@ -114,3 +116,5 @@ TEST_CASE("the scan agrees with the parser on valid documents") {
     CHECK_MESSAGE(depth_of(text) == depth, text);
   }
 }
+
+}  // namespace json_limits_test

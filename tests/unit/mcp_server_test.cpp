@@ -6,6 +6,8 @@
 
 #include "platform/mcp_server.hpp"
 
+namespace mcp_server_test {
+
 using nlohmann::json;
 using platform::handle_mcp_request;
 using platform::mcp_decision;
@@ -609,3 +611,5 @@ TEST_CASE("a whole stateless session as Codex drives it") {
   CHECK(u->connected_servers == std::vector<std::string>{"platform"});
   CHECK(u->tool_calls == 1);
 }
+
+}  // namespace mcp_server_test

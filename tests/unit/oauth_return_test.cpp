@@ -5,6 +5,8 @@
 
 #include "platform/oauth_return.hpp"
 
+namespace oauth_return_test {
+
 using namespace platform;
 
 TEST_CASE("a navigation is told from a program by Fetch Metadata or by Accept") {
@@ -87,3 +89,5 @@ TEST_CASE("the page a browser is sent back to") {
         "/w/ws1/apps/app1/integrations?oauthError=connect_failed&provider=crm");
   CHECK(failure_location(std::nullopt, "invalid_state") == "/?oauthError=invalid_state");
 }
+
+}  // namespace oauth_return_test

@@ -6,6 +6,8 @@
 #include "platform/agents_config.hpp"
 #include "platform/placeholder.hpp"
 
+namespace placeholder_test {
+
 using platform::parse_placeholder_template;
 using platform::placeholder;
 
@@ -234,3 +236,5 @@ TEST_CASE("very deep bodies are refused instead of recursing without bound") {
   REQUIRE_FALSE(sites);
   CHECK(sites.error().code == "invalid_body_json");
 }
+
+}  // namespace placeholder_test

@@ -2,6 +2,8 @@
 
 #include "platform/preview_access.hpp"
 
+namespace preview_access_test {
+
 using namespace platform;
 
 namespace {
@@ -72,3 +74,5 @@ TEST_CASE("preview headers: postMessage is the app's only way out, framed only b
     if (h.name == "Content-Security-Policy") CHECK(h.value.find("frame-ancestors 'none'") != std::string::npos);
   }
 }
+
+}  // namespace preview_access_test

@@ -4,6 +4,8 @@
 
 #include "platform/redaction.hpp"
 
+namespace redaction_test {
+
 using nlohmann::json;
 using platform::redact_json;
 using platform::secret_member_name;
@@ -67,3 +69,5 @@ TEST_CASE("deep nesting is cut at the depth limit") {
   auto out = json::parse(redact_json(deep, limits));
   CHECK(out["a"]["a"]["a"] == "[truncated]");
 }
+
+}  // namespace redaction_test

@@ -7,6 +7,8 @@
 
 #include "platform/replay_buffer.hpp"
 
+namespace replay_buffer_test {
+
 using platform::replay_buffer;
 using platform::replay_status;
 
@@ -204,3 +206,5 @@ TEST_CASE("the memory store is usable through the replay_store interface") {
   CHECK(r->terminal);
   CHECK(r->chunks.at(0).bytes == "data: [DONE]\n\n");
 }
+
+}  // namespace replay_buffer_test

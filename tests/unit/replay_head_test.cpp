@@ -16,6 +16,8 @@
 #include "platform/ui_message.hpp"
 #include "platform/ui_stream.hpp"
 
+namespace replay_head_test {
+
 using nlohmann::json;
 namespace fs = std::filesystem;
 
@@ -169,3 +171,5 @@ TEST_CASE("a buffer that dropped its start, read from the beginning through its 
   CHECK_FALSE(*none);
   CHECK(store.get_head("missing").error().code == "replay_not_found");
 }
+
+}  // namespace replay_head_test

@@ -9,6 +9,8 @@
 #include "platform/internal_auth.hpp"
 #include "platform/request_guard.hpp"
 
+namespace request_guard_test {
+
 using namespace platform;
 
 namespace {
@@ -144,3 +146,5 @@ TEST_CASE("a Host header's name and port") {
   CHECK(split_host_header("[::1").name == "[::1");
   CHECK(split_host_header("").name.empty());
 }
+
+}  // namespace request_guard_test

@@ -15,6 +15,8 @@
 #include "platform/stream_check.hpp"
 #include "platform/ui_stream.hpp"
 
+namespace runtime_b_test {
+
 namespace fs = std::filesystem;
 using nlohmann::json;
 
@@ -652,3 +654,5 @@ TEST_CASE("an item id used again in the same turn does not restart its tool call
   CHECK(outputs[0]["output"]["output"] == "one");
   CHECK(outputs[1]["output"]["output"] == "three");
 }
+
+}  // namespace runtime_b_test

@@ -14,6 +14,8 @@
 #include "platform/runtime_normalizer.hpp"
 #include "platform/ui_stream.hpp"
 
+namespace runtime_c_test {
+
 namespace fs = std::filesystem;
 using nlohmann::json;
 
@@ -534,3 +536,5 @@ TEST_CASE("finish is idempotent and later input is ignored") {
   CHECK(again.empty());
   CHECK(results_of(out).size() == 1);
 }
+
+}  // namespace runtime_c_test

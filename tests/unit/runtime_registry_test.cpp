@@ -10,6 +10,8 @@
 #include "platform/runtime_registry_json.hpp"
 #include "platform/runtime_settings.hpp"
 
+namespace runtime_registry_test {
+
 using namespace platform;
 using strings = std::vector<std::string>;
 using params_t = std::map<std::string, std::string>;
@@ -453,3 +455,5 @@ TEST_CASE("normalized settings JSON") {
   CHECK(j["protocolParams"] == nlohmann::json::object());
   CHECK(error_to_json({"unknown_model", "say \"x\""}) == R"({"error":{"code":"unknown_model","message":"say \"x\""}})");
 }
+
+}  // namespace runtime_registry_test

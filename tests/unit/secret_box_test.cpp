@@ -6,6 +6,8 @@
 
 #include "platform/secret_box.hpp"
 
+namespace secret_box_test {
+
 using namespace platform;
 
 namespace {
@@ -62,3 +64,5 @@ TEST_CASE("keys are 32 bytes as hex or base64") {
   auto g1 = generate_secrets_key().value(), g2 = generate_secrets_key().value();
   CHECK(g1.bytes != g2.bytes);
 }
+
+}  // namespace secret_box_test

@@ -12,6 +12,8 @@
 #include "platform/http_action_result.hpp"
 #include "platform/secret_scrub.hpp"
 
+namespace secret_scrub_test {
+
 using namespace platform;
 using nlohmann::json;
 
@@ -194,3 +196,5 @@ TEST_CASE("large answers full of escapes are scrubbed in bounded time") {
   CHECK(out.ends_with("[REDACTED]"));
   CHECK(took < std::chrono::seconds(3));
 }
+
+}  // namespace secret_scrub_test

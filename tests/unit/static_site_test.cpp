@@ -5,6 +5,8 @@
 
 #include "platform/static_site.hpp"
 
+namespace static_site_test {
+
 using namespace platform;
 
 namespace {
@@ -142,3 +144,5 @@ TEST_CASE("the page may frame the configured preview origins instead of the loca
   CHECK(csp.find("preview.localhost") == std::string::npos);
   CHECK(csp.find("frame-ancestors 'none'") != std::string::npos);
 }
+
+}  // namespace static_site_test

@@ -12,6 +12,8 @@
 #include "platform/bridge.hpp"
 #include "platform/stream_check.hpp"
 
+namespace stream_check_test {
+
 namespace fs = std::filesystem;
 using platform::check_ui_stream;
 using platform::stream_report;
@@ -33,9 +35,20 @@ constexpr std::string_view finish = R"({"type":"finish","finishReason":"stop"})"
 constexpr std::string_view step = R"({"type":"start-step"})";
 constexpr std::string_view end_step = R"({"type":"finish-step"})";
 
+// A list of violation codes, printable in a failed check's message.
+struct V : std::vector<std::string> {
+  using vector::vector;
+};
+
+std::ostream& operator<<(std::ostream& os, const V& v) {
+  os << "{";
+  for (const auto& s : v) os << s << ",";
+  return os << "}";
+}
+
 // The codes of a report, in order, for compact assertions.
-std::vector<std::string> codes(const stream_report& r) {
-  std::vector<std::string> out;
+V codes(const stream_report& r) {
+  V out;
   for (const auto& v : r.violations) out.push_back(v.code);
   return out;
 }
@@ -54,20 +67,7 @@ std::string slurp(const fs::path& p) {
   return ss.str();
 }
 
-using V = std::vector<std::string>;
-
 }  // namespace
-
-namespace doctest {
-template <>
-struct StringMaker<std::vector<std::string>> {
-  static String convert(const std::vector<std::string>& v) {
-    std::string out = "{";
-    for (const auto& s : v) out += s + ",";
-    return (out + "}").c_str();
-  }
-};
-}  // namespace doctest
 
 TEST_CASE("a complete text and tool stream is accepted") {
   auto r = check_ui_stream(body({
@@ -376,3 +376,5 @@ TEST_CASE("the checker rejects every sample an AI SDK major rejects and accepts 
   }
   CHECK(n >= 15);
 }
+
+}  // namespace stream_check_test

@@ -9,6 +9,8 @@
 #include "platform/integration_tool_result.hpp"
 #include "platform/tool_request.hpp"
 
+namespace tool_request_test {
+
 using platform::build_tool_request;
 using platform::error_category;
 using platform::integration_tool_result;
@@ -522,3 +524,5 @@ TEST_CASE("http_request JSON embeds JSON bodies and quotes others") {
   r.body.reset();
   CHECK(json::parse(platform::to_json(r))["body"].is_null());
 }
+
+}  // namespace tool_request_test

@@ -5,6 +5,8 @@
 
 #include "platform/transcript_handoff.hpp"
 
+namespace transcript_handoff_test {
+
 using namespace platform;
 
 namespace {
@@ -77,3 +79,5 @@ TEST_CASE("what a resumed session already covers: the web's count, a worker's ow
   // No session: the whole conversation goes over as the transcript.
   CHECK(messages_covered(session_source::none, 5, 5) == 0);
 }
+
+}  // namespace transcript_handoff_test

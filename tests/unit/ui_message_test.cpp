@@ -10,6 +10,8 @@
 #include "platform/ui_stream.hpp"
 #include "platform/worker_message.hpp"
 
+namespace ui_message_test {
+
 using nlohmann::json;
 namespace wm = platform::worker_message;
 
@@ -96,3 +98,5 @@ TEST_CASE("a preliminary flag of another type than boolean is no flag, and no cr
   CHECK(m["parts"][0]["state"] == "output-available");
   CHECK_FALSE(m["parts"][0].contains("preliminary"));
 }
+
+}  // namespace ui_message_test

@@ -4,6 +4,8 @@
 
 #include "platform/url.hpp"
 
+namespace url_test {
+
 using namespace platform;
 
 namespace {
@@ -123,3 +125,5 @@ TEST_CASE("the host must be the integration's domain or below it") {
   CHECK(!host_in_domain(parsed("http://[::1]/"), "localhost"));
   CHECK(!host_in_domain(parsed("http://localhost/"), "127.0.0.1"));
 }
+
+}  // namespace url_test

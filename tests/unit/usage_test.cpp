@@ -8,6 +8,8 @@
 #include "platform/runtime_registry.hpp"
 #include "platform/usage.hpp"
 
+namespace usage_test {
+
 using namespace platform;
 using doctest::Approx;
 
@@ -357,3 +359,5 @@ TEST_CASE("sums saturate where the JSON form stops accepting them, so they alway
   REQUIRE(back.has_value());
   CHECK(*back == u);
 }
+
+}  // namespace usage_test

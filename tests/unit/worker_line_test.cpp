@@ -11,6 +11,8 @@
 #include "platform/worker_message.hpp"
 #include "worker_line.hpp"
 
+namespace worker_line_test {
+
 namespace wm = platform::worker_message;
 namespace wl = platform::worker_line;
 
@@ -311,3 +313,5 @@ TEST_CASE("the bridge's output is the same whether a line is read or parsed") {
   CHECK(cli_read.outcome.ignored_lines == cli_parsed.outcome.ignored_lines);
   CHECK(cli_read.outcome.chunks == cli_parsed.outcome.chunks);
 }
+
+}  // namespace worker_line_test

@@ -4,6 +4,8 @@
 
 #include "platform/worker_message.hpp"
 
+namespace worker_message_test {
+
 using namespace platform;
 
 TEST_CASE("a result line carries the turn's usage, read back as written") {
@@ -48,3 +50,5 @@ TEST_CASE("workspace_changes: one line each way, read back") {
   CHECK_FALSE(worker_message::workspace_changed(R"({"type":"result","workspace_changes":true})"));
   CHECK_FALSE(worker_message::workspace_changed(R"({"type":"workspace_changes")"));
 }
+
+}  // namespace worker_message_test

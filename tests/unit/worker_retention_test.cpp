@@ -5,6 +5,8 @@
 
 #include "platform/worker_retention.hpp"
 
+namespace worker_retention_test {
+
 using platform::app_agent_run_table;
 using platform::builder_session_table;
 
@@ -63,3 +65,5 @@ TEST_CASE("at capacity a new run evicts the least recently used finished run, ne
   CHECK(t.size() == 3);
   CHECK(t.running() == 2);
 }
+
+}  // namespace worker_retention_test

@@ -12,6 +12,8 @@
 #include "platform/source_digest.hpp"
 #include "platform/worker_routing.hpp"
 
+namespace worker_routing_test {
+
 using namespace platform;
 using av = worker_availability;
 
@@ -105,3 +107,5 @@ TEST_CASE("a worker's workspace takes an app's turn unless the draft is missing 
   // A new app (no draft yet) starts from the template wherever it is.
   CHECK(check_workspace(false, false, "", std::nullopt) == workspace_verdict::ready);
 }
+
+}  // namespace worker_routing_test
