@@ -30,7 +30,7 @@ bool valid_name_part(std::string_view p) {
 }
 
 bool digits(std::string_view s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+  return !s.empty() && std::all_of(s.begin(), s.end(), is_ascii_digit);
 }
 
 // "0" or a number without a leading zero, short enough to stay exact as a JS number.
