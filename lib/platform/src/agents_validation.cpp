@@ -252,10 +252,6 @@ bool contains(const std::array<std::string_view, N>& list, std::string_view s) {
   return std::find(list.begin(), list.end(), s) != list.end();
 }
 
-bool is_token_char(char c) {
-  return is_alpha(c) || is_ascii_digit(c) || std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
-}
-
 bool is_credential_name(std::string_view name) {
   std::string key;
   for (char c : ascii_lower(name)) {

@@ -8,6 +8,7 @@
 #include "bounded_json.hpp"
 #include "platform/api_error.hpp"
 #include "platform/ascii.hpp"
+#include "text_split.hpp"
 
 namespace platform {
 namespace {
@@ -47,16 +48,6 @@ bool prerelease_identifier(std::string_view s) {
 }
 
 // Splits at every `sep`, keeping empty pieces.
-std::vector<std::string_view> split(std::string_view s, char sep) {
-  std::vector<std::string_view> out;
-  while (true) {
-    auto at = s.find(sep);
-    out.push_back(s.substr(0, at));
-    if (at == std::string_view::npos) return out;
-    s.remove_prefix(at + 1);
-  }
-}
-
 bool starts_with_any(std::string_view s, std::initializer_list<std::string_view> prefixes) {
   return std::any_of(prefixes.begin(), prefixes.end(), [s](std::string_view p) { return istarts_with(s, p); });
 }
@@ -110,7 +101,7 @@ void add(violations& out, std::string path, std::string code, std::string messag
 // A lock key: node_modules/NAME(/node_modules/NAME)* with valid names.
 bool valid_lock_path(std::string_view key) {
   constexpr std::string_view nm = "node_modules";
-  auto parts = split(key, '/');
+  auto parts = split_fields(key, '/');
   std::size_t i = 0;
   while (i < parts.size()) {
     if (parts[i] != nm || i + 1 >= parts.size()) return false;
@@ -188,10 +179,10 @@ bool valid_package_name(std::string_view name) noexcept {
 bool exact_version(std::string_view version) noexcept {
   if (version.empty() || version.size() > max_version_bytes) return false;
   std::string_view core = version.substr(0, version.find('-'));
-  auto numbers = split(core, '.');
+  auto numbers = split_fields(core, '.');
   if (numbers.size() != 3 || !std::all_of(numbers.begin(), numbers.end(), numeric_identifier)) return false;
   if (core.size() == version.size()) return true;
-  auto pre = split(version.substr(core.size() + 1), '.');
+  auto pre = split_fields(version.substr(core.size() + 1), '.');
   return std::all_of(pre.begin(), pre.end(), prerelease_identifier);
 }
 

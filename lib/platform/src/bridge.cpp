@@ -117,6 +117,13 @@ struct pending_output {
 
 }  // namespace
 
+// impl is defined in this file alone, so its fields' internal-linkage types cannot differ
+// between translation units. GCC warns only because, in a unity chunk, this file is not the
+// main file (where it stays quiet).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wsubobject-linkage"
+#endif
 struct bridge::impl {
   bridge_options opt;
   bridge_outcome outcome;
@@ -434,6 +441,9 @@ struct bridge::impl {
     }
   }
 };
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 std::string bridge::impl::error_text_of(std::string_view content_json) {
   simdjson::dom::element e;

@@ -13,11 +13,6 @@ constexpr std::size_t max_chunk_line = 4096;  // size plus extensions
 constexpr std::size_t max_chunk_hex_digits = 15;
 
 
-bool is_token_char(char c) {
-  if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_ascii_digit(c)) return true;
-  return std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
-}
-
 // Comma-separated list elements of every header named `name`, trimmed, empty ones dropped.
 std::vector<std::string_view> list_values(const http_response& r, std::string_view name) {
   std::vector<std::string_view> out;

@@ -10,7 +10,7 @@ namespace platform {
 
 namespace {
 
-constexpr std::array refusal_table{
+constexpr std::array internal_refusal_table{
     internal_refusal_info{api_error::unauthenticated, "this route needs the internal API token"},
     internal_refusal_info{api_error::unauthenticated,
                           "without INTERNAL_API_TOKEN this route accepts callers on this machine's loopback only"},
@@ -24,7 +24,7 @@ bool is_loopback_peer(std::string_view addr) noexcept {
 
 }  // namespace
 
-internal_refusal_info describe(internal_refusal r) noexcept { return refusal_table[static_cast<std::size_t>(r)]; }
+internal_refusal_info describe(internal_refusal r) noexcept { return internal_refusal_table[static_cast<std::size_t>(r)]; }
 
 std::optional<internal_refusal> check_internal_caller(std::string_view configured_token,
                                                       std::string_view authorization_header,

@@ -6,6 +6,7 @@
 
 #include "platform/api_error.hpp"
 #include "platform/ascii.hpp"
+#include "text_split.hpp"
 
 namespace platform {
 namespace {
@@ -35,17 +36,6 @@ std::optional<std::uint64_t> ipv4_part(std::string_view p) {
   return v;
 }
 
-std::vector<std::string_view> split(std::string_view s, char sep) {
-  std::vector<std::string_view> out;
-  std::size_t start = 0;
-  while (true) {
-    std::size_t at = s.find(sep, start);
-    out.push_back(s.substr(start, at == std::string_view::npos ? at : at - start));
-    if (at == std::string_view::npos) return out;
-    start = at + 1;
-  }
-}
-
 void write_u16(std::array<std::uint8_t, 16>& b, std::size_t group, unsigned v) {
   b[group * 2] = static_cast<std::uint8_t>(v >> 8);
   b[group * 2 + 1] = static_cast<std::uint8_t>(v & 0xFF);
@@ -59,7 +49,7 @@ unsigned read_u16(const std::array<std::uint8_t, 16>& b, std::size_t group) {
 std::optional<std::vector<unsigned>> ipv6_groups(std::string_view side, bool may_end_in_ipv4) {
   std::vector<unsigned> groups;
   if (side.empty()) return groups;
-  auto parts = split(side, ':');
+  auto parts = split_fields(side, ':');
   for (std::size_t i = 0; i < parts.size(); ++i) {
     std::string_view p = parts[i];
     if (i + 1 == parts.size() && may_end_in_ipv4 && p.find('.') != std::string_view::npos) {
@@ -152,7 +142,7 @@ ip_address ip_address::v6(const std::array<std::uint8_t, 16>& bytes) {
 }
 
 std::optional<ip_address> parse_ipv4(std::string_view text) {
-  auto parts = split(text, '.');
+  auto parts = split_fields(text, '.');
   if (parts.size() > 4) return std::nullopt;
   std::uint64_t value = 0;
   for (std::size_t i = 0; i < parts.size(); ++i) {
@@ -168,7 +158,7 @@ std::optional<ip_address> parse_ipv4(std::string_view text) {
 }
 
 std::optional<ip_address> parse_ipv4_strict(std::string_view text) {
-  auto parts = split(text, '.');
+  auto parts = split_fields(text, '.');
   if (parts.size() != 4) return std::nullopt;
   std::uint32_t value = 0;
   for (auto p : parts) {

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "platform/compact_json.hpp"
+#include "json_member.hpp"
 
 namespace platform {
 namespace {
@@ -25,7 +26,7 @@ using ojson = nlohmann::ordered_json;
 constexpr std::size_t npos = static_cast<std::size_t>(-1);
 constexpr std::size_t min_token_chars = 32;
 // Deeper JSON is refused before parsing: writing it out again (arguments_json) recurses that deep.
-constexpr int max_json_depth = 128;
+constexpr int max_message_depth = 128;
 // Client strings quoted back in error messages are cut here.
 constexpr std::size_t max_quoted = 100;
 
@@ -46,12 +47,12 @@ std::string clip(std::string_view s) {
 }
 
 // The media type of one Accept or Content-Type element, parameters dropped.
-std::string_view media_type(std::string_view element) { return trim_ows(element.substr(0, element.find(';'))); }
+std::string_view media_range_type(std::string_view element) { return trim_ows(element.substr(0, element.find(';'))); }
 
 bool accepts_json(std::string_view accept) {
   while (true) {
     std::size_t comma = accept.find(',');
-    std::string_view t = media_type(accept.substr(0, comma));
+    std::string_view t = media_range_type(accept.substr(0, comma));
     if (iequals(t, json_type) || iequals(t, "application/*") || t == "*/*") return true;
     if (comma == std::string_view::npos) return false;
     accept.remove_prefix(comma + 1);
@@ -143,14 +144,9 @@ std::optional<std::string_view> bearer_token(std::string_view header) {
   return trim_ows(rest);
 }
 
-const json* member(const json& obj, const char* key) {
-  auto it = obj.find(key);
-  return it == obj.end() ? nullptr : &*it;
-}
-
 mcp_decision on_initialize(const mcp_server_options& options, mcp_grants& grants, std::string_view token,
                            const ojson& id, const json* params) {
-  const json* requested = params && params->is_object() ? member(*params, "protocolVersion") : nullptr;
+  const json* requested = params && params->is_object() ? find_member(*params, "protocolVersion") : nullptr;
   if (!requested || !requested->is_string()) {
     return decide(error_reply(200, id, invalid_params, "Invalid params: initialize needs params.protocolVersion"));
   }
@@ -167,7 +163,7 @@ mcp_decision on_tools_list(const mcp_server_options& options, const turn_grant& 
                            const json* params) {
   if (params && !params->is_null()) {
     if (!params->is_object()) return decide(error_reply(200, id, invalid_params, "Invalid params: expected an object"));
-    const json* cursor = member(*params, "cursor");
+    const json* cursor = find_member(*params, "cursor");
     // We never hand out a cursor, so any cursor is one we did not issue.
     if (cursor && !cursor->is_null()) return decide(error_reply(200, id, invalid_params, "Invalid cursor"));
   }
@@ -191,7 +187,7 @@ mcp_decision on_tools_call(const mcp_server_options& options, mcp_grants& grants
   if (!params || !params->is_object()) {
     return decide(error_reply(200, id, invalid_params, "Invalid params: tools/call needs params.name"));
   }
-  const json* name = member(*params, "name");
+  const json* name = find_member(*params, "name");
   if (!name || !name->is_string()) {
     return decide(error_reply(200, id, invalid_params, "Invalid params: tools/call needs params.name"));
   }
@@ -202,7 +198,7 @@ mcp_decision on_tools_call(const mcp_server_options& options, mcp_grants& grants
   // The spec's answer to an unknown tool; a tool that exists but was not granted to this turn
   // must look the same, so a runtime learns nothing about other turns' tools.
   if (!granted) return decide(error_reply(200, id, invalid_params, "Unknown tool: " + clip(tool)));
-  const json* args = member(*params, "arguments");
+  const json* args = find_member(*params, "arguments");
   if (args && !args->is_null() && !args->is_object()) {
     return decide(error_reply(200, id, invalid_params, "Invalid params: arguments must be an object"));
   }
@@ -282,17 +278,17 @@ result<void> mcp_grants::add(turn_grant grant) {
     for (std::size_t j = 0; j < i; ++j) {
       if (grant.tools[j].name == t.name) return fail(api_error::duplicate_tool, "tool `" + t.name + "` is granted twice");
     }
-    if (nests_deeper_than(t.input_schema_json, max_json_depth)) {
+    if (nests_deeper_than(t.input_schema_json, max_message_depth)) {
       return fail(api_error::invalid_input_schema, "the input schema of `" + t.name + "` nests too deeply");
     }
     json schema = json::parse(t.input_schema_json, nullptr, false);
-    const json* type = schema.is_object() ? member(schema, "type") : nullptr;
+    const json* type = schema.is_object() ? find_member(schema, "type") : nullptr;
     if (!type || *type != "object") {
       return fail(api_error::invalid_input_schema, "the input schema of `" + t.name +
                                               "` must be a JSON object with \"type\": \"object\" (MCP requires it)");
     }
     if (!t.annotations_json.empty()) {
-      if (nests_deeper_than(t.annotations_json, max_json_depth) ||
+      if (nests_deeper_than(t.annotations_json, max_message_depth) ||
           !json::parse(t.annotations_json, nullptr, false).is_object()) {
         return fail(api_error::invalid_annotations, "the annotations of `" + t.name + "` must be a JSON object");
       }
@@ -372,11 +368,11 @@ mcp_decision handle_mcp_request(const mcp_server_options& options, mcp_grants& g
   if (!request.accept.empty() && !accepts_json(request.accept)) {
     return decide(error_reply(406, nullptr, transport_error, "Not Acceptable: replies are application/json"));
   }
-  if (!request.content_type.empty() && !iequals(media_type(request.content_type), json_type)) {
+  if (!request.content_type.empty() && !iequals(media_range_type(request.content_type), json_type)) {
     return decide(error_reply(415, nullptr, transport_error, "Unsupported Media Type: send application/json"));
   }
 
-  if (nests_deeper_than(request.body, max_json_depth)) {
+  if (nests_deeper_than(request.body, max_message_depth)) {
     return decide(error_reply(400, nullptr, invalid_request, "Invalid Request: JSON nests too deeply"));
   }
   json msg = json::parse(request.body, nullptr, false);
@@ -390,13 +386,13 @@ mcp_decision handle_mcp_request(const mcp_server_options& options, mcp_grants& g
   }
 
   ojson id = echo_id(msg);
-  const json* jsonrpc = member(msg, "jsonrpc");
+  const json* jsonrpc = find_member(msg, "jsonrpc");
   if (!jsonrpc || *jsonrpc != "2.0") {
     return decide(error_reply(400, id, invalid_request, "Invalid Request: jsonrpc must be \"2.0\""));
   }
-  const json* method = member(msg, "method");
-  const json* raw_id = member(msg, "id");
-  const json* params = member(msg, "params");
+  const json* method = find_member(msg, "method");
+  const json* raw_id = find_member(msg, "id");
+  const json* params = find_member(msg, "params");
 
   bool is_request = false;
   if (method) {

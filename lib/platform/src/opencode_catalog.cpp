@@ -10,6 +10,7 @@
 #include "bounded_json.hpp"
 #include "platform/api_error.hpp"
 #include "runtime_rules.hpp"
+#include "json_member.hpp"
 
 namespace platform {
 namespace {
@@ -41,25 +42,19 @@ bool is_variant_name(std::string_view v) {
   });
 }
 
-const ojson* member(const ojson& o, const char* key) {
-  if (!o.is_object()) return nullptr;
-  auto it = o.find(key);
-  return it == o.end() ? nullptr : &*it;
-}
-
 bool bool_at(const ojson& o, const char* key) {
-  const ojson* v = member(o, key);
+  const ojson* v = find_member(o, key);
   return v != nullptr && v->is_boolean() && v->get<bool>();
 }
 
 std::string string_at(const ojson& o, const char* key) {
-  const ojson* v = member(o, key);
+  const ojson* v = find_member(o, key);
   return v != nullptr && v->is_string() ? v->get<std::string>() : std::string();
 }
 
 // A price must be a finite, non-negative number; anything else means "unknown".
 std::optional<double> price_at(const ojson* o, const char* key) {
-  const ojson* v = o ? member(*o, key) : nullptr;
+  const ojson* v = o ? find_member(*o, key) : nullptr;
   if (v == nullptr || !v->is_number()) return std::nullopt;
   double d = v->get<double>();
   if (!std::isfinite(d) || d < 0) return std::nullopt;
@@ -67,11 +62,11 @@ std::optional<double> price_at(const ojson* o, const char* key) {
 }
 
 std::optional<model_pricing> cost_of_entry(const ojson& entry) {
-  const ojson* cost = member(entry, "cost");
+  const ojson* cost = find_member(entry, "cost");
   auto in = price_at(cost, "input");
   auto out = price_at(cost, "output");
   if (!in || !out) return std::nullopt;
-  const ojson* cache = cost ? member(*cost, "cache") : nullptr;
+  const ojson* cache = cost ? find_member(*cost, "cache") : nullptr;
   model_pricing p;
   p.input = *in;
   p.output = *out;
@@ -87,18 +82,18 @@ std::optional<opencode_model> model_of_entry(const std::string& id, const ojson&
   m.name = string_at(entry, "name");
   m.provider_id = string_at(entry, "providerID");
   m.status = string_at(entry, "status");
-  if (const ojson* caps = member(entry, "capabilities")) {
+  if (const ojson* caps = find_member(entry, "capabilities")) {
     m.toolcall = bool_at(*caps, "toolcall");
     m.reasoning = bool_at(*caps, "reasoning");
   }
-  if (const ojson* variants = member(entry, "variants"); variants && variants->is_object()) {
+  if (const ojson* variants = find_member(entry, "variants"); variants && variants->is_object()) {
     for (const auto& [key, value] : variants->items()) {
       if (is_variant_name(key)) m.variants.push_back(key);
     }
   }
   m.cost = cost_of_entry(entry);
-  if (const ojson* limit = member(entry, "limit")) {
-    if (const ojson* ctx = member(*limit, "context"); ctx && ctx->is_number_integer()) {
+  if (const ojson* limit = find_member(entry, "limit")) {
+    if (const ojson* ctx = find_member(*limit, "context"); ctx && ctx->is_number_integer()) {
       m.context_limit = std::max<std::int64_t>(0, ctx->get<std::int64_t>());
     }
   }

@@ -44,7 +44,7 @@ bool is_json_media_type(std::string_view content_type) noexcept {
   return iequals(type, "application/json") || iends_with(type, "+json");
 }
 
-constexpr std::array refusal_table{
+constexpr std::array request_refusal_table{
     request_refusal_info{api_error::cross_site_request,
                          "This request came from another site or origin. Use the platform's own page, or call the API "
                          "from a program (no Origin or Sec-Fetch-Site header)."},
@@ -55,15 +55,15 @@ constexpr std::array refusal_table{
     request_refusal_info{api_error::body_too_large, "The request body is larger than this server accepts."},
 };
 // The table is indexed by the enum: one entry per refusal, in its order.
-static_assert(refusal_table.size() == static_cast<std::size_t>(request_refusal::body_too_large) + 1);
-static_assert(refusal_table[static_cast<std::size_t>(request_refusal::cross_site_request)].error == api_error::cross_site_request);
-static_assert(refusal_table[static_cast<std::size_t>(request_refusal::host_not_allowed)].error == api_error::host_not_allowed);
-static_assert(refusal_table[static_cast<std::size_t>(request_refusal::unsupported_media_type)].error == api_error::unsupported_media_type);
-static_assert(refusal_table[static_cast<std::size_t>(request_refusal::body_too_large)].error == api_error::body_too_large);
+static_assert(request_refusal_table.size() == static_cast<std::size_t>(request_refusal::body_too_large) + 1);
+static_assert(request_refusal_table[static_cast<std::size_t>(request_refusal::cross_site_request)].error == api_error::cross_site_request);
+static_assert(request_refusal_table[static_cast<std::size_t>(request_refusal::host_not_allowed)].error == api_error::host_not_allowed);
+static_assert(request_refusal_table[static_cast<std::size_t>(request_refusal::unsupported_media_type)].error == api_error::unsupported_media_type);
+static_assert(request_refusal_table[static_cast<std::size_t>(request_refusal::body_too_large)].error == api_error::body_too_large);
 
 }  // namespace
 
-request_refusal_info describe(request_refusal r) noexcept { return refusal_table[static_cast<std::size_t>(r)]; }
+request_refusal_info describe(request_refusal r) noexcept { return request_refusal_table[static_cast<std::size_t>(r)]; }
 
 bool is_state_changing(std::string_view method) noexcept {
   return method != "GET" && method != "HEAD" && method != "OPTIONS";

@@ -46,7 +46,7 @@ using normalizer_bounds::max_line_bytes;
 using normalizer_bounds::max_block_index;
 using normalizer_bounds::kept_parser_capacity;
 // Deeper JSON is not read (the line counts as non-JSON): re-emitting it would recurse that deep.
-constexpr std::size_t max_json_depth = 512;
+constexpr std::size_t max_line_depth = 512;
 // Tool call ids remembered to keep them unique within the stream.
 constexpr std::size_t max_remembered_ids = 4096;
 // How much of a non-JSON line is quoted in the "not usable" error.
@@ -320,8 +320,8 @@ class runtime_c_normalizer final : public runtime_normalizer {
       event(root, text, out);
     }
     fallback_parser_.reset();
-    if (parser_.capacity() > kept_parser_capacity) parser_ = depth_limited_parser(max_json_depth);
-    if (part_parser_.capacity() > kept_parser_capacity) part_parser_ = depth_limited_parser(max_json_depth - 1);
+    if (parser_.capacity() > kept_parser_capacity) parser_ = depth_limited_parser(max_line_depth);
+    if (part_parser_.capacity() > kept_parser_capacity) part_parser_ = depth_limited_parser(max_line_depth - 1);
   }
 
   value parse(std::string_view text) {
@@ -329,10 +329,10 @@ class runtime_c_normalizer final : public runtime_normalizer {
     if (!parser_.parse(text.data(), text.size(), false).get(root)) return root;
     // What simdjson refuses is usually not JSON at all; the rest nlohmann reads and writes
     // in a form simdjson takes (an object nested exactly 512 deep needs one more level).
-    if (nests_deeper_than(text, max_json_depth)) return std::nullopt;
+    if (nests_deeper_than(text, max_line_depth)) return std::nullopt;
     nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
     if (j.is_discarded()) return std::nullopt;
-    fallback_parser_ = std::make_unique<dom::parser>(depth_limited_parser(max_json_depth + 1));
+    fallback_parser_ = std::make_unique<dom::parser>(depth_limited_parser(max_line_depth + 1));
     if (fallback_parser_->parse(compact_json(j)).get(root)) {
       return std::nullopt;
     }
@@ -598,8 +598,8 @@ class runtime_c_normalizer final : public runtime_normalizer {
   }
 
   line_splitter lines_{max_line_bytes, simdjson::SIMDJSON_PADDING};
-  dom::parser parser_ = depth_limited_parser(max_json_depth);
-  dom::parser part_parser_ = depth_limited_parser(max_json_depth - 1);
+  dom::parser parser_ = depth_limited_parser(max_line_depth);
+  dom::parser part_parser_ = depth_limited_parser(max_line_depth - 1);
   std::unique_ptr<dom::parser> fallback_parser_;
   std::vector<field_ref> scratch_;
   std::vector<renamed_field> renamed_;

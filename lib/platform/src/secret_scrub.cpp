@@ -280,12 +280,12 @@ std::vector<std::string> needles_of(const std::vector<std::string>& secret_value
   return needles;
 }
 
-using range = std::pair<std::size_t, std::size_t>;
+using raw_range = std::pair<std::size_t, std::size_t>;
 
 // Matches through one chain. Only where the raw text has one of the chain's escape characters
 // close enough can a decoded match differ from a raw one, so the scan jumps between those.
 void find_decoded(std::string_view text, std::span<const layer> chain, const std::vector<std::string>& needles,
-                  std::vector<range>& found) {
+                  std::vector<raw_range>& found) {
   std::array<bool, 256> trigger{};
   std::size_t grow = 1;
   for (layer l : chain) {
@@ -329,7 +329,7 @@ void find_decoded(std::string_view text, std::span<const layer> chain, const std
 std::string scrub_secrets(std::string text, const std::vector<std::string>& secret_values) {
   const auto needles = needles_of(secret_values);
   if (needles.empty() || text.empty()) return text;
-  std::vector<range> found;
+  std::vector<raw_range> found;
   for (const auto& n : needles) {
     for (std::size_t at = text.find(n); at != std::string::npos; at = text.find(n, at + 1)) {
       found.emplace_back(at, at + n.size());

@@ -196,6 +196,13 @@ enum class tool_phase : unsigned char { input_streaming, input_available, output
 
 }  // namespace
 
+// impl is defined in this file alone, so its fields' internal-linkage types cannot differ
+// between translation units. GCC warns only because, in a unity chunk, this file is not the
+// main file (where it stays quiet).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wsubobject-linkage"
+#endif
 struct stream_checker::impl {
   stream_check_options options;
   sse_parser parser;
@@ -459,6 +466,9 @@ struct stream_checker::impl {
     return report;
   }
 };
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 stream_checker::stream_checker(stream_check_options options) : impl_(std::make_unique<impl>(options)) {}
 stream_checker::~stream_checker() = default;

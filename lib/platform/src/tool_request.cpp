@@ -104,11 +104,6 @@ bool is_host_literal_char(unsigned char c) {
   return is_alnum(c) || std::string_view(".-:[]_~").find(static_cast<char>(c)) != std::string_view::npos;
 }
 
-bool is_token_char(unsigned char c) {
-  return is_alnum(c) || std::string_view("!#$%&'*+-.^_`|~").find(static_cast<char>(c)) !=
-                            std::string_view::npos;
-}
-
 // Field values may hold visible characters, obs-text, space and tab: never CR, LF or NUL,
 // which would end the header or split the request.
 bool is_header_value_safe(std::string_view s) {
@@ -414,7 +409,7 @@ outcome<std::string> check_method(std::string_view method) {
 std::optional<failed> check_header_name(const std::string& name, const std::string& where,
                                         std::vector<std::string>& seen, bool oauth) {
   if (name.empty() || !std::all_of(name.begin(), name.end(), [](char c) {
-        return is_token_char(static_cast<unsigned char>(c));
+        return is_token_char(c);
       })) {
     return spec_failure("INVALID_HEADER_NAME", where + " is not a valid header name", where);
   }
@@ -652,11 +647,7 @@ outcome<ordered_json> render_body(const ordered_json& v, const json_path& at, co
 }
 
 std::string media_type(std::string_view content_type) {
-  auto end = content_type.find(';');
-  std::string_view m = content_type.substr(0, end);
-  while (!m.empty() && (m.back() == ' ' || m.back() == '\t')) m.remove_suffix(1);
-  while (!m.empty() && (m.front() == ' ' || m.front() == '\t')) m.remove_prefix(1);
-  return ascii_lower(m);
+  return ascii_lower(trim_ows(content_type.substr(0, content_type.find(';'))));
 }
 
 bool is_json_media(const std::string& m) {

@@ -12,6 +12,7 @@
 #include "platform/compact_json.hpp"
 #include "platform/json_path.hpp"
 #include "bounded_json.hpp"
+#include "json_member.hpp"
 
 namespace platform {
 namespace {
@@ -36,20 +37,14 @@ void add_cost(double& to, double usd) {
   to = std::min(round_cost(valid(to) + valid(usd)), max_cost);
 }
 
-const json* member(const json& o, const char* key) {
-  if (!o.is_object()) return nullptr;
-  auto it = o.find(key);
-  return it == o.end() ? nullptr : &*it;
-}
-
 std::string string_at(const json& o, const char* key) {
-  const json* v = member(o, key);
+  const json* v = find_member(o, key);
   return v != nullptr && v->is_string() ? v->get<std::string>() : std::string();
 }
 
 // A token count from runtime output: a non-negative number, anything else counts as 0.
 std::int64_t count_at(const json& o, const char* key) {
-  const json* v = member(o, key);
+  const json* v = find_member(o, key);
   if (v == nullptr) return 0;
   if (v->is_number_unsigned()) return static_cast<std::int64_t>(std::min<std::uint64_t>(v->get<std::uint64_t>(), max_count));
   if (v->is_number_integer()) return std::clamp<std::int64_t>(v->get<std::int64_t>(), 0, max_count);
@@ -61,7 +56,7 @@ std::int64_t count_at(const json& o, const char* key) {
 }
 
 std::optional<double> cost_at(const json& o, const char* key) {
-  const json* v = member(o, key);
+  const json* v = find_member(o, key);
   if (v == nullptr || !v->is_number()) return std::nullopt;
   double d = v->get<double>();
   if (!std::isfinite(d) || d < 0 || d > max_cost) return std::nullopt;
@@ -136,8 +131,8 @@ class runtime_a_usage final : public usage_accumulator {
   std::optional<run_usage> feed_line(std::string_view line) override {
     auto root = parse_if(line, {"\"result\""});
     if (!root || string_at(*root, "type") != "result") return std::nullopt;
-    const json* since = member(*root, "model_usage_since_last_result");
-    const json* cumulative = member(*root, "modelUsage");
+    const json* since = find_member(*root, "model_usage_since_last_result");
+    const json* cumulative = find_member(*root, "modelUsage");
     run_usage turn;
     if (since != nullptr && since->is_object()) {
       for (const auto& [model, e] : since->items()) add_entry(turn, model, read_a_entry(e));
@@ -170,7 +165,7 @@ class runtime_a_usage final : public usage_accumulator {
 
   // A result without per-model usage: this turn's `usage`, priced from the table.
   void add_turn_usage(run_usage& turn, const json& root) const {
-    const json* usage = member(root, "usage");
+    const json* usage = find_member(root, "usage");
     if (usage == nullptr || !usage->is_object()) return;
     model_usage u{count_at(*usage, "input_tokens"), count_at(*usage, "output_tokens"),
                   count_at(*usage, "cache_read_input_tokens"), count_at(*usage, "cache_creation_input_tokens"), 0};
@@ -201,7 +196,7 @@ class runtime_b_usage final : public usage_accumulator {
     auto root = parse_if(line, {"turn/", "tokenUsage", "\"thread\""});
     if (!root) return std::nullopt;
     const json* msg = &*root;
-    if (const json* inner = member(*root, "msg"); inner && inner->is_object() && member(*root, "dir")) msg = inner;
+    if (const json* inner = find_member(*root, "msg"); inner && inner->is_object() && find_member(*root, "dir")) msg = inner;
     return on_message(*msg);
   }
 
@@ -213,13 +208,13 @@ class runtime_b_usage final : public usage_accumulator {
  private:
   std::optional<run_usage> on_message(const json& msg) {
     std::string method = string_at(msg, "method");
-    const json* params = member(msg, "params");
+    const json* params = find_member(msg, "params");
     if (method.empty()) {
       note_model_from_response(msg);
       return std::nullopt;
     }
     if (params == nullptr || !params->is_object()) return std::nullopt;
-    if (method == "thread/started") note_model(member(*params, "thread"));
+    if (method == "thread/started") note_model(find_member(*params, "thread"));
     if (method == "turn/started") start_turn(*params);
     if (method == "thread/tokenUsage/updated") add_usage(*params);
     if (method == "turn/completed" && in_turn_ && same_turn(turn_id_of(*params))) return close_turn();
@@ -234,14 +229,14 @@ class runtime_b_usage final : public usage_accumulator {
 
   // thread/start and thread/resume answers carry the thread and its model.
   void note_model_from_response(const json& msg) {
-    const json* res = member(msg, "result");
-    if (res == nullptr || member(*res, "thread") == nullptr) return;
+    const json* res = find_member(msg, "result");
+    if (res == nullptr || find_member(*res, "thread") == nullptr) return;
     std::string m = string_at(*res, "model");
     if (!m.empty()) model_ = std::move(m);
   }
 
   static std::string turn_id_of(const json& params) {
-    const json* turn = member(params, "turn");
+    const json* turn = find_member(params, "turn");
     return turn ? string_at(*turn, "id") : std::string();
   }
 
@@ -256,8 +251,8 @@ class runtime_b_usage final : public usage_accumulator {
 
   void add_usage(const json& params) {
     if (!in_turn_ || !same_turn(string_at(params, "turnId"))) return;
-    const json* usage = member(params, "tokenUsage");
-    const json* last = usage ? member(*usage, "last") : nullptr;
+    const json* usage = find_member(params, "tokenUsage");
+    const json* last = usage ? find_member(*usage, "last") : nullptr;
     if (last == nullptr || !last->is_object()) return;
     seen_ = true;
     input_ = std::min(input_ + count_at(*last, "inputTokens"), max_count);
@@ -301,10 +296,10 @@ class runtime_c_usage final : public usage_accumulator {
   std::optional<run_usage> feed_line(std::string_view line) override {
     auto root = parse_if(line, {"step_finish"});
     if (!root || string_at(*root, "type") != "step_finish") return std::nullopt;
-    const json* part = member(*root, "part");
-    const json* tokens = part ? member(*part, "tokens") : nullptr;
+    const json* part = find_member(*root, "part");
+    const json* tokens = part ? find_member(*part, "tokens") : nullptr;
     if (tokens == nullptr || !tokens->is_object()) return std::nullopt;
-    const json* cache = member(*tokens, "cache");
+    const json* cache = find_member(*tokens, "cache");
     model_usage u;
     u.input_tokens = count_at(*tokens, "input");
     u.output_tokens = std::min(count_at(*tokens, "output") + count_at(*tokens, "reasoning"), max_count);
@@ -336,7 +331,7 @@ class runtime_c_usage final : public usage_accumulator {
 // ---------------------------------------------------------------- JSON reading
 
 result<std::int64_t> read_count(const json& o, const char* key, const json_path& at) {
-  const json* v = member(o, key);
+  const json* v = find_member(o, key);
   if (v == nullptr) return 0;
   if (v->is_number_unsigned() && v->get<std::uint64_t>() <= static_cast<std::uint64_t>(max_count)) {
     return static_cast<std::int64_t>(v->get<std::uint64_t>());
@@ -352,7 +347,7 @@ result<std::int64_t> read_count(const json& o, const char* key, const json_path&
 }
 
 result<double> read_cost(const json& o, const char* key, const json_path& at) {
-  const json* v = member(o, key);
+  const json* v = find_member(o, key);
   if (v == nullptr) return 0.0;
   if (v->is_number()) {
     double d = v->get<double>();
@@ -363,7 +358,6 @@ result<double> read_cost(const json& o, const char* key, const json_path& at) {
 
 result<model_usage> read_model_usage(const json& e, const json_path& at) {
   if (!e.is_object()) return fail(api_error::usage_invalid_field, at.str() + " must be an object");
-  model_usage u;
   auto in = read_count(e, "inputTokens", at);
   auto out = read_count(e, "outputTokens", at);
   auto cr = read_count(e, "cacheReadInputTokens", at);
@@ -396,7 +390,7 @@ result<void> read_totals(const json& j, run_usage& u) {
 }
 
 result<void> read_unknown_models(const json& j, run_usage& u) {
-  const json* list = member(j, "costUnknownModels");
+  const json* list = find_member(j, "costUnknownModels");
   if (list == nullptr) return {};
   if (!list->is_array()) return fail(api_error::usage_invalid_field, "costUnknownModels must be an array of model ids");
   for (const auto& m : *list) {
@@ -486,7 +480,7 @@ result<run_usage> run_usage_from_json(std::string_view text) {
   if (j.is_discarded() || !j.is_object()) return fail(api_error::usage_invalid_json, "RunUsage must be a JSON object");
   run_usage u;
   if (auto ok = read_totals(j, u); !ok) return tl::unexpected(ok.error());
-  if (const json* by_model = member(j, "byModel")) {
+  if (const json* by_model = find_member(j, "byModel")) {
     if (!by_model->is_object()) return fail(api_error::usage_invalid_field, "byModel must be an object");
     for (const auto& [model, e] : by_model->items()) {
       auto m = read_model_usage(e, json_path("byModel").key(model));

@@ -39,6 +39,12 @@ constexpr int hex_digit_value(char c) noexcept {
 
 constexpr bool is_ascii_digit(char c) noexcept { return c >= '0' && c <= '9'; }
 
+// A character of an RFC 9110 token (tchar): header names, methods, media type names.
+constexpr bool is_token_char(char c) noexcept {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_ascii_digit(c) ||
+         std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
+}
+
 // `s` without the optional whitespace (RFC 9110 OWS: spaces and tabs) around an HTTP header
 // value or list element.
 constexpr std::string_view trim_ows(std::string_view s) noexcept {
