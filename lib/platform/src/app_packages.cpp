@@ -47,7 +47,6 @@ bool prerelease_identifier(std::string_view s) {
   });
 }
 
-// Splits at every `sep`, keeping empty pieces.
 bool starts_with_any(std::string_view s, std::initializer_list<std::string_view> prefixes) {
   return std::any_of(prefixes.begin(), prefixes.end(), [s](std::string_view p) { return istarts_with(s, p); });
 }

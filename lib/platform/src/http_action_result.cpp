@@ -68,8 +68,7 @@ const failure_row& row_of(http_action_failure f) {
 }
 
 std::string media_type(const http_response& r) {
-  std::string_view ct = r.header("content-type").value_or("");
-  return ascii_lower(trim_ows(ct.substr(0, ct.find(';'))));
+  return ascii_lower(media_type_of(r.header("content-type").value_or("")));
 }
 
 bool json_media_type(std::string_view mt) {

@@ -46,13 +46,10 @@ std::string clip(std::string_view s) {
   return std::string(s.size() > max_quoted ? s.substr(0, max_quoted) : s);
 }
 
-// The media type of one Accept or Content-Type element, parameters dropped.
-std::string_view media_range_type(std::string_view element) { return trim_ows(element.substr(0, element.find(';'))); }
-
 bool accepts_json(std::string_view accept) {
   while (true) {
     std::size_t comma = accept.find(',');
-    std::string_view t = media_range_type(accept.substr(0, comma));
+    std::string_view t = media_type_of(accept.substr(0, comma));
     if (iequals(t, json_type) || iequals(t, "application/*") || t == "*/*") return true;
     if (comma == std::string_view::npos) return false;
     accept.remove_prefix(comma + 1);
@@ -368,7 +365,7 @@ mcp_decision handle_mcp_request(const mcp_server_options& options, mcp_grants& g
   if (!request.accept.empty() && !accepts_json(request.accept)) {
     return decide(error_reply(406, nullptr, transport_error, "Not Acceptable: replies are application/json"));
   }
-  if (!request.content_type.empty() && !iequals(media_range_type(request.content_type), json_type)) {
+  if (!request.content_type.empty() && !iequals(media_type_of(request.content_type), json_type)) {
     return decide(error_reply(415, nullptr, transport_error, "Unsupported Media Type: send application/json"));
   }
 

@@ -40,7 +40,7 @@ bool trusted_host(std::string_view host, const request_guard_policy& policy) noe
 }
 
 bool is_json_media_type(std::string_view content_type) noexcept {
-  std::string_view type = trim_ows(content_type.substr(0, content_type.find(';')));
+  std::string_view type = media_type_of(content_type);
   return iequals(type, "application/json") || iends_with(type, "+json");
 }
 

@@ -408,9 +408,7 @@ outcome<std::string> check_method(std::string_view method) {
 
 std::optional<failed> check_header_name(const std::string& name, const std::string& where,
                                         std::vector<std::string>& seen, bool oauth) {
-  if (name.empty() || !std::all_of(name.begin(), name.end(), [](char c) {
-        return is_token_char(c);
-      })) {
+  if (name.empty() || !std::all_of(name.begin(), name.end(), is_token_char)) {
     return spec_failure("INVALID_HEADER_NAME", where + " is not a valid header name", where);
   }
   std::string lower = ascii_lower(name);
@@ -647,7 +645,7 @@ outcome<ordered_json> render_body(const ordered_json& v, const json_path& at, co
 }
 
 std::string media_type(std::string_view content_type) {
-  return ascii_lower(trim_ows(content_type.substr(0, content_type.find(';'))));
+  return ascii_lower(media_type_of(content_type));
 }
 
 bool is_json_media(const std::string& m) {

@@ -53,4 +53,10 @@ constexpr std::string_view trim_ows(std::string_view s) noexcept {
   return s;
 }
 
+// The media type of a Content-Type value or of one Accept element ("text/html; q=0.8" gives
+// "text/html"): parameters and OWS dropped, case kept.
+constexpr std::string_view media_type_of(std::string_view value) noexcept {
+  return trim_ows(value.substr(0, value.find(';')));
+}
+
 }  // namespace platform
