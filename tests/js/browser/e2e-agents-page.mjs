@@ -121,8 +121,11 @@ run(async () => {
     await ownerPage.getByTestId('composer').fill('Give the app a forecaster and a researcher');
     await ownerPage.getByTestId('send').click();
     await ownerPage.locator('[data-card="terminal"]').waitFor({ timeout: 120000 });
-    for (let i = 0; i < 100 && !fs.existsSync(workspaceFile); i++) await new Promise((r) => setTimeout(r, 100));
-    assert.deepEqual(JSON.parse(fs.readFileSync(workspaceFile, 'utf8')), agentsDoc);
+    // The card shows as soon as the command starts; `cat >` creates the file before it writes it,
+    // so wait for the whole document, not for the file.
+    const written = () => (fs.existsSync(workspaceFile) ? fs.readFileSync(workspaceFile, 'utf8') : '');
+    for (let i = 0; i < 100 && !written().trimEnd().endsWith('}'); i++) await new Promise((r) => setTimeout(r, 100));
+    assert.deepEqual(JSON.parse(written()), agentsDoc);
     // The turn goes on without the chat on screen; its snapshot is not the draft yet.
     await ownerPage.getByTestId('tab-agents').click();
     await ownerPage.waitForURL(agentsTab);
