@@ -5,6 +5,9 @@
 # "N passed, N failed" line.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Where CI's minutes go: each stage's seconds, printed as it ends.
+stage() { echo "stage $1: $((SECONDS - stage_start)) s (total $SECONDS s)"; stage_start=$SECONDS; }
+stage_start=0
 # Debian's Chromium and fonts for the builder-page tests (playwright-core drives it; nothing is
 # downloaded).
 bash scripts/setup.sh chromium fonts-dejavu-core fonts-liberation
@@ -17,6 +20,7 @@ bash scripts/setup-ui.sh
 node scripts/npm-pinned-install.mjs tests/js
 # What the app packages e2e test adds to an app with the worker's npm offline, in the npm cache.
 bash scripts/setup-test-npm-cache.sh
+stage setup
 # PostgreSQL and Redis for the store, cache and multi-replica tests, stopped on exit.
 eval "$(bash scripts/services.sh start)"
 trap 'bash scripts/services.sh stop "$PLATFORM_TEST_SERVICES_DIR"' EXIT
@@ -25,8 +29,10 @@ if [ ! -f build/build.ninja ]; then
   meson setup build --wrap-mode=nodownload >/dev/null
 fi
 ninja -C build
+stage build
 status=0
 meson test -C build --print-errorlogs || status=$?
+stage tests
 summary=$(python3 - build/meson-logs/testlog.json <<'PY'
 import json, sys
 ok = bad = skip = 0
@@ -48,6 +54,7 @@ if [ "${SKIP_FUZZ:-0}" != 1 ]; then
   # every target starts, runs its corpus and mutates a while); longer campaigns:
   # FUZZ_SECONDS=600 bash scripts/fuzz-smoke.sh.
   FUZZ_SECONDS=${FUZZ_SECONDS:-12} bash scripts/fuzz-smoke.sh || fuzz_status=$?
+  stage fuzz
   if [ $fuzz_status -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 fi
 echo "tests: $passed passed, $failed failed, $skipped skipped"
