@@ -13,18 +13,37 @@ ninja -C "$BUILD" $(cd "$BUILD" && ninja -t targets all | grep -o '^fuzz/fuzz_[a
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export ASAN_OPTIONS=detect_leaks=1
 mkdir -p fuzz/artifacts
-failed=0
-for exe in "$BUILD"/fuzz/fuzz_*; do
-  [ -f "$exe" ] && [ -x "$exe" ] || continue
+# Targets run FUZZ_JOBS at a time (default: one per core), each for its full SECONDS_EACH; each
+# reports into a file of its own, printed in order once all have ended.
+jobs=${FUZZ_JOBS:-$(nproc)}
+reports=$(mktemp -d)
+smoke() {
+  local exe=$1 name work
   name=$(basename "$exe"); name=${name#fuzz_}
   work=$(mktemp -d)
   cp -r fuzz/corpus/"$name"/. "$work"/ 2>/dev/null || true
   if "$exe" -max_total_time="$SECONDS_EACH" -rss_limit_mb=2048 -timeout=10 \
       -artifact_prefix=fuzz/artifacts/"$name"- "$work" >"$work.log" 2>&1; then
-    echo "fuzz $name: ok ($(grep -Eo '^#[0-9]+' "$work.log" | tail -1 | tr -d '#') runs in ${SECONDS_EACH}s)"
+    echo "fuzz $name: ok ($(grep -Eo '^#[0-9]+' "$work.log" | tail -1 | tr -d '#') runs in ${SECONDS_EACH}s)" >"$reports/$name"
   else
-    echo "fuzz $name: FAILED"; tail -40 "$work.log"; failed=1
+    { echo "fuzz $name: FAILED"; tail -40 "$work.log"; } >"$reports/$name"
   fi
   rm -rf "$work" "$work.log"
+}
+running=0
+for exe in "$BUILD"/fuzz/fuzz_*; do
+  [ -f "$exe" ] && [ -x "$exe" ] || continue
+  if [ "$running" -ge "$jobs" ]; then wait -n; running=$((running - 1)); fi
+  smoke "$exe" &
+  running=$((running + 1))
 done
+wait
+failed=0
+for exe in "$BUILD"/fuzz/fuzz_*; do
+  [ -f "$exe" ] && [ -x "$exe" ] || continue
+  name=$(basename "$exe"); name=${name#fuzz_}
+  if [ -f "$reports/$name" ]; then cat "$reports/$name"; else echo "fuzz $name: FAILED (no report)"; failed=1; fi
+  grep -q '^fuzz [a-z_]*: ok' "$reports/$name" 2>/dev/null || failed=1
+done
+rm -rf "$reports"
 exit $failed

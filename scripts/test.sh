@@ -26,7 +26,9 @@ eval "$(bash scripts/services.sh start)"
 trap 'bash scripts/services.sh stop "$PLATFORM_TEST_SERVICES_DIR"' EXIT
 export PLATFORM_TEST_REQUIRE_SERVICES=1
 if [ ! -f build/build.ninja ]; then
-  meson setup build --wrap-mode=nodownload >/dev/null
+  # Without debug info: the same -O2 code and assertions, 16% less build time (286 s against
+  # 342 s on 2 cores); `meson configure build -Ddebug=true` brings it back for gdb.
+  meson setup build --wrap-mode=nodownload -Ddebug=false >/dev/null
 fi
 ninja -C build
 stage build
@@ -50,9 +52,8 @@ bash scripts/check-install.sh || install_status=$?
 if [ $install_status -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 fuzz_status=0
 if [ "${SKIP_FUZZ:-0}" != 1 ]; then
-  # 12 s per target keeps the whole run within CI's 30 minutes with 20 targets (a smoke run:
-  # every target starts, runs its corpus and mutates a while); longer campaigns:
-  # FUZZ_SECONDS=600 bash scripts/fuzz-smoke.sh.
+  # 12 s per target, two targets at a time (a smoke run: every target starts, runs its corpus
+  # and mutates a while); longer campaigns: scripts/fuzz-campaign.sh (docs/fuzzing.md).
   FUZZ_SECONDS=${FUZZ_SECONDS:-12} bash scripts/fuzz-smoke.sh || fuzz_status=$?
   stage fuzz
   if [ $fuzz_status -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi

@@ -1,5 +1,5 @@
 // Proves scripts/npm-pinned-install.mjs on every npm tree of the project, each in a temp copy with
-// an empty npm cache: the committed lock, the lock without its other-platform optional entries
+// an npm cache of its own, empty at first: the committed lock, the lock without its other-platform optional entries
 // and the lock with extra other-platform entries the registry has never served must all install
 // the same packages at the same versions; a lock that disagrees with package.json fails before
 // anything is fetched; a lock that lacks this platform's native binding (which npm would then
@@ -7,7 +7,7 @@
 //
 //   node tests/npm/pinned-install-test.mjs PROJECT_DIR [TREE...]
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,7 +17,7 @@ const trees = process.argv.length > 3 ? process.argv.slice(3)
   // tests/bench/peers (the benchmark's JavaScript peers, ~300 MB with the Agent SDK's native
   // CLI) installs through the same helper but is left to the benchmark: named on the command
   // line it is checked like the others, without costing every test run a minute.
-  : ['runtimes', 'runtimes/opencode-nojson', 'templates/app-workspace', 'ui', 'tests/js', 'tests/js/samples/app-packages'];
+  : ['runtimes', 'ui', 'templates/app-workspace', 'tests/js', 'runtimes/opencode-nojson', 'tests/js/samples/app-packages'];
 const helper = path.join(project, 'scripts', 'npm-pinned-install.mjs');
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'pinned-install-test-'));
 process.on('exit', () => fs.rmSync(scratch, { recursive: true, force: true }));
@@ -28,20 +28,29 @@ const fitsHere = (entry) => allows(entry.os, process.platform) && allows(entry.c
   && (process.platform !== 'linux' || allows(entry.libc, libc));
 
 let counter = 0;
-// A temp copy of the tree with the given package.json and lock, and an npm cache of its own.
-function stage(tree, { pkg, lock }) {
+// A temp copy of the tree with the given package.json and lock, and an npm cache of its own
+// unless `cache` names one to share.
+function stage(tree, { pkg, lock }, cache = null) {
   const dir = path.join(scratch, `${path.basename(tree)}-${++counter}`);
   fs.mkdirSync(dir);
   fs.writeFileSync(path.join(dir, 'package.json'), pkg);
   fs.writeFileSync(path.join(dir, 'package-lock.json'), lock);
-  return { dir, cache: path.join(scratch, `cache-${counter}`) };
+  return { dir, cache: cache ?? path.join(scratch, `cache-${counter}`) };
 }
 
+// The helper in a child process, awaited so that two trees install at once (an install is
+// mostly one core extracting tarballs; the largest tree writes 1.1 GB).
 function runHelper({ dir, cache }) {
-  const r = spawnSync(process.execPath, [helper, dir], {
-    encoding: 'utf8', env: { ...process.env, npm_config_cache: cache, npm_config_update_notifier: 'false' },
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [helper, dir], {
+      env: { ...process.env, npm_config_cache: cache, npm_config_update_notifier: 'false' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d) => { stderr += d; });
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stderr }));
   });
-  return { status: r.status, stderr: r.stderr };
 }
 
 // What npm itself sees installed (its own reader of node_modules, not the helper's): location -> version.
@@ -83,7 +92,10 @@ function withExtraOtherPlatformEntries(lock) {
 const json = (value) => `${JSON.stringify(value, null, 2)}\n`;
 const failures = [];
 
-for (const tree of trees) {
+async function checkTree(tree) {
+  // Printed as one block when the tree is done, so that two trees at once stay readable.
+  const out = [];
+  const log = (line) => out.push(line);
   const pkgText = fs.readFileSync(path.join(project, tree, 'package.json'), 'utf8');
   const lockText = fs.readFileSync(path.join(project, tree, 'package-lock.json'), 'utf8');
   const pkg = JSON.parse(pkgText);
@@ -94,9 +106,14 @@ for (const tree of trees) {
     const variants = [['committed lock', lockText], ['extra other-platform entries', json(withExtraOtherPlatformEntries(lock))]];
     if (removed > 0) variants.push([`${removed} other-platform entries removed`, json(lessLock)]);
     let reference = null;
+    // The committed lock installs from an empty cache, fetching everything from the registry;
+    // the variants differ from it only in other-platform entries (which must never be
+    // fetched), so they share its cache instead of downloading the same tarballs again.
+    let cache = null;
     for (const [label, variantLock] of variants) {
-      const staged = stage(tree, { pkg: pkgText, lock: variantLock });
-      const r = runHelper(staged);
+      const staged = stage(tree, { pkg: pkgText, lock: variantLock }, cache);
+      cache = staged.cache;
+      const r = await runHelper(staged);
       assert.equal(r.status, 0, `${tree}, ${label}: the helper failed:\n${r.stderr}`);
       assert.equal(fs.readFileSync(path.join(staged.dir, 'package-lock.json'), 'utf8'), variantLock,
         `${tree}, ${label}: the lock file was changed`);
@@ -107,12 +124,12 @@ for (const tree of trees) {
       }
       if (reference === null) reference = tree_;
       else assert.deepEqual(tree_, reference, `${tree}, ${label}: installed a different tree than with the committed lock`);
-      const again = runHelper(staged);
+      const again = await runHelper(staged);
       assert.equal(again.status, 0, `${tree}, ${label}: a second run failed:\n${again.stderr}`);
       fs.rmSync(staged.dir, { recursive: true, force: true });
-      fs.rmSync(staged.cache, { recursive: true, force: true });
-      console.log(`ok ${tree}: ${label}: ${Object.keys(tree_).length} packages`);
+      log(`ok ${tree}: ${label}: ${Object.keys(tree_).length} packages`);
     }
+    fs.rmSync(cache, { recursive: true, force: true });
 
     // A direct dependency whose version changed in package.json but not in the lock.
     const [depName, depSpec] = Object.entries(pkg.dependencies ?? pkg.devDependencies)[0];
@@ -120,19 +137,27 @@ for (const tree of trees) {
     const section = pkg.dependencies ? changed.dependencies : changed.devDependencies;
     section[depName] = depSpec.replace(/(\d+)$/, (d) => String(Number(d) + 1));
     const stale = stage(tree, { pkg: json(changed), lock: lockText });
-    const r = runHelper(stale);
+    const r = await runHelper(stale);
     assert.equal(r.status, 1, `${tree}: a lock that disagrees with package.json must fail with status 1:\n${r.stderr}`);
     assert.match(r.stderr, /does not match package\.json/, `${tree}: unclear message:\n${r.stderr}`);
     assert.ok(r.stderr.includes(`${depName} is ${section[depName]} in package.json but ${depSpec} in the lock`),
       `${tree}: the message does not name the dependency:\n${r.stderr}`);
     assert.ok(!fs.existsSync(path.join(stale.dir, 'node_modules')), `${tree}: something was installed from a stale lock`);
     assert.ok(!fs.existsSync(stale.cache), `${tree}: the registry was asked although the lock was refused`);
-    console.log(`ok ${tree}: a lock that disagrees with package.json is refused before any fetch`);
+    log(`ok ${tree}: a lock that disagrees with package.json is refused before any fetch`);
   } catch (e) {
     failures.push(e.message);
-    console.log(`not ok ${tree}: ${e.message}`);
+    log(`not ok ${tree}: ${e.message}`);
   }
-  console.log(`# ${tree}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  log(`# ${tree}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(out.join('\n'));
+}
+
+// The trees two at a time, in the order given (the default list starts with the largest).
+{
+  const queue = [...trees];
+  const worker = async () => { while (queue.length > 0) await checkTree(queue.shift()); };
+  await Promise.all([worker(), worker()]);
 }
 
 // This platform's native binding missing from the lock: npm would resolve it from the registry
@@ -152,7 +177,7 @@ for (const tree of trees) {
     const copy = structuredClone(lock);
     delete copy.packages[binding];
     const staged = stage(tree, { pkg: fs.readFileSync(path.join(project, tree, 'package.json'), 'utf8'), lock: json(copy) });
-    const r = runHelper(staged);
+    const r = await runHelper(staged);
     assert.equal(r.status, 1, `${tree} without ${binding}: must fail:\n${r.stderr}`);
     assert.ok(r.stderr.includes(`${binding}@`) && r.stderr.includes('not pinned by the lock'),
       `${tree} without ${binding}: the message does not name the unpinned package:\n${r.stderr}`);
