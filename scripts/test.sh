@@ -32,13 +32,6 @@ if [ ! -f build/build.ninja ]; then
 fi
 ninja -C build
 stage build
-# The fuzz targets build meanwhile at the lowest priority, in the CPU time the end-to-end tests
-# leave idle while they wait on processes and the network (about 200 s of compiling saved).
-fuzz_build=
-if [ "${SKIP_FUZZ:-0}" != 1 ]; then
-  FUZZ_BUILD_ONLY=1 nice -n 19 bash scripts/fuzz-smoke.sh >build/fuzz-build.log 2>&1 &
-  fuzz_build=$!
-fi
 status=0
 meson test -C build --print-errorlogs || status=$?
 stage tests
@@ -61,8 +54,6 @@ fuzz_status=0
 if [ "${SKIP_FUZZ:-0}" != 1 ]; then
   # 12 s per target, two targets at a time (a smoke run: every target starts, runs its corpus
   # and mutates a while); longer campaigns: scripts/fuzz-campaign.sh (docs/fuzzing.md).
-  # A failed background build shows here: the smoke builds again and fails with the error.
-  wait "$fuzz_build" || cat build/fuzz-build.log
   FUZZ_SECONDS=${FUZZ_SECONDS:-12} bash scripts/fuzz-smoke.sh || fuzz_status=$?
   stage fuzz
   if [ $fuzz_status -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
