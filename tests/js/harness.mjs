@@ -13,14 +13,17 @@ export function harness(prefix) {
   let passed = 0;
   let failed = 0;
 
+  // Each line ends with the check's seconds, to show where a slow test spends its time.
   async function check(name, fn) {
+    const started = performance.now();
+    const took = () => `(${((performance.now() - started) / 1000).toFixed(1)} s)`;
     try {
       await fn();
       passed += 1;
-      console.log(`ok   ${name}`);
+      console.log(`ok   ${name} ${took()}`);
     } catch (e) {
       failed += 1;
-      console.log(`FAIL ${name}: ${e?.stack ?? e}`);
+      console.log(`FAIL ${name} ${took()}: ${e?.stack ?? e}`);
     }
   }
 
