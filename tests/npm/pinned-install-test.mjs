@@ -1,7 +1,7 @@
 // Proves scripts/npm-pinned-install.mjs on every npm tree of the project, each in a temp copy with
-// an npm cache of its own, empty at first: the committed lock, the lock without its other-platform optional entries
-// and the lock with extra other-platform entries the registry has never served must all install
-// the same packages at the same versions; a lock that disagrees with package.json fails before
+// an npm cache of its own, empty at first: the committed lock, the lock without its
+// other-platform optional entries and the lock with extra other-platform entries the registry
+// has never served must all install the same packages at the same versions; a lock that disagrees with package.json fails before
 // anything is fetched; a lock that lacks this platform's native binding (which npm would then
 // resolve from the registry, unpinned) fails and leaves no node_modules behind.
 //
