@@ -17,12 +17,15 @@ mkdir -p fuzz/artifacts
 # reports into a file of its own, printed in order once all have ended.
 jobs=${FUZZ_JOBS:-$(nproc)}
 reports=$(mktemp -d)
+names=()
+for exe in "$BUILD"/fuzz/fuzz_*; do
+  [ -f "$exe" ] && [ -x "$exe" ] && names+=("${exe##*/fuzz_}")
+done
 smoke() {
-  local exe=$1 name work
-  name=$(basename "$exe"); name=${name#fuzz_}
+  local name=$1 work
   work=$(mktemp -d)
   cp -r fuzz/corpus/"$name"/. "$work"/ 2>/dev/null || true
-  if "$exe" -max_total_time="$SECONDS_EACH" -rss_limit_mb=2048 -timeout=10 \
+  if "$BUILD/fuzz/fuzz_$name" -max_total_time="$SECONDS_EACH" -rss_limit_mb=2048 -timeout=10 \
       -artifact_prefix=fuzz/artifacts/"$name"- "$work" >"$work.log" 2>&1; then
     echo "fuzz $name: ok ($(grep -Eo '^#[0-9]+' "$work.log" | tail -1 | tr -d '#') runs in ${SECONDS_EACH}s)" >"$reports/$name"
   else
@@ -31,19 +34,16 @@ smoke() {
   rm -rf "$work" "$work.log"
 }
 running=0
-for exe in "$BUILD"/fuzz/fuzz_*; do
-  [ -f "$exe" ] && [ -x "$exe" ] || continue
+for name in "${names[@]}"; do
   if [ "$running" -ge "$jobs" ]; then wait -n; running=$((running - 1)); fi
-  smoke "$exe" &
+  smoke "$name" &
   running=$((running + 1))
 done
 wait
 failed=0
-for exe in "$BUILD"/fuzz/fuzz_*; do
-  [ -f "$exe" ] && [ -x "$exe" ] || continue
-  name=$(basename "$exe"); name=${name#fuzz_}
-  if [ -f "$reports/$name" ]; then cat "$reports/$name"; else echo "fuzz $name: FAILED (no report)"; failed=1; fi
-  grep -q '^fuzz [a-z_]*: ok' "$reports/$name" 2>/dev/null || failed=1
+for name in "${names[@]}"; do
+  if [ -f "$reports/$name" ]; then cat "$reports/$name"; else echo "fuzz $name: FAILED (no report)"; fi
+  grep -q "^fuzz $name: ok" "$reports/$name" 2>/dev/null || failed=1
 done
 rm -rf "$reports"
 exit $failed
