@@ -268,11 +268,13 @@ void viewer_hub::impl::flush(viewer& v) {
 void viewer_hub::impl::drop(int fd) {
   auto it = viewers.find(fd);
   if (it == viewers.end()) return;
+  // Uncounted before the close: whoever sees the connection end (a test, a load probe) must
+  // not still find the viewer counted.
+  count.fetch_sub(1);
   ::epoll_ctl(epfd, EPOLL_CTL_DEL, fd, nullptr);
   ::close(fd);
   auto f = std::move(it->second.from);
   viewers.erase(it);
-  count.fetch_sub(1);
   if (auto list = by_fanout.find(f.get()); list != by_fanout.end()) {
     auto& fds = list->second;
     if (auto at = std::find(fds.begin(), fds.end(), fd); at != fds.end()) {
@@ -294,8 +296,8 @@ void viewer_hub::impl::handle(message& m) {
     ev.events = EPOLLIN | EPOLLRDHUP;
     ev.data.fd = m.fd;
     if (::epoll_ctl(epfd, EPOLL_CTL_ADD, m.fd, &ev) != 0) {
-      ::close(m.fd);
       count.fetch_sub(1);
+      ::close(m.fd);
       std::lock_guard lock(mu);
       if (m.from && m.from->viewers > 0) --m.from->viewers;
       return;
@@ -433,8 +435,8 @@ void viewer_hub::adopt(int fd, viewer_plan plan) {
   ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &send_limit, sizeof send_limit);
   for (bool at_end = plan.first.at_end; !at_end && !plan.first.terminal;) {
     if (!send_all(fd, framed)) {
-      ::close(fd);
       h.count.fetch_sub(1);
+      ::close(fd);
       return;
     }
     framed.clear();
