@@ -63,7 +63,9 @@ inline bool refused_by_guard(const httplib::Request& req, httplib::Response& res
   if (!refusal) return false;
   auto info = describe(*refusal);
   send_error(res, info.error, info.message);
-  // The body it declared is not read: the connection cannot carry another request.
+  // The body it declared is not read: the connection cannot carry another request. It is not
+  // closed at once either (cpp-httplib holds it until its keep-alive timeout): a client still
+  // writing that body would get a reset and lose this reply (tried: node's fetch saw EPIPE).
   if (*refusal == request_refusal::body_too_large) res.set_header("Connection", "close");
   return true;
 }
