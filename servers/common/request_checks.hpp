@@ -15,6 +15,7 @@
 #include "platform/internal_auth.hpp"
 #include "platform/json_text.hpp"
 #include "platform/request_guard.hpp"
+#include "http_server.hpp"
 
 namespace platform::servers {
 
@@ -51,7 +52,8 @@ inline bool refused_by_guard(const httplib::Request& req, httplib::Response& res
   head.sec_fetch_site = site;
   head.content_type = type;
   const std::string length = req.get_header_value("Content-Length");
-  head.has_body = req.has_header("Transfer-Encoding") || (!length.empty() && length.find_first_not_of('0') != std::string::npos);
+  head.transfer_encoded = req.has_header("Transfer-Encoding");
+  head.has_body = head.transfer_encoded || (!length.empty() && length.find_first_not_of('0') != std::string::npos);
   std::uint64_t declared = 0;
   if (auto [end, ec] = std::from_chars(length.data(), length.data() + length.size(), declared);
       !length.empty() && ec == std::errc() && end == length.data() + length.size()) {
@@ -63,10 +65,11 @@ inline bool refused_by_guard(const httplib::Request& req, httplib::Response& res
   if (!refusal) return false;
   auto info = describe(*refusal);
   send_error(res, info.error, info.message);
-  // The body it declared is not read: the connection cannot carry another request. It is not
-  // closed at once either (cpp-httplib holds it until its keep-alive timeout): a client still
-  // writing that body would get a reset and lose this reply (tried: node's fetch saw EPIPE).
-  if (*refusal == request_refusal::body_too_large) res.set_header("Connection", "close");
+  // The body it declared is not read: the connection cannot carry another request.
+  if (*refusal == request_refusal::body_too_large || *refusal == request_refusal::length_required) {
+    res.set_header("Connection", "close");
+    http_server::close_after_reply();
+  }
   return true;
 }
 

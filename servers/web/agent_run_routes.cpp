@@ -67,7 +67,7 @@ void create_agent_run(web_app& app, const route_call& call, httplib::Response& r
   send_json(res, 201, agent_run_summary_json(run).dump());
 }
 
-void get_agent_run(web_app& app, const route_call& call, httplib::Response& res) {
+void get_agent_run(web_app&, const route_call& call, httplib::Response& res) {
   send_json(res, 200, compact_json(agent_run_summary_json(*call.agent_run)));
 }
 

@@ -21,7 +21,7 @@
 #include "platform/usage.hpp"
 #include "previews.hpp"
 #include "web_app.hpp"
-#include "web_server.hpp"
+#include "../common/http_server.hpp"
 
 namespace platform::web::builder_routes {
 
@@ -389,12 +389,12 @@ void resume_chat(web_app& app, const route_call& call, httplib::Response& res) {
     return;
   }
   set_ui_stream_headers(res);
-  if (app.viewers && web_server::can_hand_over()) {
+  if (app.viewers && platform::servers::http_server::can_hand_over()) {
     // The headers go out, then the connection is the viewer hub's: no thread waits for it.
     auto plan = std::make_shared<viewer_plan>(viewer_plan{*run.active_stream_id, std::move(*first),
                                                           stream_alive(app, key, *run.active_stream_id), app.cfg.heartbeat,
                                                           app.cfg.cache_outage_limit});
-    web_server::hand_over([hub = app.viewers, plan](int fd) { hub->adopt(fd, std::move(*plan)); });
+    platform::servers::http_server::hand_over([hub = app.viewers, plan](int fd) { hub->adopt(fd, std::move(*plan)); });
     res.set_chunked_content_provider("text/event-stream", [](std::size_t, httplib::DataSink&) { return false; });
     return;
   }

@@ -22,11 +22,11 @@
 #include "tool_execution.hpp"
 #include "viewer_hub.hpp"
 #include "web_config.hpp"
-#include "web_server.hpp"
+#include "../common/http_server.hpp"
 
 namespace {
 
-platform::web::web_server* running = nullptr;
+platform::servers::http_server* running = nullptr;
 
 void on_signal(int) {
   if (running) running->halt();
@@ -114,7 +114,7 @@ int main(int, char** argv) {
   }
   app.tools = tools->get();
 
-  web_server server;
+  platform::servers::http_server server;
   server.new_task_queue = [] { return new httplib::ThreadPool(2100); };
   server.set_keep_alive_max_count(100);
   // cpp-httplib also waits this long for a new connection's first request; a client busy

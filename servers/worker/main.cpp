@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "../common/find_upwards.hpp"
+#include "../common/http_server.hpp"
 #include "../common/listen.hpp"
 #include "../common/request_checks.hpp"
 #include "platform/runtime_registry.hpp"
@@ -18,9 +19,9 @@ namespace {
 
 using namespace platform::worker;
 
-httplib::Server* running = nullptr;
+platform::servers::http_server* running = nullptr;
 void on_signal(int) {
-  if (running) running->stop();
+  if (running) running->halt();
 }
 
 }  // namespace
@@ -34,13 +35,12 @@ int main(int, char** argv) {
   session_table sessions(cfg->session_ttl);
   broker brk(*cfg);
   worker_registry registry(*cfg, platform::builtin_runtime_registry());
-  httplib::Server server;
+  platform::servers::http_server server;
   // One thread per connection: turn and agent-run streams are long-lived, and a client that
   // sends its request slowly holds a thread until a read waits longer than the read timeout;
   // the pool is sized so that neither starves the rest (docs/operations.md, "Slow clients").
   server.new_task_queue = [] { return new httplib::ThreadPool(1024); };
   server.set_read_timeout(10, 0);
-  server.set_tcp_nodelay(true);  // a turn's messages are small writes: none waits for an ACK
   server.set_keep_alive_timeout(2);
   server.set_write_timeout(30, 0);
   server.set_payload_max_length(body_limits.max_bytes);

@@ -97,7 +97,7 @@ TEST_CASE("worker: any request a browser labels is refused, whatever the method"
   CHECK(status_of(describe(request_refusal::host_not_allowed).error) == 421);
 }
 
-TEST_CASE("a declared body over the limit is refused before it is read; an undeclared one is left to the reader") {
+TEST_CASE("a declared body over the limit is refused before it is read; a chunked one is refused whatever its size") {
   request_guard_policy web;
   web.max_body_bytes = 1000;
   auto big = post("127.0.0.1:8787");
@@ -107,13 +107,21 @@ TEST_CASE("a declared body over the limit is refused before it is read; an undec
   CHECK(code_of(guard_request(big, web)) == "allowed");
   big.declared_length = UINT64_MAX;  // a Content-Length too large to be a number here
   CHECK(code_of(guard_request(big, web)) == "body_too_large");
-  big.declared_length = std::nullopt;  // chunked: the reader's own limit applies
-  CHECK(code_of(guard_request(big, web)) == "allowed");
+  big.declared_length = std::nullopt;  // chunked: cpp-httplib would buffer it whole, unbounded
+  big.transfer_encoded = true;
+  CHECK(code_of(guard_request(big, web)) == "length_required");
+  auto get = big;  // on any method: its body would be read as the next request
+  get.method = "GET";
+  CHECK(code_of(guard_request(get, web)) == "length_required");
+  request_guard_policy worker;
+  worker.browser_callers = false;
+  CHECK(code_of(guard_request(big, worker)) == "length_required");
   // Another site learns nothing about sizes: it is refused for what it is first.
   auto cross = post("127.0.0.1:8787", "https://evil.example", "cross-site");
   cross.declared_length = 1u << 30;
   CHECK(code_of(guard_request(cross, web)) == "cross_site_request");
   CHECK(status_of(describe(request_refusal::body_too_large).error) == 413);
+  CHECK(status_of(describe(request_refusal::length_required).error) == 411);
 }
 
 TEST_CASE("internal callers: the token when one is configured, else loopback peers only") {

@@ -22,6 +22,7 @@ constexpr std::array rows{
     row{api_error::too_deep, {"too_deep", 400, "A JSON value nests deeper than its limit."}},
     row{api_error::too_large, {"too_large", 413, "A JSON value is larger than its limit."}},
     row{api_error::body_too_large, {"body_too_large", 413, "The request body is larger than the server takes."}},
+    row{api_error::length_required, {"length_required", 411, "A request body came without a Content-Length (chunked)."}},
     row{api_error::method_not_allowed, {"method_not_allowed", 405, "A preview origin serves files only (GET, HEAD)."}},
     row{api_error::http_error, {"http_error", 400, "cpp-httplib refused the request itself (its status is kept)."}},
     row{api_error::unsupported_media_type, {"unsupported_media_type", 415, "A body was not sent as Content-Type: application/json."}},

@@ -53,13 +53,16 @@ constexpr std::array request_refusal_table{
                          "(127.0.0.1, localhost, [::1])."},
     request_refusal_info{api_error::unsupported_media_type, "The request body must be sent as Content-Type: application/json."},
     request_refusal_info{api_error::body_too_large, "The request body is larger than this server accepts."},
+    request_refusal_info{api_error::length_required,
+                         "Send the request body with a Content-Length; chunked request bodies are not accepted."},
 };
 // The table is indexed by the enum: one entry per refusal, in its order.
-static_assert(request_refusal_table.size() == static_cast<std::size_t>(request_refusal::body_too_large) + 1);
+static_assert(request_refusal_table.size() == static_cast<std::size_t>(request_refusal::length_required) + 1);
 static_assert(request_refusal_table[static_cast<std::size_t>(request_refusal::cross_site_request)].error == api_error::cross_site_request);
 static_assert(request_refusal_table[static_cast<std::size_t>(request_refusal::host_not_allowed)].error == api_error::host_not_allowed);
 static_assert(request_refusal_table[static_cast<std::size_t>(request_refusal::unsupported_media_type)].error == api_error::unsupported_media_type);
 static_assert(request_refusal_table[static_cast<std::size_t>(request_refusal::body_too_large)].error == api_error::body_too_large);
+static_assert(request_refusal_table[static_cast<std::size_t>(request_refusal::length_required)].error == api_error::length_required);
 
 }  // namespace
 
@@ -88,6 +91,11 @@ std::optional<request_refusal> guard_request(const request_head& head, const req
     return request_refusal::unsupported_media_type;
   }
   if (head.declared_length && *head.declared_length > policy.max_body_bytes) return request_refusal::body_too_large;
+  // cpp-httplib buffers a chunked body whole, with no limit, before any handler sees it (a
+  // 300 MB one took the web server to 579 MB): the only bound is to take no such body. No
+  // client of either server sends one (browsers' fetch, the AI SDK, the runtimes' MCP clients
+  // and our own all send a Content-Length).
+  if (head.transfer_encoded) return request_refusal::length_required;
   return std::nullopt;
 }
 

@@ -25,6 +25,7 @@ enum class api_error : unsigned char {
   too_deep,
   too_large,
   body_too_large,
+  length_required,
   method_not_allowed,
   http_error,
   unsupported_media_type,

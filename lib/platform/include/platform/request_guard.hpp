@@ -27,6 +27,7 @@ struct request_head {
   std::string_view content_type;    // Content-Type
   bool has_body = false;            // a Content-Length above 0 or a Transfer-Encoding
   std::optional<std::uint64_t> declared_length;  // Content-Length, when it is a number
+  bool transfer_encoded = false;    // a Transfer-Encoding header (a chunked body)
 };
 
 struct request_guard_policy {
@@ -49,6 +50,7 @@ enum class request_refusal {
   host_not_allowed,        // 421: not a loopback Host in local mode
   unsupported_media_type,  // 415: a body on a JSON route that is not declared JSON
   body_too_large,          // 413: a declared Content-Length over the server's limit
+  length_required,         // 411: a body without a Content-Length (Transfer-Encoding)
 };
 
 struct request_refusal_info {

@@ -1,4 +1,4 @@
-#include "web_server.hpp"
+#include "http_server.hpp"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -13,11 +13,13 @@
 #include <chrono>
 #include <cstring>
 
-namespace platform::web {
+namespace platform::servers {
 namespace {
 
-// Where a handler on this thread may leave a hand-over (web_server::hand_over).
+// Where a handler on this thread may leave a hand-over (http_server::hand_over).
 thread_local std::function<void(int)>* current_hand_over = nullptr;
+// Where a handler on this thread may ask for the connection to end (close_after_reply).
+thread_local bool* current_close_after = nullptr;
 
 // Waits until `fd` is ready for `events` or `stop_fd` fires; -1 ms waits without end.
 bool wait_for(int fd, short events, int stop_fd, int timeout_ms) {
@@ -49,8 +51,16 @@ void address_of(int fd, bool peer, std::string& ip, int& port) {
   ip = text;
 }
 
+// The most a request's head (request line and header lines) may take. cpp-httplib 0.11 caps
+// each line but not how many there are: 21 MB of header lines took platform-web from 39 MB to
+// 89 MB resident, and the request was answered. Browsers send a few KiB; nginx's default cap is
+// 32 KiB.
+constexpr std::size_t max_head_bytes = 64 * 1024;
+
 // A connection's socket as cpp-httplib's Stream, reading through a buffer (its request
-// reader takes a byte at a time), with the server's read and write timeouts.
+// reader takes a byte at a time), with the server's read and write timeouts. Reads fail once a
+// request's head runs past max_head_bytes without its blank line, and stay failed: cpp-httplib
+// answers 400 and the connection is closed.
 class socket_stream final : public httplib::Stream {
  public:
   socket_stream(int fd, int read_timeout_ms, int write_timeout_ms)
@@ -70,6 +80,7 @@ class socket_stream final : public httplib::Stream {
       len_ = static_cast<std::size_t>(n);
     }
     std::size_t n = std::min(size, len_ - pos_);
+    if (!count_head(buf_ + pos_, n)) return -1;
     std::memcpy(ptr, buf_ + pos_, n);
     pos_ += n;
     return static_cast<ssize_t>(n);
@@ -87,42 +98,92 @@ class socket_stream final : public httplib::Stream {
   void get_local_ip_and_port(std::string& ip, int& port) const override { address_of(fd_, false, ip, port); }
   socket_t socket() const override { return fd_; }
 
+  // A head ran past max_head_bytes: the rest of the connection is that flood, not requests.
+  [[nodiscard]] bool head_refused() const { return head_refused_; }
+
   // Forgets what was read past the request: as cpp-httplib's own stream per request, so the
   // unread rest of a body a handler refused before reading it is never taken for the next
   // request (a pipelining client, which browsers are not, loses its next request).
-  void forget_read_ahead() { pos_ = len_ = 0; }
+  void forget_read_ahead() {
+    pos_ = len_ = 0;
+    head_bytes_ = 0;
+    head_match_ = 0;
+  }
 
  private:
+  // Counts the bytes handed out until the head's "\r\n\r\n"; false once over the cap.
+  bool count_head(const char* p, std::size_t n) {
+    static constexpr char blank_line[] = "\r\n\r\n";
+    for (std::size_t i = 0; i < n && head_match_ < 4; ++i) {
+      if (++head_bytes_ > max_head_bytes) {
+        head_refused_ = true;
+        return false;
+      }
+      head_match_ = p[i] == blank_line[head_match_] ? head_match_ + 1 : (p[i] == '\r' ? 1 : 0);
+    }
+    return true;
+  }
+
   int fd_;
   int read_timeout_ms_;
   int write_timeout_ms_;
   char buf_[4096];
   std::size_t pos_ = 0, len_ = 0;
+  std::size_t head_bytes_ = 0;  // of this request's head so far; not counted past its end
+  int head_match_ = 0;          // how much of "\r\n\r\n" the last bytes matched
+  bool head_refused_ = false;
 };
 
 }  // namespace
 
-web_server::web_server() : stop_fd_(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {}
+http_server::http_server() : stop_fd_(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {}
 
-web_server::~web_server() {
+http_server::~http_server() {
   if (stop_fd_ >= 0) ::close(stop_fd_);
 }
 
-void web_server::halt() {
+void http_server::halt() {
   stop();
   std::uint64_t one = 1;
   if (stop_fd_ >= 0) (void)!::write(stop_fd_, &one, sizeof one);
 }
 
-bool web_server::hand_over(std::function<void(int fd)> take) {
+bool http_server::hand_over(std::function<void(int fd)> take) {
   if (!current_hand_over) return false;
   *current_hand_over = std::move(take);
   return true;
 }
 
-bool web_server::can_hand_over() { return current_hand_over != nullptr; }
+bool http_server::can_hand_over() { return current_hand_over != nullptr; }
 
-bool web_server::process_and_close_socket(socket_t sock) {
+void http_server::close_after_reply() {
+  if (current_close_after) *current_close_after = true;
+}
+
+namespace {
+
+// Ends a connection whose client may still be sending (a body refused unread, a head cut
+// off). Closing with unread bytes makes the kernel send a reset, which can destroy the reply
+// before the client read it (node's fetch then sees EPIPE, not the 413). So: the reply is
+// followed by a FIN, and what still arrives is discarded (never kept) until the client closes
+// or is quiet for 200 ms, for at most 2 s; then the close.
+void linger_close(int sock, int stop_fd) {
+  using clock = std::chrono::steady_clock;
+  ::shutdown(sock, SHUT_WR);
+  const auto deadline = clock::now() + std::chrono::seconds(2);
+  char scratch[16384];
+  for (;;) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock::now()).count();
+    if (left <= 0 || !wait_for(sock, POLLIN, stop_fd, static_cast<int>(std::min<long long>(left, 200)))) break;
+    ssize_t n = ::recv(sock, scratch, sizeof scratch, MSG_DONTWAIT);
+    if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN)) break;
+  }
+  ::close(sock);
+}
+
+}  // namespace
+
+bool http_server::process_and_close_socket(socket_t sock) {
   const int read_ms = static_cast<int>(read_timeout_sec_ * 1000 + read_timeout_usec_ / 1000);
   const int write_ms = static_cast<int>(write_timeout_sec_ * 1000 + write_timeout_usec_ / 1000);
   const int keep_alive_ms = static_cast<int>(keep_alive_timeout_sec_ * 1000);
@@ -135,14 +196,21 @@ bool web_server::process_and_close_socket(socket_t sock) {
   for (std::size_t left = keep_alive_max_count_; left > 0 && svr_sock_ != INVALID_SOCKET; --left) {
     if (!wait_for(sock, POLLIN, stop_fd_, keep_alive_ms)) break;
     bool connection_closed = false;
+    bool close_after = false;
     current_hand_over = &taken;
+    current_close_after = &close_after;
     bool ok = process_request(strm, left == 1, connection_closed, nullptr);
     current_hand_over = nullptr;
+    current_close_after = nullptr;
     if (taken) {
       taken(sock);  // the socket is the taker's now
       return true;
     }
-    if (!ok || connection_closed) break;
+    if (!ok || close_after || strm.head_refused()) {
+      linger_close(sock, stop_fd_);
+      return true;
+    }
+    if (connection_closed) break;
     strm.forget_read_ahead();
   }
   ::shutdown(sock, SHUT_RDWR);
@@ -150,4 +218,4 @@ bool web_server::process_and_close_socket(socket_t sock) {
   return true;
 }
 
-}  // namespace platform::web
+}  // namespace platform::servers
