@@ -206,11 +206,13 @@ bool http_server::process_and_close_socket(socket_t sock) {
       taken(sock);  // the socket is the taker's now
       return true;
     }
-    if (!ok || close_after || strm.head_refused()) {
+    // Only a refusal lingers: after a failed read or write the client is gone or broken, and
+    // the immediate close it always had stays.
+    if (ok && (close_after || strm.head_refused())) {
       linger_close(sock, stop_fd_);
       return true;
     }
-    if (connection_closed) break;
+    if (!ok || connection_closed || strm.head_refused()) break;
     strm.forget_read_ahead();
   }
   ::shutdown(sock, SHUT_RDWR);
