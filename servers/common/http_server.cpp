@@ -156,7 +156,8 @@ bool http_server::hand_over(std::function<void(int fd)> take) {
 
 bool http_server::can_hand_over() { return current_hand_over != nullptr; }
 
-void http_server::close_after_reply() {
+void http_server::close_after_reply(httplib::Response& res) {
+  res.set_header("Connection", "close");
   if (current_close_after) *current_close_after = true;
 }
 
@@ -212,7 +213,7 @@ bool http_server::process_and_close_socket(socket_t sock) {
       linger_close(sock, stop_fd_);
       return true;
     }
-    if (!ok || connection_closed || strm.head_refused()) break;
+    if (!ok || connection_closed) break;
     strm.forget_read_ahead();
   }
   ::shutdown(sock, SHUT_RDWR);

@@ -27,9 +27,9 @@ class http_server : public httplib::Server {
   [[nodiscard]] static bool can_hand_over();
 
   // Called by a handler whose reply leaves the connection unusable (it refused a body without
-  // reading it): the connection ends after the reply, without waiting for its keep-alive
-  // timeout. A no-op off this server's connection threads.
-  static void close_after_reply();
+  // reading it): `res` says "Connection: close", and the connection ends after it without
+  // waiting for its keep-alive timeout (only the header, off this server's connection threads).
+  static void close_after_reply(httplib::Response& res);
 
  private:
   bool process_and_close_socket(socket_t sock) override;

@@ -67,8 +67,7 @@ inline bool refused_by_guard(const httplib::Request& req, httplib::Response& res
   send_error(res, info.error, info.message);
   // The body it declared is not read: the connection cannot carry another request.
   if (*refusal == request_refusal::body_too_large || *refusal == request_refusal::length_required) {
-    res.set_header("Connection", "close");
-    http_server::close_after_reply();
+    http_server::close_after_reply(res);
   }
   return true;
 }

@@ -35,9 +35,10 @@ function headOnly(port, head, { whole = false } = {}) {
     }, 10000);
     socket.on('data', (d) => {
       text += d;
+      if (!whole) return;
       const end = text.indexOf('\r\n\r\n');
       const length = /\r\ncontent-length: *(\d+)/i.exec(text.slice(0, end));
-      if (whole && end >= 0 && length && Buffer.byteLength(text.slice(end + 4)) >= Number(length[1])) {
+      if (end >= 0 && length && Buffer.byteLength(text.slice(end + 4)) >= Number(length[1])) {
         clearTimeout(timer);
         socket.destroy();
         resolve({ text, closed: false });
