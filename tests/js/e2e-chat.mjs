@@ -99,6 +99,9 @@ async function main() {
     assert.equal(r0res.headers.get('x-sdk-ai-ui-message-stream'), 'v1');
     assert.equal(r0res.headers.get('x-vercel-ai-ui-message-stream'), 'v1');
     assert.match(r0res.headers.get('content-type'), /^text\/event-stream/);
+    // The viewer hub closes the connection after the last chunk; saying keep-alive let the
+    // client reuse it for its next request, which then failed.
+    assert.equal(r0res.headers.get('connection'), 'close');
     const r0 = new EventReader(r0res);
     const rc = new EventReader(await fetch(`${b}${runPath}/chat/stream?cursor=${cursor}`));
     // A workspace viewer that connects now is told at once which builder runs are streaming.
