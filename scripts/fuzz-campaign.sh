@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A fuzz campaign: every libFuzzer target (ASan + UBSan, the build of scripts/fuzz-smoke.sh) runs
 # on its seed corpus (fuzz/corpus/<target>, read only) plus what earlier campaigns found
-# (fuzz/campaign-corpus/<target>, not committed; run it again to go on) until the first of:
+# (fuzz/campaign-corpus/<target>, committed once shrunk by scripts/fuzz-keep-corpus.sh; run it
+# again to go on) until the first of:
 #   - 10 million executions                                   (stop: 10M)
 #   - a coverage plateau: no new coverage feature for PLATEAU_SECONDS (default 120) and for at
 #     least PLATEAU_RUNS executions (default 100000)          (stop: plateau)
