@@ -167,6 +167,8 @@ run(async () => {
     // The turn ended (persisted, completed): the composer is free again.
     await page.waitForSelector('[data-testid="composer"]:not([disabled])');
     await page.getByTestId('usage').waitFor();
+    // The preview shows the app the build made (the template's screen), not a blank frame.
+    await page.frameLocator('[data-testid="preview-frame"]').getByRole('heading', { name: 'New app' }).waitFor();
     await screenshot(page, tmp, 'build-cards');
   });
 
