@@ -2,6 +2,7 @@
 // ones) → worker messages → UI message stream, checked chunk by chunk.
 #include <doctest/doctest.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -230,6 +231,26 @@ TEST_CASE("the bare JSON-RPC lines translate as the capture form does") {
       if (j["dir"] == "s2c") raw += j["msg"].dump() + "\n";
     }
     CHECK(translate(raw).sse == translate(slurp(e.path())).sse);
+  }
+}
+
+TEST_CASE("a capture's seq or tMs past 18 digits takes the full parse and translates the same") {
+  // The quick read of a line's start takes integers of up to 18 digits; a longer one sends the
+  // line to simdjson. 19 nines (past INT64_MAX) once overflowed the quick read: undefined
+  // behaviour, found by fuzz_runtime_b (its regression seed: overflow-seq-19-digits).
+  for (const char* member : {R"({"seq":)", R"(,"tMs":)"}) {
+    CAPTURE(member);
+    std::string native = fixture("text-reasoning"), longer;
+    std::istringstream in(native);
+    for (std::string line; std::getline(in, line);) {
+      auto at = line.find(member);
+      REQUIRE(at != std::string::npos);
+      at += std::strlen(member);
+      line.replace(at, line.find(',', at) - at, "9999999999999999999");
+      longer += line + "\n";
+    }
+    CHECK(longer != native);
+    CHECK(translate(longer).sse == translate(native).sse);
   }
 }
 

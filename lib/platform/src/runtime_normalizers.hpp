@@ -68,13 +68,14 @@ struct raw_reader {
     p += N - 1;
     return true;
   }
-  // A JSON integer of up to 18 digits (no leading zero).
+  // A JSON integer of up to 18 digits (no leading zero). A 19th digit is looked at, never
+  // added: 18 nines times ten overflows std::int64_t (fuzz/corpus/runtime_b/overflow-seq-19-digits).
   bool integer(std::int64_t& out) {
     bool negative = literal("-");
     const char* start = p;
     std::int64_t v = 0;
-    for (; p < end && p - start < 19 && *p >= '0' && *p <= '9'; ++p) v = v * 10 + (*p - '0');
-    if (p == start || p - start > 18 || (*start == '0' && p - start > 1)) {
+    for (; p < end && p - start < 18 && *p >= '0' && *p <= '9'; ++p) v = v * 10 + (*p - '0');
+    if (p == start || (p < end && *p >= '0' && *p <= '9') || (*start == '0' && p - start > 1)) {
       p = start;
       return false;
     }
