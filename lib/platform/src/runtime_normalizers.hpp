@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "platform/ascii.hpp"
 #include "platform/line_splitter.hpp"
 #include "platform/runtime_normalizer.hpp"
 
@@ -74,8 +75,8 @@ struct raw_reader {
     bool negative = literal("-");
     const char* start = p;
     std::int64_t v = 0;
-    for (; p < end && p - start < 18 && *p >= '0' && *p <= '9'; ++p) v = v * 10 + (*p - '0');
-    if (p == start || (p < end && *p >= '0' && *p <= '9') || (*start == '0' && p - start > 1)) {
+    for (; p < end && p - start < 18 && is_ascii_digit(*p); ++p) v = v * 10 + (*p - '0');
+    if (p == start || (p < end && is_ascii_digit(*p)) || (*start == '0' && p - start > 1)) {
       p = start;
       return false;
     }
