@@ -148,8 +148,19 @@ void http_server::halt() {
   if (stop_fd_ >= 0) (void)!::write(stop_fd_, &one, sizeof one);
 }
 
-bool http_server::hand_over(std::function<void(int fd)> take) {
+namespace {
+
+// Replaces whatever the handler said (a stream's headers say keep-alive).
+void say_close(httplib::Response& res) {
+  res.headers.erase("Connection");
+  res.set_header("Connection", "close");
+}
+
+}  // namespace
+
+bool http_server::hand_over(httplib::Response& res, std::function<void(int fd)> take) {
   if (!current_hand_over) return false;
+  say_close(res);
   *current_hand_over = std::move(take);
   return true;
 }
@@ -157,7 +168,7 @@ bool http_server::hand_over(std::function<void(int fd)> take) {
 bool http_server::can_hand_over() { return current_hand_over != nullptr; }
 
 void http_server::close_after_reply(httplib::Response& res) {
-  res.set_header("Connection", "close");
+  say_close(res);
   if (current_close_after) *current_close_after = true;
 }
 

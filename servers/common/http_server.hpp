@@ -21,9 +21,11 @@ class http_server : public httplib::Server {
   void halt();
 
   // Called by a handler: once its response's headers are written and its content provider
-  // gave up, `take` gets the connection's socket instead of it being closed. Only on this
-  // server's own connection threads; false elsewhere (the caller then streams as usual).
-  static bool hand_over(std::function<void(int fd)> take);
+  // gave up, `take` gets the connection's socket instead of it being closed. The taker ends the
+  // connection, so `res` says "Connection: close": a client told keep-alive could send its next
+  // request on it and see that fail. Only on this server's own connection threads; false
+  // elsewhere (the caller then streams as usual, and `res` is left as it was).
+  static bool hand_over(httplib::Response& res, std::function<void(int fd)> take);
   [[nodiscard]] static bool can_hand_over();
 
   // Called by a handler whose reply leaves the connection unusable (it refused a body without

@@ -391,14 +391,10 @@ void resume_chat(web_app& app, const route_call& call, httplib::Response& res) {
   set_ui_stream_headers(res);
   if (app.viewers && platform::servers::http_server::can_hand_over()) {
     // The headers go out, then the connection is the viewer hub's: no thread waits for it.
-    // The hub closes it after the last chunk, so the client must not put it back in its pool:
-    // a request sent on it meanwhile would fail ("fetch failed") instead of being answered.
-    res.headers.erase("Connection");
-    res.set_header("Connection", "close");
     auto plan = std::make_shared<viewer_plan>(viewer_plan{*run.active_stream_id, std::move(*first),
                                                           stream_alive(app, key, *run.active_stream_id), app.cfg.heartbeat,
                                                           app.cfg.cache_outage_limit});
-    platform::servers::http_server::hand_over([hub = app.viewers, plan](int fd) { hub->adopt(fd, std::move(*plan)); });
+    platform::servers::http_server::hand_over(res, [hub = app.viewers, plan](int fd) { hub->adopt(fd, std::move(*plan)); });
     res.set_chunked_content_provider("text/event-stream", [](std::size_t, httplib::DataSink&) { return false; });
     return;
   }
