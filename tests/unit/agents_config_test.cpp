@@ -446,6 +446,22 @@ TEST_CASE("unknown fields are rejected at every level, listing the allowed ones"
   CHECK(find(v, "agents[0].model", "unknown_field")->message.find("Remove it") != std::string::npos);
 }
 
+TEST_CASE("an unknown field up to two edits from an allowed one gets a rename hint, three edits none") {
+  auto hint_for = [](const std::string& field) {
+    json t = static_tool();
+    t[field] = true;
+    auto v = problems(doc_with_tool(t));
+    const auto* e = find(v, T + "." + field, "unknown_field");
+    REQUIRE(e != nullptr);
+    return e->message;
+  };
+  CHECK(hint_for("descriptio").find("Rename it to \"description\"") != std::string::npos);
+  CHECK(hint_for("enabld").find("Rename it to \"enabled\"") != std::string::npos);
+  CHECK(hint_for("ENABLED_X").find("Rename it to \"enabled\"") != std::string::npos);
+  CHECK(hint_for("enabledXYZ").find("Remove it") != std::string::npos);
+  CHECK(hint_for("x").find("Remove it") != std::string::npos);
+}
+
 TEST_CASE("wrong JSON types are reported with the expected type") {
   json t = static_tool();
   t["enabled"] = "true";
