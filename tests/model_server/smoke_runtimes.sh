@@ -29,12 +29,19 @@ CLAUDE=${CLAUDE_BIN:-$root/runtimes/node_modules/.bin/claude}
 KEY=sk-scripted-smoke-key-0123456789   # a fake key; the checks make sure it never reaches a log
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/smoke-runtimes.XXXXXX")
+# codex 0.169 refuses to create its sandbox helper (codex-linux-sandbox) under the temporary
+# dir, which for the CLI below is /tmp (it runs with no TMPDIR), so a CODEX_HOME there makes
+# every workspace-write command fail. Its homes live outside: under the build tree when there
+# is one (meson runs this from it), else /var/tmp.
+homes_base=/var/tmp
+if [ -d "$PWD/meson-logs" ]; then homes_base=$PWD; fi
+homes=$(mktemp -d "$homes_base/smoke-runtime-homes.XXXXXX")
 pids=()
 failures=0
 cleanup() {
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null; done
   for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null; done
-  if [ "$failures" = 0 ] && [ -z "${SMOKE_KEEP:-}" ]; then rm -rf "$tmp"; else echo "# kept $tmp"; fi
+  if [ "$failures" = 0 ] && [ -z "${SMOKE_KEEP:-}" ]; then rm -rf "$tmp" "$homes"; else echo "# kept $tmp $homes"; fi
 }
 trap cleanup EXIT
 
@@ -127,7 +134,7 @@ ok_if() {  # ok_if NAME STATUS: passes when STATUS is 0
 # server; the built-in "openai" provider would try a WebSocket first and ignore OPENAI_API_KEY.
 # Features that phone home (plugins, apps, analytics, update check) are off.
 run_codex() {  # run_codex NAME PROMPT (after start_server): sets OUT, ERR
-  local name=$1 prompt=$2 home=$tmp/$1/codex-home ws=$tmp/$1/workspace rc
+  local name=$1 prompt=$2 home=$homes/$1/codex-home ws=$tmp/$1/workspace rc
   mkdir -p "$home" "$ws"
   cat > "$home/config.toml" <<TOML
 model = "gpt-5.5"
