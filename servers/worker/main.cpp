@@ -5,12 +5,16 @@
 
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
+#include <thread>
 
+#include "../common/env.hpp"
 #include "../common/find_upwards.hpp"
 #include "../common/http_server.hpp"
 #include "../common/listen.hpp"
 #include "../common/request_checks.hpp"
 #include "platform/runtime_registry.hpp"
+#include "agent_sandbox.hpp"
 #include "worker_app.hpp"
 #include "worker_http.hpp"
 #include "worker_routes.hpp"
@@ -20,8 +24,19 @@ namespace {
 using namespace platform::worker;
 
 platform::servers::http_server* running = nullptr;
+platform::servers::http_server* broker_listener = nullptr;
 void on_signal(int) {
   if (running) running->halt();
+  if (broker_listener) broker_listener->halt();
+}
+
+// platform-sandbox-relay beside the installed worker, else in the build tree's servers/sandbox.
+std::string sandbox_relay_path(const char* argv0) {
+  std::filesystem::path exe = platform::servers::executable_path(argv0);
+  auto beside = exe.parent_path() / "platform-sandbox-relay";
+  std::error_code ec;
+  if (std::filesystem::exists(beside, ec)) return beside.string();
+  return (exe.parent_path().parent_path() / "sandbox" / "platform-sandbox-relay").string();
 }
 
 }  // namespace
@@ -32,6 +47,16 @@ int main(int, char** argv) {
     std::fprintf(stderr, "platform-worker: %s\n", cfg.error().message.c_str());
     return 2;
   }
+  // Fail closed: a worker whose agents cannot be jailed runs none (docs/security.md).
+  std::string relay = platform::servers::env("PLATFORM_SANDBOX_RELAY", sandbox_relay_path(argv[0]));
+  auto sandbox = agent_sandbox::create(*cfg, relay);
+  if (!sandbox) {
+    std::fprintf(stderr, "platform-worker: the agent sandbox does not work, so no agent can run: %s\n",
+                 sandbox.error().message.c_str());
+    return 2;
+  }
+  cfg->sandbox = *sandbox;
+  std::fprintf(stderr, "platform-worker: agent sandbox: %s\n", cfg->sandbox->describe().c_str());
   session_table sessions(cfg->session_ttl);
   broker brk(*cfg);
   worker_registry registry(*cfg, platform::builtin_runtime_registry());
@@ -65,6 +90,25 @@ int main(int, char** argv) {
     return platform::servers::refused_by_guard(req, res, guard) ? httplib::Server::HandlerResponse::Handled
                                                                 : httplib::Server::HandlerResponse::Unhandled;
   });
+  // The broker's own listener, where the sandboxes' broker doors lead: /mcp/* and nothing else
+  // of the worker's, so a jailed runtime cannot reach a worker route whatever it sends.
+  platform::servers::http_server broker_server;
+  broker_server.new_task_queue = [] { return new httplib::ThreadPool(256); };
+  broker_server.set_read_timeout(10, 0);
+  broker_server.set_payload_max_length(body_limits.max_bytes);
+  register_routes(broker_server, app, route_set::runtimes);
+  broker_server.set_pre_routing_handler([&guard](const httplib::Request& req, httplib::Response& res) {
+    return platform::servers::refused_by_guard(req, res, guard) ? httplib::Server::HandlerResponse::Handled
+                                                                : httplib::Server::HandlerResponse::Unhandled;
+  });
+  int broker_port = platform::servers::bind_deep(broker_server, "127.0.0.1", 0);
+  if (broker_port < 0) {
+    std::fprintf(stderr, "platform-worker: cannot listen for the sandboxes' broker doors\n");
+    return 1;
+  }
+  cfg->sandbox->set_broker_port(broker_port);
+  std::thread broker_thread([&broker_server] { broker_server.listen_after_bind(); });
+  broker_listener = &broker_server;
   running = &server;
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
@@ -81,5 +125,7 @@ int main(int, char** argv) {
   std::fflush(stdout);
   bool ok = server.listen_after_bind();
   running = nullptr;
+  broker_server.halt();
+  broker_thread.join();
   return ok ? 0 : 1;
 }

@@ -14,6 +14,7 @@
 
 #include "../common/json_fields.hpp"
 #include "file_text.hpp"
+#include "agent_sandbox.hpp"
 #include "app_workspace.hpp"
 #include "claude_credential.hpp"
 #include "platform/api_error.hpp"
@@ -46,11 +47,11 @@ bool safe_session_id(const std::string& id) {
 
 // The broker servers in Claude Code's --mcp-config form, in the turn's temp HOME (0600): the
 // token stays off argv, where any local user could read it.
-result<std::string> write_mcp_config(const std::string& home, const broker_access& broker) {
+result<std::string> write_mcp_config(const std::string& home, const broker_access& broker, const std::string& base_url) {
   json servers = json::object();
   for (const auto& name : broker.servers) {
     servers[name] = {{"type", "http"},
-                     {"url", broker.base_url + "/mcp/" + name},
+                     {"url", base_url + "/mcp/" + name},
                      {"headers", {{"Authorization", "Bearer " + broker.token}}}};
   }
   std::string path = home + "/platform-mcp.json";
@@ -73,14 +74,30 @@ result<std::unique_ptr<runtime_turn>> runtime_a_turn::start(const config& cfg, c
   t->cwd_ = req.cwd.empty() ? app_workspace_dir(cfg, req.app_id) : req.cwd;
   fs::create_directories(t->cwd_, ec);
   if (ec) return fail(api_error::workspace_unavailable, "cannot create the app workspace: " + ec.message());
-  std::string tmpl = (fs::temp_directory_path() / "platform-turn-XXXXXX").string();
-  if (!mkdtemp(tmpl.data())) return fail(api_error::spawn_failed, "cannot create a temp home for the runtime");
-  t->home_ = tmpl;
+  // Its own provider's credential only: other providers' keys never reach this process. In a
+  // jail it holds a placeholder, which the provider door swaps for the real one on the way out.
+  auto credential = claude_credential_for_turn(cfg);
+  jail_plan plan;
+  plan.app_id = req.app_id;
+  plan.workspace = t->cwd_;
+  plan.node_modules = req.app_agent() ? std::string() : jail_node_modules(cfg, t->cwd_);
+  plan.broker = req.broker.has_value();
+  std::string upstream = "https://api.anthropic.com";
+  std::erase_if(credential.env, [&](const std::string& e) {
+    if (!e.starts_with("ANTHROPIC_BASE_URL=")) return false;
+    upstream = e.substr(std::string_view("ANTHROPIC_BASE_URL=").size());
+    return true;
+  });
+  plan.provider = provider_door_plan{upstream, credential.fd3.value_or("")};
+  auto jail = cfg.sandbox->open(plan);
+  if (!jail) return tl::unexpected(jail.error());
+  t->jail_ = std::move(*jail);
+  t->home_ = t->jail_->home();
 
   std::vector<std::string> args = req.settings_args;
   args.push_back("--strict-mcp-config");
   if (req.broker) {
-    auto file = write_mcp_config(t->home_, *req.broker);
+    auto file = write_mcp_config(t->home_, *req.broker, t->jail_->broker_url());
     if (!file) return tl::unexpected(file.error());
     args.push_back("--mcp-config=" + *file);
   }
@@ -107,18 +124,19 @@ result<std::unique_ptr<runtime_turn>> runtime_a_turn::start(const config& cfg, c
     args.push_back("--resume=" + req.restore->session_id);
   }
   process_spec spec{cfg.claude_path, args, {}, t->cwd_};
-  spec.env = {"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + t->home_, "LANG=C.UTF-8",
+  spec.env = {"PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C.UTF-8",
               "CLAUDE_CONFIG_DIR=" + t->home_ + "/.claude", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
               "DISABLE_AUTOUPDATER=1", "CLAUDE_CODE_ENTRYPOINT=sdk-ts",
               // MCP tools go to the model directly instead of behind ToolSearch.
               "ENABLE_TOOL_SEARCH=false"};
-  // Its own provider's credential only, on fd 3: other providers' keys never reach this
-  // process, and its own is not in the environment its tools inherit.
-  auto credential = claude_credential_for_turn(cfg);
+  // The credential on fd 3, not in the environment its tools inherit.
   spec.env.insert(spec.env.end(), credential.env.begin(), credential.env.end());
-  spec.fd3_input = std::move(credential.fd3);
+  spec.env.push_back("ANTHROPIC_BASE_URL=" + t->jail_->provider_url());
+  if (credential.fd3) spec.fd3_input = t->jail_->provider_credential();
+  auto jailed = t->jail_->wrap(std::move(spec));
+  if (!jailed) return tl::unexpected(jailed.error());
   t->mark_spawn();
-  auto proc = child_process::spawn(spec);
+  auto proc = child_process::spawn(*jailed);
   if (!proc) return tl::unexpected(proc.error());
   t->proc_ = std::move(*proc);
   t->set_interrupt_group(t->proc_->pid());
@@ -148,8 +166,7 @@ result<std::unique_ptr<runtime_turn>> runtime_a_turn::start(const config& cfg, c
 
 runtime_a_turn::~runtime_a_turn() {
   proc_.reset();
-  std::error_code ec;
-  if (!home_.empty()) fs::remove_all(home_, ec);
+  jail_.reset();  // its HOME with it
 }
 
 // The CLI does not keep key order (a result line may start with "duration_api_ms"), so lines

@@ -16,6 +16,8 @@
 
 namespace platform::worker {
 
+class turn_jail;
+
 class runtime_a_turn final : public runtime_turn {
  public:
   static result<std::unique_ptr<runtime_turn>> start(const config& cfg, const turn_request& req);
@@ -31,6 +33,7 @@ class runtime_a_turn final : public runtime_turn {
  private:
   runtime_a_turn() = default;
   void answer_control_request(const nlohmann::json& m);
+  std::unique_ptr<turn_jail> jail_;  // outlives proc_: its HOME holds the session file
   std::unique_ptr<child_process> proc_;
   std::unique_ptr<usage_accumulator> usage_;
   std::string home_;

@@ -82,6 +82,20 @@ result<config> config_from_env(const std::string& exe_path) {
   if (npm_cache.empty()) npm_cache = env("PLATFORM_DATA_DIR", "./data") + "/npm-cache";
   c.npm_cache = std::filesystem::absolute(npm_cache).string();
   c.npm_offline = env("PLATFORM_NPM_OFFLINE") == "1";
+  c.sandbox_mode = env("PLATFORM_SANDBOX", "bwrap");
+  if (c.sandbox_mode != "bwrap" && c.sandbox_mode != "off") {
+    return fail(api_error::invalid_config, "PLATFORM_SANDBOX is bwrap or off");
+  }
+  if (c.production && c.sandbox_mode == "off") {
+    return fail(api_error::invalid_config, "PLATFORM_SANDBOX=off is a development switch; production runs every agent in its sandbox");
+  }
+  c.sandbox_dir = env("PLATFORM_SANDBOX_DIR", env("PLATFORM_DATA_DIR", "./data") + "/sandboxes");
+  auto uid_base = env_number("PLATFORM_SANDBOX_UID_BASE", c.sandbox_uid_base, 1000, 0x7fff0000LL);
+  if (!uid_base) return tl::unexpected(uid_base.error());
+  auto uid_count = env_number("PLATFORM_SANDBOX_UID_COUNT", c.sandbox_uid_count, 1, 65536);
+  if (!uid_count) return tl::unexpected(uid_count.error());
+  c.sandbox_uid_base = static_cast<std::uint32_t>(*uid_base);
+  c.sandbox_uid_count = static_cast<std::uint32_t>(*uid_count);
   c.npm_registry = env("npm_config_registry", env("NPM_CONFIG_REGISTRY"));
   return c;
 }

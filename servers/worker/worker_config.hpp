@@ -1,6 +1,7 @@
 #pragma once
 // platform-worker's settings, all from the environment (docs/operations.md).
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -10,6 +11,7 @@
 namespace platform::worker {
 
 class provider_keys;
+class agent_sandbox;
 
 struct config {
   std::string host = "127.0.0.1";
@@ -71,6 +73,16 @@ struct config {
   std::string npm_cache;
   bool npm_offline = false;
   std::string npm_registry;
+  // The agent sandbox (docs/security.md): PLATFORM_SANDBOX `bwrap` (default) or `off` (a
+  // development switch, refused in production); the jails' private dirs under
+  // PLATFORM_SANDBOX_DIR (default $PLATFORM_DATA_DIR/sandboxes); their host uids and gids
+  // PLATFORM_SANDBOX_UID_BASE + a hash of the app id modulo PLATFORM_SANDBOX_UID_COUNT.
+  std::string sandbox_mode = "bwrap";
+  std::string sandbox_dir;
+  std::uint32_t sandbox_uid_base = 61000;
+  std::uint32_t sandbox_uid_count = 1000;
+  // Set at start once the sandbox works (main.cpp); shared by every copy of this config.
+  std::shared_ptr<agent_sandbox> sandbox;
 };
 
 result<config> config_from_env(const std::string& exe_path);

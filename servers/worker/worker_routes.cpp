@@ -178,8 +178,9 @@ std::string path_regex(std::string_view path) {
 
 }  // namespace
 
-void register_routes(httplib::Server& server, worker_app& app) {
+void register_routes(httplib::Server& server, worker_app& app, route_set rows) {
   for (const route& r : routes) {
+    if (rows == route_set::runtimes && r.who != caller::runtime) continue;
     auto run = [&app, r](const httplib::Request& req, httplib::Response& res) {
       if (r.who == caller::web && !servers::internal_caller_allowed(req, res, app.cfg.internal_token)) return;
       if (r.draining == new_work::refused && app.draining.load()) {

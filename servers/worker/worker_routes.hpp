@@ -6,6 +6,10 @@
 
 namespace platform::worker {
 
-void register_routes(httplib::Server& server, worker_app& app);
+// Which rows a listener answers: all of them (the worker's own port), or only the runtimes'
+// (/mcp/*: the broker's own listener, the one the sandboxes' broker doors lead to).
+enum class route_set { all, runtimes };
+
+void register_routes(httplib::Server& server, worker_app& app, route_set rows = route_set::all);
 
 }  // namespace platform::worker

@@ -236,7 +236,10 @@ async function main() {
     // Polling for the file to appear whole (the worker may be writing it), not timing.
     const [cfgFile, mcp] = await (async () => {
       for (;;) {
-        const f = fs.readdirSync(workerTmp).map((d) => path.join(workerTmp, d, 'platform-mcp.json')).find((p) => fs.existsSync(p));
+        // Each jailed runtime's private HOME: <data>/sandboxes/<turn>/home (docs/security.md).
+        const jails = path.join(tmp, 'worker-data', 'sandboxes');
+        const f = (fs.existsSync(jails) ? fs.readdirSync(jails) : [])
+          .map((d) => path.join(jails, d, 'home', 'platform-mcp.json')).find((p) => fs.existsSync(p));
         if (f) {
           try {
             return [f, JSON.parse(fs.readFileSync(f, 'utf8'))];

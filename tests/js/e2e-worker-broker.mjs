@@ -135,6 +135,10 @@ async function main() {
     CLAUDE_CODE_MAX_RETRIES: '0',
   }, /listening on (http:\S+)/);
   const worker = workerStarted.match[1];
+  // Each jailed runtime's private HOME: <data>/sandboxes/<turn>/home (docs/security.md).
+  const sandboxes = path.join(tmp, 'data', 'sandboxes');
+  const turnConfigs = () => (fs.existsSync(sandboxes) ? fs.readdirSync(sandboxes) : [])
+    .map((d) => path.join(sandboxes, d, 'home', 'platform-mcp.json'));
   const workerPid = workerStarted.child.pid;
 
   const agentConfig = {
@@ -169,7 +173,7 @@ async function main() {
   await check('the runtime gets its turn token in a private config file, never INTERNAL_API_TOKEN', async () => {
     let file;
     for (let i = 0; i < 600 && !file; i += 1) {
-      file = fs.readdirSync(workerTmp).map((d) => path.join(workerTmp, d, 'platform-mcp.json')).find((f) => fs.existsSync(f));
+      file = turnConfigs().find((f) => fs.existsSync(f));
       if (!file) await new Promise((r) => setTimeout(r, 50));  // polling for a file to appear, not timing
     }
     assert.ok(file, 'the turn config exists');
@@ -192,8 +196,7 @@ async function main() {
       assert.ok(!env.includes('PLATFORM_DATABASE_URL') && !env.includes('INTERNAL_API_TOKEN'));
       assert.ok(!env.includes('Get the weather in Oslo'), 'the prompt is not in the environment');
     }
-    const home = path.dirname(fs.readdirSync(workerTmp).map((d) => path.join(workerTmp, d, 'platform-mcp.json'))
-      .find((f) => fs.existsSync(f)));
+    const home = path.dirname(turnConfigs().find((f) => fs.existsSync(f)));
     for (const f of filesUnder(home)) {
       const text = fs.readFileSync(f, 'utf8');
       for (const c of all) assert.ok(!text.includes(c), `${f} holds a canary`);

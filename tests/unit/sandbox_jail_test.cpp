@@ -130,12 +130,14 @@ TEST_CASE("sandbox_jail: credentials and platform settings never enter, but the 
                         "CLAUDE_CODE_OAUTH_TOKEN=tok", "INTERNAL_API_TOKEN=" + ph, "PLATFORM_DATA_DIR=/srv/data",
                         "PLATFORM_DATABASE_URL=postgres://x", "REDIS_URL=redis://x", "DATABASE_URL=x",
                         "GITHUB_TOKEN=ghp", "MY_SECRET=x", "PGPASSWORD=x", "AWS_ACCESS_KEY_ID=x", "api_key=x",
-                        "NOEQUALS", "=x", "BAD-NAME=x"}) {
+                        "NOEQUALS", "=x", "BAD-NAME=x",
+                                                               "CLAUDE_CODE_API_KEY_FILE_DESCRIPTOR=sk-1"}) {
     CAPTURE(e);
     CHECK_FALSE(sandbox_env_allowed(e, ph));
   }
   for (const std::string& e : std::vector<std::string>{"PATH=/usr/bin", "HOME=/h", "LANG=C.UTF-8", "ANTHROPIC_API_KEY=" + ph, "OPENAI_API_KEY=" + ph,
-                        "ANTHROPIC_BASE_URL=http://127.0.0.1:47801"}) {
+                        "ANTHROPIC_BASE_URL=http://127.0.0.1:47801",
+                                                              "CLAUDE_CODE_API_KEY_FILE_DESCRIPTOR=3"}) {
     CAPTURE(e);
     CHECK(sandbox_env_allowed(e, ph));
   }

@@ -8,7 +8,7 @@
 #include "platform/http_hop.hpp"
 #include "platform/http_redirect.hpp"
 #include "platform/json_text.hpp"
-#include "transport.hpp"
+#include "adapters/http_transport.hpp"
 
 namespace platform {
 namespace {

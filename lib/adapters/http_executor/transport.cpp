@@ -1,7 +1,7 @@
 // Non-blocking sockets driven by poll() against one deadline. TLS runs over a BIO pair, so
 // OpenSSL never touches the socket: every byte goes through send()/recv() here, with
 // MSG_NOSIGNAL (no SIGPIPE in a library) and the same deadline as plain HTTP.
-#include "transport.hpp"
+#include "adapters/http_transport.hpp"
 
 #include <algorithm>
 #include <cerrno>

@@ -87,7 +87,10 @@ bool sandbox_env_allowed(std::string_view entry, std::string_view placeholder) {
                     contains(name, "PASSWORD") || contains(name, "PASSWD") || contains(name, "CREDENTIAL") ||
                     contains(name, "AUTH") || contains(name, "COOKIE") || contains(name, "SESSION");
   if (platform_setting) return false;
-  if (credential) return !placeholder.empty() && value == placeholder;
+  // Where a CLI reads its credential from (CLAUDE_CODE_API_KEY_FILE_DESCRIPTOR=3) is not one.
+  bool descriptor = name.ends_with("_FILE_DESCRIPTOR") && !value.empty() && value.size() <= 3 &&
+                    std::all_of(value.begin(), value.end(), is_ascii_digit);
+  if (credential) return descriptor || (!placeholder.empty() && value == placeholder);
   return true;
 }
 

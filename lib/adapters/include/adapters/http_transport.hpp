@@ -1,5 +1,5 @@
 #pragma once
-// Sockets and TLS for the HTTP executor, everything bounded by one deadline. Only what the
+// Sockets and TLS for the HTTP executor (and the worker's provider door), everything bounded by one deadline. Only what the
 // executor needs: connect to checked addresses, then a byte stream (plain or TLS) to write a
 // request into and read a response from. OpenSSL stays inside transport.cpp.
 #include <chrono>

@@ -1,0 +1,512 @@
+#include "agent_sandbox.hpp"
+
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <openssl/rand.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <thread>
+
+#include "adapters/http_executor.hpp"
+#include "adapters/http_transport.hpp"
+#include "adapters/sandbox_driver.hpp"
+#include "platform/api_error.hpp"
+#include "platform/egress_head.hpp"
+#include "platform/url.hpp"
+#include "worker_config.hpp"
+
+namespace platform::worker {
+
+namespace fs = std::filesystem;
+using clock_type = std::chrono::steady_clock;
+
+namespace {
+
+// A model turn streams for minutes; a request head arrives at once.
+constexpr auto head_timeout = std::chrono::seconds(30);
+constexpr auto exchange_timeout = std::chrono::minutes(15);
+
+std::string random_hex(std::size_t bytes) {
+  std::vector<unsigned char> b(bytes);
+  if (RAND_bytes(b.data(), static_cast<int>(b.size())) != 1) return {};
+  static constexpr char hex[] = "0123456789abcdef";
+  std::string out;
+  for (unsigned char c : b) {
+    out += hex[c >> 4];
+    out += hex[c & 15];
+  }
+  return out;
+}
+
+struct fd_guard {
+  int fd = -1;
+  explicit fd_guard(int f = -1) : fd(f) {}
+  ~fd_guard() {
+    if (fd >= 0) ::close(fd);
+  }
+  fd_guard(const fd_guard&) = delete;
+  fd_guard& operator=(const fd_guard&) = delete;
+};
+
+bool send_all(int fd, std::string_view bytes) {
+  while (!bytes.empty()) {
+    ssize_t n = ::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    bytes.remove_prefix(static_cast<std::size_t>(n));
+  }
+  return true;
+}
+
+// Bytes from the jail's side, waiting until `deadline`; 0 at its end or on a timeout.
+std::size_t recv_some(int fd, char* buf, std::size_t size, clock_type::time_point deadline) {
+  for (;;) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock_type::now()).count();
+    if (left <= 0) return 0;
+    pollfd p{fd, POLLIN, 0};
+    int r = ::poll(&p, 1, static_cast<int>(std::min<long long>(left, 60'000)));
+    if (r < 0 && errno == EINTR) continue;
+    if (r == 0) continue;
+    if (r < 0) return 0;
+    ssize_t n = ::recv(fd, buf, size, 0);
+    if (n < 0 && errno == EINTR) continue;
+    return n > 0 ? static_cast<std::size_t>(n) : 0;
+  }
+}
+
+void refuse(int fd, int status, std::string_view message) {
+  std::string body = R"({"error":{"code":"egress_refused","message":")" + std::string(message) + "\"}}";
+  std::string reply = "HTTP/1.1 " + std::to_string(status) + (status == 502 ? " Bad Gateway" : " Bad Request") +
+                      "\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: " +
+                      std::to_string(body.size()) + "\r\n\r\n" + body;
+  send_all(fd, reply);
+}
+
+// The Content-Length of a rewritten head (0 without one); chunked bodies are refused before.
+std::optional<std::size_t> content_length(std::string_view head) {
+  std::size_t pos = 0;
+  while ((pos = head.find("\r\n", pos)) != std::string_view::npos) {
+    pos += 2;
+    std::string_view line = head.substr(pos, head.find("\r\n", pos) - pos);
+    auto colon = line.find(':');
+    if (colon == std::string_view::npos) continue;
+    std::string name(line.substr(0, colon));
+    for (auto& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    std::string_view value = line.substr(colon + 1);
+    while (!value.empty() && value.front() == ' ') value.remove_prefix(1);
+    if (name == "transfer-encoding") return std::nullopt;
+    if (name == "content-length") {
+      std::size_t n = 0;
+      for (char c : value) n = n * 10 + static_cast<std::size_t>(c - '0');
+      return n;
+    }
+  }
+  return 0;
+}
+
+// The provider door: one request per connection (the head says Connection: close), the
+// placeholder swapped for the secret, the upstream's answer relayed until it closes.
+struct provider_route {
+  url upstream;
+  std::string path_prefix;
+  std::string placeholder;
+  std::string secret;
+  std::shared_ptr<http_transport::tls_context> tls;
+};
+
+void serve_provider(int fd, const provider_route& route) {
+  auto deadline = clock_type::now() + head_timeout;
+  egress_head_reader reader;
+  char buf[65536];
+  while (reader.current() == egress_head_reader::state::need_more) {
+    std::size_t n = recv_some(fd, buf, sizeof buf, deadline);
+    if (n == 0) return;
+    reader.feed(std::string_view(buf, n));
+  }
+  if (reader.current() == egress_head_reader::state::too_large) return refuse(fd, 400, "the request head is too large");
+  egress_head_rules rules{route.placeholder, route.secret, route.upstream.authority(), route.path_prefix};
+  auto head = rewrite_egress_head(reader.head(), rules);
+  if (!head) return refuse(fd, 400, "the request breaks the provider door's rules");
+  auto length = content_length(*head);
+  if (!length) return refuse(fd, 400, "the provider door takes bodies with a Content-Length only");
+  auto exchange_deadline = clock_type::now() + exchange_timeout;
+  std::vector<ip_address> addresses;
+  if (auto literal = route.upstream.address()) {
+    addresses.push_back(*literal);
+  } else {
+    auto found = system_resolve(route.upstream.host, std::chrono::seconds(10));
+    if (!found) return refuse(fd, 502, "the provider's host does not resolve");
+    addresses = std::move(*found);
+  }
+  auto up = route.upstream.scheme == "https"
+                ? http_transport::connect_tls(*route.tls, addresses, route.upstream.port, route.upstream.host,
+                                              route.upstream.kind != host_kind::name, exchange_deadline)
+                : http_transport::connect_plain(addresses, route.upstream.port, route.upstream.host, exchange_deadline);
+  if (!up) return refuse(fd, 502, "the provider is unreachable");
+  std::string first = *head;
+  std::string_view rest = reader.rest();
+  std::size_t body_left = *length;
+  std::size_t now = std::min(rest.size(), body_left);
+  first.append(rest.substr(0, now));
+  body_left -= now;
+  if (!(*up)->write_all(first, exchange_deadline)) return;
+  while (body_left > 0) {
+    std::size_t n = recv_some(fd, buf, std::min(sizeof buf, body_left), exchange_deadline);
+    if (n == 0) return;
+    if (!(*up)->write_all(std::string_view(buf, n), exchange_deadline)) return;
+    body_left -= n;
+  }
+  for (;;) {
+    auto n = (*up)->read_some(buf, sizeof buf, exchange_deadline);
+    if (!n || *n == 0) break;
+    if (!send_all(fd, std::string_view(buf, *n))) break;
+  }
+  ::shutdown(fd, SHUT_WR);
+}
+
+// The broker door: bytes both ways to the broker's own listener, which answers /mcp/* only.
+void serve_broker(int fd, int port) {
+  fd_guard up(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  if (up.fd < 0 || port <= 0) return;
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(static_cast<std::uint16_t>(port));
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (::connect(up.fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) return;
+  pollfd p[2] = {{fd, POLLIN, 0}, {up.fd, POLLIN, 0}};
+  bool open[2] = {true, true};
+  char buf[65536];
+  while (open[0] || open[1]) {
+    int r = ::poll(p, 2, 600'000);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) return;
+    for (int i = 0; i < 2; ++i) {
+      if (!open[i] || !(p[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      ssize_t n = ::recv(p[i].fd, buf, sizeof buf, 0);
+      int other = p[1 - i].fd;
+      if (n <= 0) {
+        open[i] = false;
+        p[i].fd = -1;
+        ::shutdown(other, SHUT_WR);
+        continue;
+      }
+      if (!send_all(other, std::string_view(buf, static_cast<std::size_t>(n)))) return;
+    }
+  }
+}
+
+// A socket in the jail's doors directory and the thread accepting on it; every connection on a
+// thread of its own, holding what it serves by shared pointer, so a door may close first.
+class door {
+ public:
+  using handler = std::function<void(int)>;
+  static result<std::unique_ptr<door>> open(const std::string& path, const sandbox_identity& who, handler h) {
+    if (path.size() >= sizeof(sockaddr_un{}.sun_path)) {
+      return fail(api_error::sandbox_unavailable, "the sandbox dir's path is too long for a socket: set PLATFORM_SANDBOX_DIR shorter");
+    }
+    int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return fail(api_error::sandbox_unavailable, "cannot create a door socket");
+    sockaddr_un a{};
+    a.sun_family = AF_UNIX;
+    std::memcpy(a.sun_path, path.c_str(), path.size() + 1);
+    ::unlink(path.c_str());
+    if (::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 || ::listen(fd, 64) != 0 ||
+        ::chown(path.c_str(), who.uid, who.gid) != 0 || ::chmod(path.c_str(), 0600) != 0) {
+      ::close(fd);
+      return fail(api_error::sandbox_unavailable, std::string("cannot open a door socket: ") + std::strerror(errno));
+    }
+    std::unique_ptr<door> d(new door(fd, std::move(h)));
+    if (d->wake_[0] < 0) return fail(api_error::sandbox_unavailable, "cannot open a door's wake pipe");
+    d->thread_ = std::thread([raw = d.get()] { raw->accept_loop(); });
+    return d;
+  }
+  ~door() {
+    // A Unix listener's accept() does not wake for shutdown(): the loop polls a pipe beside it.
+    char one = 1;
+    while (::write(wake_[1], &one, 1) < 0 && errno == EINTR) {
+    }
+    if (thread_.joinable()) thread_.join();
+    ::close(fd_);
+    ::close(wake_[0]);
+    ::close(wake_[1]);
+  }
+
+ private:
+  door(int fd, handler h) : fd_(fd), handler_(std::make_shared<handler>(std::move(h))) {
+    if (::pipe2(wake_, O_CLOEXEC) != 0) wake_[0] = wake_[1] = -1;
+  }
+  void accept_loop() {
+    for (;;) {
+      pollfd p[2] = {{fd_, POLLIN, 0}, {wake_[0], POLLIN, 0}};
+      int r = ::poll(p, 2, -1);
+      if (r < 0 && errno == EINTR) continue;
+      if (r < 0 || p[1].revents != 0) return;
+      if (!(p[0].revents & POLLIN)) continue;
+      int c = ::accept4(fd_, nullptr, nullptr, SOCK_CLOEXEC);
+      if (c < 0) {
+        if (errno == EINTR || errno == ECONNABORTED || errno == EAGAIN) continue;
+        return;
+      }
+      std::thread([c, h = handler_] {
+        (*h)(c);
+        ::close(c);
+      }).detach();
+    }
+  }
+  int fd_;
+  int wake_[2] = {-1, -1};
+  std::shared_ptr<handler> handler_;
+  std::thread thread_;
+};
+
+// Everything under the workspace (but node_modules, mounted read-only) belongs to the app's
+// jail identity: files the worker wrote (a restored draft, an agents.json PATCH) stay
+// editable by the app's agents.
+void own_tree(const std::string& root, const sandbox_identity& who) {
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(root, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    if (::lchown(it->path().c_str(), who.uid, who.gid) != 0) continue;
+  }
+}
+
+void own_workspace(const std::string& workspace, const sandbox_identity& who) {
+  std::error_code ec;
+  auto own = [&](const fs::path& p) {
+    struct stat st {};
+    if (::lstat(p.c_str(), &st) == 0 && (st.st_uid != who.uid || st.st_gid != who.gid)) {
+      if (::lchown(p.c_str(), who.uid, who.gid) != 0) return;
+    }
+  };
+  own(workspace);
+  for (auto it = fs::recursive_directory_iterator(workspace, fs::directory_options::skip_permission_denied, ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    if (it->path().filename() == "node_modules" && it.depth() == 0) {
+      it.disable_recursion_pending();
+      continue;
+    }
+    own(it->path());
+  }
+}
+
+std::string absolute(const std::string& p) {
+  std::error_code ec;
+  auto abs = fs::weakly_canonical(fs::absolute(p, ec), ec);
+  return ec ? std::string() : abs.string();
+}
+
+// What a runtime's CLI needs read-only: its install, found from the path it is started by (the
+// node_modules tree it lives in, else its directory); nothing under /usr, mounted anyway.
+void add_install(std::vector<std::string>& out, const std::string& program) {
+  if (program.empty()) return;
+  for (const std::string& p : {absolute(program), [&] {
+         std::error_code ec;
+         auto c = fs::canonical(program, ec);
+         return ec ? std::string() : c.string();
+       }()}) {
+    if (p.empty() || p.starts_with("/usr/")) continue;
+    std::string dir;
+    if (auto at = p.rfind("/node_modules/"); at != std::string::npos) dir = p.substr(0, at + 13);
+    else dir = fs::path(p).parent_path().string();
+    if (!dir.empty() && std::find(out.begin(), out.end(), dir) == out.end()) out.push_back(dir);
+  }
+}
+
+}  // namespace
+
+std::string jail_node_modules(const config& cfg, const std::string& workspace) {
+  std::error_code ec;
+  fs::path nm = fs::path(workspace) / "node_modules";
+  auto st = fs::symlink_status(nm, ec);
+  if (fs::is_symlink(st)) {
+    fs::path tmpl = fs::canonical(fs::path(cfg.app_template_dir) / "node_modules", ec);
+    if (ec || !fs::equivalent(fs::read_symlink(nm, ec), tmpl, ec)) return {};
+    return tmpl.string();
+  }
+  return fs::is_directory(st) ? absolute(nm.string()) : std::string();
+}
+
+struct turn_jail::doors {
+  std::vector<std::unique_ptr<door>> open;
+};
+
+struct agent_sandbox::impl {
+  const config* cfg = nullptr;
+  std::unique_ptr<sandbox_driver> driver;  // null: the development switch is off
+  std::string root;
+  std::vector<std::string> installs;  // the runtimes' CLIs, read-only in every jail
+  std::shared_ptr<http_transport::tls_context> tls;
+  std::string description;
+};
+
+agent_sandbox::~agent_sandbox() = default;
+
+result<std::shared_ptr<agent_sandbox>> agent_sandbox::create(const config& cfg, const std::string& relay_path) {
+  std::shared_ptr<agent_sandbox> s(new agent_sandbox());
+  s->impl_ = std::make_unique<impl>();
+  auto& i = *s->impl_;
+  i.cfg = &cfg;
+  std::error_code ec;
+  fs::create_directories(cfg.sandbox_dir, ec);
+  i.root = absolute(cfg.sandbox_dir);
+  if (ec || i.root.empty()) return fail(api_error::sandbox_unavailable, "cannot create the sandbox dir " + cfg.sandbox_dir);
+  // The jails' identities pass through to reach their own dirs; nothing here is listable.
+  ::chmod(i.root.c_str(), 0711);
+  for (const auto* p : {&cfg.claude_path, &cfg.codex_path, &cfg.opencode_path}) add_install(i.installs, *p);
+  if (cfg.sandbox_mode == "off") {
+    i.description = "off (PLATFORM_SANDBOX=off: every agent runs as the worker's own user, with all it can reach)";
+    return s;
+  }
+  if (::geteuid() != 0) {
+    return fail(api_error::sandbox_unavailable,
+                "the worker is not root, so it cannot give its agents a uid of their own: run platform-worker as root "
+                "(its jails drop to PLATFORM_SANDBOX_UID_BASE and up), or PLATFORM_SANDBOX=off on a development machine");
+  }
+  auto tools = find_bubblewrap_tools("/usr/bin:/bin:/usr/sbin:/sbin", relay_path);
+  if (!tools) return tl::unexpected(tools.error());
+  i.driver = make_bubblewrap_driver(*tools);
+  auto tls = http_transport::tls_context::create(true, "");
+  if (!tls) return fail(api_error::sandbox_unavailable, "the provider door has no TLS: " + tls.error());
+  i.tls = *tls;
+  std::string scratch = i.root + "/probe-" + random_hex(6);
+  sandbox_identity probe_id{cfg.sandbox_uid_base, cfg.sandbox_uid_base};
+  fs::create_directories(scratch, ec);
+  for (const char* sub : {"", "/ws", "/home", "/tmp", "/doors"}) {
+    fs::create_directories(scratch + sub, ec);
+    if (::chown((scratch + sub).c_str(), probe_id.uid, probe_id.gid) != 0) {
+      fs::remove_all(scratch, ec);
+      return fail(api_error::sandbox_unavailable,
+                  "the worker cannot give its sandboxes their own uid (chown: " + std::string(std::strerror(errno)) +
+                      "); run it as root or with CAP_CHOWN, CAP_SETUID and CAP_SETGID");
+    }
+  }
+  auto probed = probe_sandbox(*i.driver, probe_id, scratch);
+  fs::remove_all(scratch, ec);
+  if (!probed) return tl::unexpected(probed.error());
+  i.description = i.driver->describe() + ", uids " + std::to_string(cfg.sandbox_uid_base) + "+" +
+                  std::to_string(cfg.sandbox_uid_count);
+  return s;
+}
+
+bool agent_sandbox::enabled() const { return impl_->driver != nullptr; }
+std::string agent_sandbox::describe() const { return impl_->description; }
+
+result<std::unique_ptr<turn_jail>> agent_sandbox::open(const jail_plan& plan) const {
+  std::unique_ptr<turn_jail> j(new turn_jail());
+  j->owner_ = this;
+  j->jailed_ = enabled();
+  j->identity_ = sandbox_identity_for(plan.app_id, impl_->cfg->sandbox_uid_base, impl_->cfg->sandbox_uid_count);
+  j->workspace_ = absolute(plan.workspace);
+  j->node_modules_ = plan.node_modules.empty() ? std::string() : absolute(plan.node_modules);
+  j->provider_ = plan.provider;
+  j->broker_ = plan.broker;
+  j->placeholder_ = "platform-sandbox-" + random_hex(16);
+  j->read_only_ = impl_->installs;
+  for (const auto& p : plan.read_only) {
+    std::string a = absolute(p);
+    if (!a.empty() && std::find(j->read_only_.begin(), j->read_only_.end(), a) == j->read_only_.end()) j->read_only_.push_back(a);
+  }
+  if (!j->node_modules_.empty() && j->node_modules_ != j->workspace_ + "/node_modules") {
+    // The workspace links to the template's tree: that tree read-only where the link points (a
+    // link is no mount point). The jail may re-point its link, but the worker puts it back
+    // before every jail (ensure_node_modules, jail_node_modules), so no build runs another tree.
+    if (std::find(j->read_only_.begin(), j->read_only_.end(), j->node_modules_) == j->read_only_.end()) {
+      j->read_only_.push_back(j->node_modules_);
+    }
+    j->node_modules_.clear();
+  }
+  std::string name = random_hex(8);
+  if (name.empty() || j->workspace_.empty()) return fail(api_error::sandbox_unavailable, "cannot name the turn's sandbox");
+  j->root_ = impl_->root + "/" + name;
+  j->home_ = j->root_ + "/home";
+  j->tmp_ = j->root_ + "/tmp";
+  j->doors_dir_ = j->root_ + "/doors";
+  for (const auto* d : {&j->root_, &j->home_, &j->tmp_, &j->doors_dir_}) {
+    if (::mkdir(d->c_str(), 0700) != 0) return fail(api_error::sandbox_unavailable, "cannot create the turn's sandbox dirs");
+    if (j->jailed_ && ::chown(d->c_str(), j->identity_.uid, j->identity_.gid) != 0) {
+      return fail(api_error::sandbox_unavailable, "cannot give the turn's sandbox dirs to its uid");
+    }
+  }
+  if (!j->jailed_) return j;
+  own_workspace(j->workspace_, j->identity_);
+  j->doors_ = std::make_unique<turn_jail::doors>();
+  if (plan.provider) {
+    auto target = parse_url(plan.provider->upstream);
+    if (!target) return fail(api_error::sandbox_unavailable, "the runtime's provider URL is not an http(s) URL");
+    auto route = std::make_shared<provider_route>();
+    route->upstream = *target;
+    std::string path = target->target.substr(0, target->target.find('?'));
+    while (!path.empty() && path.back() == '/') path.pop_back();
+    route->path_prefix = path;
+    route->placeholder = plan.provider->secret.empty() ? std::string() : j->placeholder_;
+    route->secret = plan.provider->secret;
+    route->tls = impl_->tls;
+    auto d = door::open(j->doors_dir_ + "/provider.sock", j->identity_, [route](int fd) { serve_provider(fd, *route); });
+    if (!d) return tl::unexpected(d.error());
+    j->doors_->open.push_back(std::move(*d));
+  }
+  if (plan.broker) {
+    int port = broker_port_;
+    auto d = door::open(j->doors_dir_ + "/broker.sock", j->identity_, [port](int fd) { serve_broker(fd, port); });
+    if (!d) return tl::unexpected(d.error());
+    j->doors_->open.push_back(std::move(*d));
+  }
+  return j;
+}
+
+turn_jail::~turn_jail() {
+  doors_.reset();
+  std::error_code ec;
+  if (!root_.empty()) fs::remove_all(root_, ec);
+}
+
+std::string turn_jail::provider_url() const {
+  if (!provider_) return {};
+  return jailed_ ? sandbox_door_url(sandbox_egress::provider) : provider_->upstream;
+}
+
+std::string turn_jail::provider_credential() const {
+  if (!provider_) return {};
+  return jailed_ && !provider_->secret.empty() ? placeholder_ : provider_->secret;
+}
+
+std::string turn_jail::broker_url() const {
+  return jailed_ ? sandbox_door_url(sandbox_egress::broker) : owner_->impl_->cfg->broker_base_url;
+}
+
+result<process_spec> turn_jail::wrap(process_spec inner) const {
+  std::erase_if(inner.env, [](const std::string& e) { return e.starts_with("HOME=") || e.starts_with("TMPDIR="); });
+  inner.env.push_back("HOME=" + home_);
+  inner.env.push_back("TMPDIR=" + tmp_);
+  if (!jailed_) return inner;
+  // What the worker wrote for the runtime (its config, a restored session) is the jail's own.
+  own_tree(home_, identity_);
+  own_tree(tmp_, identity_);
+  sandbox_request r;
+  r.identity = identity_;
+  r.workspace = workspace_;
+  r.home = home_;
+  r.tmp = tmp_;
+  r.doors_dir = doors_dir_;
+  r.read_only = read_only_;
+  r.node_modules = node_modules_;
+  if (provider_) r.egress.push_back(sandbox_egress::provider);
+  if (broker_) r.egress.push_back(sandbox_egress::broker);
+  r.env = std::move(inner.env);
+  r.placeholder = placeholder_;
+  r.cwd = inner.cwd.empty() ? workspace_ : absolute(inner.cwd);
+  auto jail = jail_for(r);
+  if (!jail) return tl::unexpected(jail.error());
+  return owner_->impl_->driver->wrap(inner, *jail);
+}
+
+}  // namespace platform::worker
