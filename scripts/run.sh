@@ -12,7 +12,7 @@ bash scripts/setup-runtimes.sh
 bash scripts/setup-ui.sh
 [ -f build/build.ninja ] || meson setup build --wrap-mode=nodownload >/dev/null
 # Only what runs here; the tests and tools build with scripts/test.sh or a plain `ninja -C build`.
-ninja -C build servers/web/platform-web servers/worker/platform-worker
+ninja -C build servers/web/platform-web servers/worker/platform-worker servers/sandbox/platform-sandbox-relay
 export PLATFORM_DATA_DIR=${PLATFORM_DATA_DIR:-$PWD/data}
 pids=()
 trap 'kill "${pids[@]}" 2>/dev/null || true' EXIT

@@ -409,6 +409,7 @@ result<std::unique_ptr<turn_jail>> agent_sandbox::open(const jail_plan& plan) co
   j->node_modules_ = plan.node_modules.empty() ? std::string() : absolute(plan.node_modules);
   j->provider_ = plan.provider;
   j->broker_ = plan.broker;
+  j->broker_token_var_ = plan.broker_token_var;
   j->placeholder_ = "platform-sandbox-" + random_hex(16);
   j->read_only_ = impl_->installs;
   for (const auto& p : plan.read_only) {
@@ -483,6 +484,12 @@ std::string turn_jail::broker_url() const {
   return jailed_ ? sandbox_door_url(sandbox_egress::broker) : owner_->impl_->cfg->broker_base_url;
 }
 
+void turn_jail::own(const std::string& path) const {
+  if (!jailed_ || !(path == home_ || path.starts_with(home_ + "/"))) return;
+  (void)::lchown(path.c_str(), identity_.uid, identity_.gid);
+  own_tree(path, identity_);
+}
+
 result<process_spec> turn_jail::wrap(process_spec inner) const {
   std::erase_if(inner.env, [](const std::string& e) { return e.starts_with("HOME=") || e.starts_with("TMPDIR="); });
   inner.env.push_back("HOME=" + home_);
@@ -503,6 +510,7 @@ result<process_spec> turn_jail::wrap(process_spec inner) const {
   if (broker_) r.egress.push_back(sandbox_egress::broker);
   r.env = std::move(inner.env);
   r.placeholder = placeholder_;
+  r.broker_token_var = broker_token_var_;
   r.cwd = inner.cwd.empty() ? workspace_ : absolute(inner.cwd);
   auto jail = jail_for(r);
   if (!jail) return tl::unexpected(jail.error());

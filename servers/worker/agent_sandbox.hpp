@@ -33,6 +33,7 @@ struct jail_plan {
   std::vector<std::string> read_only;  // beyond the system dirs, the runtime installs and the relay
   std::optional<provider_door_plan> provider;
   bool broker = false;
+  std::string broker_token_var;  // where the turn's broker token rides, when in the environment
 };
 
 class agent_sandbox;
@@ -60,6 +61,9 @@ class turn_jail {
   // `inner` (its environment given whole, without HOME or TMPDIR, which the jail sets) as it
   // runs in this jail; unchanged but for HOME and TMPDIR with the sandbox off.
   [[nodiscard]] result<process_spec> wrap(process_spec inner) const;
+  // What the worker writes into the jail's HOME after its process started (a restored session)
+  // becomes the jail's own.
+  void own(const std::string& path) const;
 
  private:
   friend class agent_sandbox;
@@ -71,6 +75,7 @@ class turn_jail {
   std::vector<std::string> read_only_;
   std::optional<provider_door_plan> provider_;
   bool broker_ = false;
+  std::string broker_token_var_;
   sandbox_identity identity_;
   std::string placeholder_;
   std::unique_ptr<doors> doors_;

@@ -1,5 +1,7 @@
 #include "build_runner.hpp"
 
+#include "agent_sandbox.hpp"
+
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -91,13 +93,21 @@ class watchdog {
 }  // namespace
 
 check_result run_bounded(const std::vector<std::string>& argv, const std::string& cwd, const std::vector<std::string>& env,
-                         std::chrono::seconds limit, std::size_t tail_bytes) {
+                         std::chrono::seconds limit, std::size_t tail_bytes, const turn_jail* jail) {
   check_result r;
   auto started = clock_type::now();
   // One stream for both: compilers and bundlers split errors between stdout and stderr, and
   // the order they came in is part of the message.
   process_spec spec{"/bin/sh", {"-c", "exec \"$0\" \"$@\" 2>&1"}, env, cwd, 4096};
   spec.args.insert(spec.args.end(), argv.begin(), argv.end());
+  if (jail) {
+    auto jailed = jail->wrap(std::move(spec));
+    if (!jailed) {
+      r.output = "could not start the command: " + jailed.error().message;
+      return r;
+    }
+    spec = std::move(*jailed);
+  }
   auto proc = child_process::spawn(spec);
   if (!proc) {
     r.output = "could not start the command: " + proc.error().message;
@@ -148,7 +158,7 @@ std::string find_node() {
   return {};
 }
 
-result<build_checks> run_build_checks(const std::string& workspace_dir, const build_limits& limits) {
+result<build_checks> run_build_checks(const std::string& workspace_dir, const build_limits& limits, const turn_jail* jail) {
   std::string node = find_node();
   if (node.empty()) return fail(api_error::node_unavailable, "no node executable was found on this worker");
   fs::path ws(workspace_dir);
@@ -168,8 +178,9 @@ result<build_checks> run_build_checks(const std::string& workspace_dir, const bu
   // The runner config loader reads vite.config.ts in memory; the default bundles it into
   // node_modules/.vite-temp, which is the platform's shared template tree.
   std::vector<std::string> vite = {node, vite_script, "build", "--configLoader", "runner"};
-  auto typecheck = std::async(std::launch::async, run_bounded, tsc, workspace_dir, env, limits.typecheck, limits.output_tail_bytes);
-  check_result build = run_bounded(vite, workspace_dir, env, limits.build, limits.output_tail_bytes);
+  auto typecheck = std::async(std::launch::async, run_bounded, tsc, workspace_dir, env, limits.typecheck,
+                              limits.output_tail_bytes, jail);
+  check_result build = run_bounded(vite, workspace_dir, env, limits.build, limits.output_tail_bytes, jail);
   return build_checks{typecheck.get(), std::move(build)};
 }
 

@@ -12,6 +12,8 @@
 
 namespace platform::worker {
 
+class turn_jail;
+
 struct check_result {
   bool ok = false;
   int exit_code = -1;
@@ -37,7 +39,10 @@ struct build_checks {
 // `vite build` in `workspace_dir`, both from its node_modules, at the same time. Errors:
 // `node_unavailable` (no node executable), `workspace_incomplete` (no node_modules tools),
 // `spawn_failed`.
-result<build_checks> run_build_checks(const std::string& workspace_dir, const build_limits& limits = {});
+// `jail`: the app's jail both checks run in (its HOME and TMPDIR); none: unjailed, with a temp
+// home (the worker's own tests).
+result<build_checks> run_build_checks(const std::string& workspace_dir, const build_limits& limits = {},
+                                      const turn_jail* jail = nullptr);
 
 // The node executable: the worker's PATH first, then the usual places; empty when none.
 std::string find_node();
@@ -56,6 +61,6 @@ struct temp_home {
 // Runs `argv` in `cwd` with exactly `env`, stdout and stderr as one stream of which the last
 // `tail_bytes` are kept; the process group is killed when `limit` passes (timed_out).
 check_result run_bounded(const std::vector<std::string>& argv, const std::string& cwd, const std::vector<std::string>& env,
-                         std::chrono::seconds limit, std::size_t tail_bytes);
+                         std::chrono::seconds limit, std::size_t tail_bytes, const turn_jail* jail = nullptr);
 
 }  // namespace platform::worker

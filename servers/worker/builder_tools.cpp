@@ -1,4 +1,6 @@
 #include "builder_tools.hpp"
+
+#include "agent_sandbox.hpp"
 #include "platform/api_error.hpp"
 
 #include <algorithm>
@@ -452,7 +454,14 @@ ojson checked_build(const config& cfg, const turn_context& ctx, const std::optio
                         "was not built. Add packages only with add_packages (exact versions), never by editing those "
                         "files: put them back as add_packages left them, then call done_building again."}};
   }
-  auto checks = run_build_checks(ctx.workspace_dir);
+  // The type check and the build run the app's code (vite.config.ts, plugins): in its jail.
+  jail_plan plan;
+  plan.app_id = ctx.app_id;
+  plan.workspace = ctx.workspace_dir;
+  plan.node_modules = jail_node_modules(cfg, ctx.workspace_dir);
+  auto jail = cfg.sandbox->open(plan);
+  if (!jail) return build_failure(jail.error().message);
+  auto checks = run_build_checks(ctx.workspace_dir, {}, jail->get());
   if (!checks) return build_failure(checks.error().message);
   bool passed = checks->typecheck.ok && checks->build.ok;
   if (!passed) {

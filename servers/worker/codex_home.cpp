@@ -187,8 +187,11 @@ json restricted_entry(const json& catalog, const std::string& model) {
 }  // namespace
 
 result<std::string> make_codex_home(const config& cfg, const codex_home_options& o) {
-  std::string home = (fs::temp_directory_path() / "platform-codex-XXXXXX").string();
-  if (!mkdtemp(home.data())) return fail(api_error::spawn_failed, "cannot create a temp CODEX_HOME for the runtime");
+  std::string home = o.home;
+  if (home.empty()) {
+    home = (fs::temp_directory_path() / "platform-codex-XXXXXX").string();
+    if (!mkdtemp(home.data())) return fail(api_error::spawn_failed, "cannot create a temp CODEX_HOME for the runtime");
+  }
   bool ok = write_private(fs::path(home) / "config.toml", config_toml(cfg, o, home));
   if (ok && o.app_agent) ok = write_private(fs::path(home) / catalog_file, o.model_catalog_json);
   fs::path login = fs::path(cfg.codex_login_home) / "auth.json";

@@ -26,6 +26,8 @@ struct codex_home_options {
   // PLATFORM_BROKER_TOKEN. Warm processes leave this empty: their MCP servers travel per
   // thread (mcp_thread_config), since a process's environment cannot change between turns.
   std::optional<broker_access> broker;
+  // The directory to make the home in (a jail's HOME); empty: a fresh temp directory.
+  std::string home;
 };
 
 // A fresh temp CODEX_HOME (0700) holding config.toml and, for a worker without a key, a copy of

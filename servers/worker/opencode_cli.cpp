@@ -1,5 +1,7 @@
 #include "opencode_cli.hpp"
 
+#include "agent_sandbox.hpp"
+
 #include "cli_probe.hpp"
 
 #include <stdlib.h>
@@ -111,10 +113,14 @@ support_cache& cache() {
 
 }  // namespace
 
-result<std::unique_ptr<opencode_tree>> opencode_tree::create(const std::string& plugin_version) {
-  std::string tmpl = (fs::temp_directory_path() / "platform-opencode-XXXXXX").string();
-  if (!mkdtemp(tmpl.data())) return fail(api_error::spawn_failed, "cannot create a temp tree for opencode");
-  std::unique_ptr<opencode_tree> tree(new opencode_tree(tmpl));
+result<std::unique_ptr<opencode_tree>> opencode_tree::create(const std::string& plugin_version, const std::string& root_dir,
+                                                              const turn_jail* jail) {
+  std::string tmpl = root_dir;
+  if (tmpl.empty()) {
+    tmpl = (fs::temp_directory_path() / "platform-opencode-XXXXXX").string();
+    if (!mkdtemp(tmpl.data())) return fail(api_error::spawn_failed, "cannot create a temp tree for opencode");
+  }
+  std::unique_ptr<opencode_tree> tree(new opencode_tree(tmpl, root_dir.empty(), jail));
   fs::path root(tmpl), config_dir = root / "config/opencode";
   std::error_code ec;
   for (const char* dir : {"home", "config/opencode/node_modules", "data", "cache", "state"}) {
@@ -134,7 +140,13 @@ result<std::unique_ptr<opencode_tree>> opencode_tree::create(const std::string& 
 
 opencode_tree::~opencode_tree() {
   std::error_code ec;
-  fs::remove_all(root_, ec);
+  if (owned_) fs::remove_all(root_, ec);
+}
+
+result<process_spec> opencode_tree::wrap(process_spec spec) const {
+  if (!jail_) return spec;
+  // The jail sets HOME to its own, which is this tree's root.
+  return jail_->wrap(std::move(spec));
 }
 
 result<std::string> opencode_tree::write_private(const std::string& name, std::string_view content) const {
@@ -171,7 +183,7 @@ std::vector<std::string> opencode_tree::env(const config& cfg) const {
       "OPENCODE_DISABLE_CLAUDE_CODE=1",
       "OPENCODE_DISABLE_EXTERNAL_SKILLS=1",
   };
-  e.insert(e.end(), cfg.provider_env.begin(), cfg.provider_env.end());
+  if (!jail_ || !jail_->jailed()) e.insert(e.end(), cfg.provider_env.begin(), cfg.provider_env.end());
   return e;
 }
 
@@ -239,8 +251,9 @@ result<cli_output> run_opencode(const config& cfg, const opencode_tree& tree, st
   std::vector<std::string> sh_args = {"-c", "out=$1; shift; exec \"$@\" 3>&1 >\"$out\"", "sh", out_file.string(),
                                       cfg.opencode_path};
   sh_args.insert(sh_args.end(), std::make_move_iterator(args.begin()), std::make_move_iterator(args.end()));
-  process_spec spec{"/bin/sh", std::move(sh_args), tree.env(cfg), cwd.empty() ? tree.root() : cwd};
-  auto r = run_cli(spec, timeout);
+  auto spec = tree.wrap(process_spec{"/bin/sh", std::move(sh_args), tree.env(cfg), cwd.empty() ? tree.root() : cwd});
+  if (!spec) return tl::unexpected(spec.error());
+  auto r = run_cli(*spec, timeout);
   if (r) {
     // Cut beyond the limit: every caller parses the whole output, so a cut one is refused.
     constexpr std::size_t max_out = 32u << 20;

@@ -16,13 +16,18 @@
 
 namespace platform::worker {
 
+class turn_jail;
+
 // <root>/{home, config/opencode, data, cache, state}, mode 0700 from mkdtemp, so everything in
 // it is readable by the worker's user only.
 class opencode_tree {
  public:
   // `plugin_version`: the @opencode-ai/plugin version the config dir claims to have, so
   // opencode starts no `npm install` there (the CLI's own version). Error `spawn_failed`.
-  static result<std::unique_ptr<opencode_tree>> create(const std::string& plugin_version);
+  // `root`: the directory to make the tree in (a jail's HOME, whose jail then runs every
+  // opencode process of the tree); empty: a fresh temp directory, unjailed.
+  static result<std::unique_ptr<opencode_tree>> create(const std::string& plugin_version, const std::string& root = {},
+                                                       const turn_jail* jail = nullptr);
   ~opencode_tree();
   opencode_tree(const opencode_tree&) = delete;
   opencode_tree& operator=(const opencode_tree&) = delete;
@@ -34,11 +39,16 @@ class opencode_tree {
   result<void> write_config(const nlohmann::json& config) const;
   // The whole environment of an opencode process in this tree: PATH (with an `rg`),
   // HOME/XDG_*, LANG, the offline switches and the worker's provider credential variables.
+  // In a jail no provider credential variable: the run's provider is the provider door.
   [[nodiscard]] std::vector<std::string> env(const config& cfg) const;
+  // `spec` as it runs for this tree: in its jail when it has one.
+  [[nodiscard]] result<process_spec> wrap(process_spec spec) const;
 
  private:
-  explicit opencode_tree(std::string root) : root_(std::move(root)) {}
+  opencode_tree(std::string root, bool owned, const turn_jail* jail) : root_(std::move(root)), owned_(owned), jail_(jail) {}
   std::string root_;
+  bool owned_ = true;              // removed with the tree (a jail's HOME goes with its jail)
+  const turn_jail* jail_ = nullptr;
 };
 
 // The operator's opencode config (PLATFORM_OPENCODE_CONFIG, JSON or JSONC) reduced to the

@@ -23,6 +23,7 @@
 #include "platform/runtime_registry.hpp"
 #include "platform/usage.hpp"
 #include "platform/worker_message.hpp"
+#include "agent_sandbox.hpp"
 #include "codex_home.hpp"
 #include "codex_requests.hpp"
 
@@ -66,14 +67,19 @@ using servers::member;
 using servers::string_field;
 
 // One app-server process and its CODEX_HOME, which lives exactly as long as the process.
+// One app-server and its jail: a warm process keeps its jail (and the jail's HOME, its
+// CODEX_HOME) between one app's turns, as the spec's Limits allow.
 struct codex_process {
+  std::unique_ptr<turn_jail> jail;
   std::unique_ptr<child_process> proc;
   std::string home;
+  // The worker's settings as this process sees them: in a jail its provider is the provider
+  // door with a placeholder key, and its broker the broker door.
+  std::optional<config> seen;
   std::int64_t next_id = 0;
   ~codex_process() {
     proc.reset();  // kills the process group
-    std::error_code ec;
-    if (!home.empty()) fs::remove_all(home, ec);
+    jail.reset();  // and its HOME
   }
 };
 
@@ -196,6 +202,7 @@ class codex_turn final : public runtime_turn {
 
   result<void> prepare(const turn_request& req);
   result<void> launch(const turn_request& req);
+  result<void> open_jail(const turn_request& req);
   result<void> initialize();
   result<void> open_thread(const turn_request& req, const json& protocol);
   result<void> start_turn(const turn_request& req, const json& protocol);
@@ -293,15 +300,23 @@ result<void> codex_turn::launch(const turn_request& req) {
     if (!catalog) return tl::unexpected(catalog.error());
     o.model_catalog_json = std::move(*catalog);
   }
-  if (!warm_) o.broker = req.broker;
-  auto home = make_codex_home(cfg_, o);
-  if (!home) return tl::unexpected(home.error());
   proc_ = std::make_unique<codex_process>();
+  if (auto jailed = open_jail(req); !jailed) return tl::unexpected(jailed.error());
+  const config& seen = *proc_->seen;
+  if (!warm_ && req.broker) {
+    o.broker = req.broker;
+    o.broker->base_url = seen.broker_base_url;
+  }
+  o.home = proc_->jail->home();
+  auto home = make_codex_home(seen, o);
+  if (!home) return tl::unexpected(home.error());
   proc_->home = *home;
   std::string token = !warm_ && req.broker ? req.broker->token : std::string();
-  process_spec spec{cfg_.codex_path, {"app-server"}, codex_env(cfg_, *home, token), cwd_};
+  process_spec spec{cfg_.codex_path, {"app-server"}, codex_env(seen, *home, token), cwd_};
+  auto wrapped = proc_->jail->wrap(std::move(spec));
+  if (!wrapped) return tl::unexpected(wrapped.error());
   mark_spawn();
-  auto proc = child_process::spawn(spec);
+  auto proc = child_process::spawn(*wrapped);
   if (!proc) return tl::unexpected(proc.error());
   proc_->proc = std::move(*proc);
   if (!warm_) set_interrupt_group(proc_->proc->pid());  // a warm process outlives the turn
@@ -309,6 +324,40 @@ result<void> codex_turn::launch(const turn_request& req) {
   trace(cfg_, "spawn pid=%d app=%s home=%s warm=%d app_agent=%d", proc_->proc->pid(), req.app_id.c_str(),
         home->c_str(), warm_ ? 1 : 0, o.app_agent ? 1 : 0);
   return initialize();
+}
+
+// The process's jail: its provider door leads where codex would have gone (the custom
+// provider, else OpenAI's API) with the key swapped in on the way out; the operator's ChatGPT
+// login holds a refresh token, which never enters a jail.
+result<void> codex_turn::open_jail(const turn_request& req) {
+  jail_plan plan;
+  plan.app_id = req.app_id;
+  plan.workspace = cwd_;
+  plan.node_modules = req.app_agent() ? std::string() : jail_node_modules(cfg_, cwd_);
+  plan.broker = true;
+  plan.broker_token_var = codex_broker_token_var;
+  bool login = cfg_.codex_key.empty() && cfg_.codex_base_url.empty();
+  if (!login || !cfg_.sandbox->enabled()) {
+    plan.provider = provider_door_plan{cfg_.codex_base_url.empty() ? "https://api.openai.com/v1" : cfg_.codex_base_url,
+                                       cfg_.codex_key};
+  }
+  if (login && cfg_.sandbox->enabled()) {
+    return fail(api_error::runtime_not_available,
+                "runtime-b runs in a sandbox, which its ChatGPT login (with its refresh token) may not enter: set "
+                "CODEX_API_KEY or OPENAI_API_KEY for the worker");
+  }
+  auto jail = cfg_.sandbox->open(plan);
+  if (!jail) return tl::unexpected(jail.error());
+  proc_->jail = std::move(*jail);
+  proc_->seen = cfg_;
+  if (proc_->jail->jailed()) {
+    config& seen = *proc_->seen;
+    seen.codex_base_url = proc_->jail->provider_url();
+    seen.codex_key = proc_->jail->provider_credential();
+    if (seen.codex_key_var.empty()) seen.codex_key_var = "CODEX_API_KEY";
+    seen.broker_base_url = proc_->jail->broker_url();
+  }
+  return {};
 }
 
 result<void> codex_turn::initialize() {
@@ -319,8 +368,8 @@ result<void> codex_turn::initialize() {
   auto init = call("initialize", {{"clientInfo", client}, {"capabilities", {{"experimentalApi", false}}}}, raw);
   if (!init || init->contains("error")) return fail(api_error::runtime_not_available, "codex app-server did not initialize");
   write({{"method", "initialized"}});
-  if (codex_needs_key_login(cfg_)) {
-    auto login = call("account/login/start", {{"type", "apiKey"}, {"apiKey", cfg_.codex_key}}, raw);
+  if (codex_needs_key_login(*proc_->seen)) {
+    auto login = call("account/login/start", {{"type", "apiKey"}, {"apiKey", proc_->seen->codex_key}}, raw);
     if (!login || login->contains("error")) return fail(api_error::runtime_not_available, "codex did not accept the API key login");
   }
   trace(cfg_, "initialized pid=%d ms=%lld", proc_->proc->pid(), ms_since(t0));
@@ -335,10 +384,16 @@ result<void> codex_turn::open_thread(const turn_request& req, const json& protoc
   params["cwd"] = cwd_;
   if (req.app_agent()) params["sandbox"] = "read-only";
   if (!req.system_prompt.empty()) params["developerInstructions"] = req.system_prompt;
-  if (warm_ && req.broker) params["config"] = json::parse(mcp_thread_config(*req.broker));
+  if (warm_ && req.broker) {
+    broker_access through = *req.broker;
+    through.base_url = proc_->seen->broker_base_url;
+    params["config"] = json::parse(mcp_thread_config(through));
+  }
   std::string raw;
   const auto& r = req.restore;
-  if (r && r->runtime_id == "runtime-b" && restore_rollout(proc_->home, *r)) {
+  bool restored = r && r->runtime_id == "runtime-b" && restore_rollout(proc_->home, *r);
+  if (restored) proc_->jail->own(proc_->home + "/sessions");
+  if (restored) {
     json resume = params;
     resume["threadId"] = r->session_id;
     resume["excludeTurns"] = true;
@@ -530,7 +585,7 @@ void codex_turn::close_and_wait() {
 
 void codex_turn::capture_session() {
   if (!proc_) return;
-  save_refreshed_login(cfg_, proc_->home);
+  save_refreshed_login(*proc_->seen, proc_->home);
   if (thread_id_.empty()) return;
   auto data = read_rollout(proc_->home, thread_id_);
   if (!data) return;

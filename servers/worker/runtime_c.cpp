@@ -1,5 +1,7 @@
 #include "runtime_c.hpp"
 
+#include "agent_sandbox.hpp"
+
 #include <filesystem>
 
 #include <nlohmann/json.hpp>
@@ -79,6 +81,41 @@ json mcp_servers(const broker_access& broker) {
   return servers;
 }
 
+// The value a provider's `apiKey` names: `{env:NAME}` from the worker's provider variables,
+// else the literal; and opencode's own variable for a provider without one.
+std::string provider_secret(const config& cfg, const json& options, const std::string& provider) {
+  std::string key = options.is_object() ? options.value("apiKey", "") : "";
+  std::string var;
+  if (key.starts_with("{env:") && key.ends_with("}")) var = key.substr(5, key.size() - 6);
+  else if (!key.empty()) return key;
+  else if (provider == "openai") var = "OPENAI_API_KEY";
+  else if (provider == "anthropic") var = "ANTHROPIC_API_KEY";
+  else if (provider == "google") var = "GOOGLE_GENERATIVE_AI_API_KEY";
+  for (const auto& e : cfg.provider_env) {
+    if (e.starts_with(var + "=")) return e.substr(var.size() + 1);
+  }
+  return {};
+}
+
+// Where the run's provider is, by the operator's config or opencode's defaults for the
+// providers it bundles: what the provider door leads to.
+result<provider_door_plan> provider_route(const config& cfg, const json& c, const std::string& model) {
+  std::string provider = model.substr(0, model.find('/'));
+  const json& p = c.contains("provider") && c["provider"].is_object() && c["provider"].contains(provider)
+                      ? c["provider"][provider]
+                      : json();
+  const json& options = p.is_object() && p.contains("options") ? p["options"] : json();
+  std::string base = options.is_object() ? options.value("baseURL", "") : "";
+  if (base.empty() && provider == "openai") base = "https://api.openai.com/v1";
+  if (base.empty() && provider == "anthropic") base = "https://api.anthropic.com/v1";
+  if (base.empty() && provider == "google") base = "https://generativelanguage.googleapis.com/v1beta";
+  if (base.empty()) {
+    return fail(api_error::runtime_not_available, "runtime-c's provider " + provider +
+                                                      " has no baseURL in PLATFORM_OPENCODE_CONFIG, which a sandboxed run needs");
+  }
+  return provider_door_plan{base, provider_secret(cfg, options, provider)};
+}
+
 result<json> run_config(const config& cfg, const turn_request& req, const opencode_tree& tree) {
   auto c = base_opencode_config(cfg);
   if (!c) return c;
@@ -151,11 +188,35 @@ result<void> runtime_c_turn::prepare(const turn_request& req, const std::string&
   cwd_ = req.cwd.empty() ? (fs::absolute(cfg_.workspaces_dir) / req.app_id).string() : req.cwd;
   fs::create_directories(cwd_, ec);
   if (ec) return fail(api_error::workspace_unavailable, "cannot create the app workspace: " + ec.message());
-  auto tree = opencode_tree::create(version);
+  auto base = base_opencode_config(cfg_);
+  if (!base) return tl::unexpected(base.error());
+  jail_plan plan;
+  plan.app_id = req.app_id;
+  plan.workspace = cwd_;
+  plan.node_modules = req.app_agent() ? std::string() : jail_node_modules(cfg_, cwd_);
+  plan.broker = req.broker.has_value();
+  if (cfg_.sandbox->enabled()) {
+    auto route = provider_route(cfg_, *base, req.model);
+    if (!route) return tl::unexpected(route.error());
+    plan.provider = *route;
+  }
+  auto jail = cfg_.sandbox->open(plan);
+  if (!jail) return tl::unexpected(jail.error());
+  jail_ = std::move(*jail);
+  auto tree = jail_->jailed() ? opencode_tree::create(version, jail_->home(), jail_.get()) : opencode_tree::create(version);
   if (!tree) return tl::unexpected(tree.error());
   tree_ = std::move(*tree);
-  auto run_cfg = run_config(cfg_, req, *tree_);
+  turn_request through = req;
+  if (through.broker) through.broker->base_url = jail_->broker_url();
+  auto run_cfg = run_config(cfg_, through, *tree_);
   if (!run_cfg) return tl::unexpected(run_cfg.error());
+  if (jail_->jailed()) {
+    // The run's provider through the door, with the placeholder: its real key stays outside.
+    std::string provider = req.model.substr(0, req.model.find('/'));
+    json& options = (*run_cfg)["provider"][provider]["options"];
+    options["baseURL"] = jail_->provider_url();
+    options["apiKey"] = jail_->provider_credential();
+  }
   auto written = tree_->write_config(*run_cfg);
   if (!written) return tl::unexpected(written.error());
   prompt_ = req.prompt;
@@ -176,9 +237,10 @@ result<void> runtime_c_turn::prepare(const turn_request& req, const std::string&
 result<void> runtime_c_turn::spawn(bool resume) {
   std::vector<std::string> args = args_;
   if (resume) args.insert(args.end(), {"--session", resume_id_});
-  process_spec spec{cfg_.opencode_path, std::move(args), tree_->env(cfg_), cwd_};
+  auto spec = tree_->wrap(process_spec{cfg_.opencode_path, std::move(args), tree_->env(cfg_), cwd_});
+  if (!spec) return tl::unexpected(spec.error());
   mark_spawn();
-  auto proc = child_process::spawn(spec);
+  auto proc = child_process::spawn(*spec);
   if (!proc) return tl::unexpected(proc.error());
   proc_ = std::move(*proc);
   set_interrupt_group(proc_->pid());
@@ -192,6 +254,7 @@ result<void> runtime_c_turn::spawn(bool resume) {
 runtime_c_turn::~runtime_c_turn() {
   proc_.reset();
   tree_.reset();
+  jail_.reset();
 }
 
 bool runtime_c_turn::next(std::string& line) {

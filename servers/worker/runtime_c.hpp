@@ -20,6 +20,8 @@
 
 namespace platform::worker {
 
+class turn_jail;
+
 // ProviderSessionState.format of runtime-c: `data` is the JSON of `opencode export <id>`.
 inline constexpr const char* opencode_session_format = "opencode-export";
 
@@ -45,6 +47,7 @@ class runtime_c_turn final : public runtime_turn {
   bool retry_fresh();
 
   const config& cfg_;
+  std::unique_ptr<turn_jail> jail_;  // outlives tree_: the tree is its HOME
   std::unique_ptr<opencode_tree> tree_;
   std::string cwd_;
   std::string prompt_;

@@ -312,7 +312,9 @@ async function main() {
     assert.ok(!names.includes('INTERNAL_API_TOKEN') && !names.includes('PLATFORM_OPENCODE_CONFIG'));
     assert.ok(!env.some((e) => e.includes(internalToken) || e.includes('Write the marker') || e.includes('platform builder')));
     assert.ok(env.includes('OPENCODE_DISABLE_MODELS_FETCH=1') && env.includes('OPENCODE_DISABLE_AUTOUPDATE=1'));
-    const tree = fs.readdirSync(workerTmp).map((d) => path.join(workerTmp, d))
+    // The run's jail: its HOME (<data>/sandboxes/<turn>/home) is the opencode tree.
+    const jails = path.join(dataDir, 'sandboxes');
+    const tree = fs.readdirSync(jails).map((d) => path.join(jails, d, 'home'))
       .find((d) => fs.existsSync(path.join(d, 'config/opencode/opencode.json')));
     const configFile = path.join(tree, 'config/opencode/opencode.json');
     assert.equal(fs.statSync(configFile).mode & 0o777, 0o600);
@@ -323,7 +325,10 @@ async function main() {
     assert.deepEqual(Object.keys(cfg.mcp), ['platform']);
     assert.equal(cfg.mcp.platform.type, 'remote');
     assert.match(cfg.mcp.platform.headers.Authorization, /^Bearer [0-9a-f]{64}$/);
-    assert.equal(cfg.mcp.platform.url, `${worker.url}/mcp/platform`);
+    assert.equal(cfg.mcp.platform.url, 'http://127.0.0.1:47802/mcp/platform', 'the broker through the jail\'s broker door');
+    const provider = cfg.provider.tool;  // the turn's model is tool/m
+    assert.equal(provider.options.baseURL, 'http://127.0.0.1:47801', 'the provider through the jail\'s provider door');
+    assert.match(provider.options.apiKey, /^platform-sandbox-[0-9a-f]{32}$/, 'a placeholder, never the key');
     assert.ok(!('permission' in cfg) && !('operator_only' in cfg.mcp), "the operator's other keys stay out");
     assert.match(cfg.agent.platform.prompt, /^\{file:.*system-prompt\.md\}$/);
     assert.equal(fs.readFileSync(path.join(tree, 'system-prompt.md'), 'utf8'), systemPrompt);

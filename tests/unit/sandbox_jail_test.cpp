@@ -150,6 +150,16 @@ TEST_CASE("sandbox_jail: credentials and platform settings never enter, but the 
   CHECK(j.error().message.find("sk-live") == std::string::npos);  // the name, never the value
 }
 
+TEST_CASE("sandbox_jail: the turn's broker token passes in its own variable only") {
+  auto r = turn();
+  r.env.push_back("PLATFORM_BROKER_TOKEN=" + std::string(64, 'a'));
+  CHECK_FALSE(jail_for(r));
+  r.broker_token_var = "PLATFORM_BROKER_TOKEN";
+  CHECK(jail_for(r));
+  r.env.push_back("PLATFORM_BROKER_TOKEN_X=1");
+  CHECK_FALSE(jail_for(r));
+}
+
 TEST_CASE("sandbox_jail: an app's identity is stable, never 0, and within its range") {
   auto a = sandbox_identity_for("app-a", 61000, 1000);
   CHECK(a.uid == sandbox_identity_for("app-a", 61000, 1000).uid);

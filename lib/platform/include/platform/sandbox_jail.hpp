@@ -82,6 +82,9 @@ struct sandbox_request {
   std::vector<sandbox_egress> egress;  // the doors this process gets
   std::vector<std::string> env;        // NAME=value, the whole environment
   std::string placeholder;             // the only value a credential variable may hold
+  // The variable the turn's own broker token rides in, if any: readable inside its own jail
+  // only, and worth nothing once the turn ends.
+  std::string broker_token_var;
   std::string cwd;                     // the workspace, the home, or under one of them
 };
 
