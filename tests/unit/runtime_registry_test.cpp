@@ -68,8 +68,7 @@ TEST_CASE("built-in registry lists the three runtimes with their params") {
   CHECK(r.find("runtime-d") == nullptr);
   CHECK(r.find("runtime-a")->find_param("effort")->values == strings{"low", "medium", "high", "xhigh", "max"});
   CHECK(r.find("runtime-a")->find_param("thinking")->values == strings{"adaptive", "enabled", "disabled"});
-  CHECK(r.find("runtime-b")->find_param("sandboxMode")->values ==
-        strings{"read-only", "workspace-write", "danger-full-access"});
+  CHECK(r.find("runtime-b")->find_param("sandboxMode")->values == strings{"read-only", "workspace-write"});
   CHECK(r.find("runtime-c")->find_param("variant")->default_value == "auto");
 }
 
@@ -231,7 +230,11 @@ TEST_CASE("validation errors name the problem and list what is allowed") {
   e = normalize_err(r, "runtime-b", std::nullopt, {{"sandboxMode", "workspaceWrite"}});
   CHECK(e.code == "invalid_param_value");
   CHECK(e.message == "invalid value 'workspaceWrite' for sandboxMode; allowed on gpt-5.5: read-only, "
-                     "workspace-write, danger-full-access");
+                     "workspace-write");
+
+  // Not an app creator's to choose: no inner sandbox at all (docs/security.md).
+  e = normalize_err(r, "runtime-b", std::nullopt, {{"sandboxMode", "danger-full-access"}});
+  CHECK(e.code == "invalid_param_value");
 
   e = normalize_err(r, "runtime-b", std::nullopt, {{"effort", "high"}});  // runtime-a's name
   CHECK(e.code == "unknown_param");

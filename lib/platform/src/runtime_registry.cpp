@@ -144,9 +144,11 @@ runtime_info runtime_b_data() {
       {std::string(param_reasoning_effort), "Reasoning effort",
        "Reasoning effort of the model (turn/start effort).",
        {"low", "medium", "high", "xhigh", "max", "ultra"}, "medium"},
+      // codex's own sandbox is an inner layer; the platform's jail is the boundary, and
+      // danger-full-access (no inner layer at all) is not an app creator's to choose.
       {std::string(param_sandbox_mode), "Sandbox mode",
        "What commands may touch (thread/start sandbox).",
-       {"read-only", "workspace-write", "danger-full-access"}, "workspace-write"},
+       {"read-only", "workspace-write"}, "workspace-write"},
   };
   // Mirrors codex's own clamping (ultra was clamped to xhigh on gpt-5.5).
   rt.fallbacks = {
