@@ -1,5 +1,6 @@
 #include "agent_sandbox.hpp"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <openssl/rand.h>
@@ -269,34 +270,49 @@ class door {
   std::thread thread_;
 };
 
+// Gives everything under the directory open at `dir` to `who`, by descriptors and without
+// following a link: a jailed process of the same app may swap a directory for a link meanwhile,
+// and a walk by path would then hand a host file to the app's uid.
+void own_at(int dir, const sandbox_identity& who, int depth, bool skip_node_modules) {
+  if (depth > 64) return;
+  int listing = ::dup(dir);
+  if (listing < 0) return;
+  DIR* d = ::fdopendir(listing);
+  if (!d) {
+    ::close(listing);
+    return;
+  }
+  while (dirent* e = ::readdir(d)) {
+    std::string_view name = e->d_name;
+    if (name == "." || name == "..") continue;
+    struct stat st {};
+    if (::fstatat(dir, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
+    if (st.st_uid != who.uid || st.st_gid != who.gid) (void)::fchownat(dir, e->d_name, who.uid, who.gid, AT_SYMLINK_NOFOLLOW);
+    // node_modules is mounted read-only over the workspace's: not the jail's to own.
+    if (!S_ISDIR(st.st_mode) || (skip_node_modules && depth == 0 && name == "node_modules")) continue;
+    int sub = ::openat(dir, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (sub < 0) continue;
+    own_at(sub, who, depth + 1, false);
+    ::close(sub);
+  }
+  ::closedir(d);
+}
+
+void own_path(const std::string& root, const sandbox_identity& who, bool skip_node_modules) {
+  int fd = ::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return;
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && (st.st_uid != who.uid || st.st_gid != who.gid)) (void)::fchown(fd, who.uid, who.gid);
+  own_at(fd, who, 0, skip_node_modules);
+  ::close(fd);
+}
+
+void own_tree(const std::string& root, const sandbox_identity& who) { own_path(root, who, false); }
+
 // Everything under the workspace (but node_modules, mounted read-only) belongs to the app's
 // jail identity: files the worker wrote (a restored draft, an agents.json PATCH) stay
 // editable by the app's agents.
-void own_tree(const std::string& root, const sandbox_identity& who) {
-  std::error_code ec;
-  for (auto it = fs::recursive_directory_iterator(root, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-    if (::lchown(it->path().c_str(), who.uid, who.gid) != 0) continue;
-  }
-}
-
-void own_workspace(const std::string& workspace, const sandbox_identity& who) {
-  std::error_code ec;
-  auto own = [&](const fs::path& p) {
-    struct stat st {};
-    if (::lstat(p.c_str(), &st) == 0 && (st.st_uid != who.uid || st.st_gid != who.gid)) {
-      if (::lchown(p.c_str(), who.uid, who.gid) != 0) return;
-    }
-  };
-  own(workspace);
-  for (auto it = fs::recursive_directory_iterator(workspace, fs::directory_options::skip_permission_denied, ec);
-       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-    if (it->path().filename() == "node_modules" && it.depth() == 0) {
-      it.disable_recursion_pending();
-      continue;
-    }
-    own(it->path());
-  }
-}
+void own_workspace(const std::string& workspace, const sandbox_identity& who) { own_path(workspace, who, true); }
 
 std::string absolute(const std::string& p) {
   std::error_code ec;
@@ -486,7 +502,6 @@ std::string turn_jail::broker_url() const {
 
 void turn_jail::own(const std::string& path) const {
   if (!jailed_ || !(path == home_ || path.starts_with(home_ + "/"))) return;
-  (void)::lchown(path.c_str(), identity_.uid, identity_.gid);
   own_tree(path, identity_);
 }
 

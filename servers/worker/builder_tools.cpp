@@ -1,5 +1,11 @@
 #include "builder_tools.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+
 #include "agent_sandbox.hpp"
 #include "platform/api_error.hpp"
 
@@ -101,24 +107,35 @@ struct workspace_file {
 };
 
 // A file in the workspace root. A symlink is refused: the builder could point one at any
-// file of the machine, and validation messages quote what they read.
+// file of the machine, and validation messages quote what they read. Opened without following
+// a link and checked on the open file, so a jailed process swapping the file for a link between
+// a check and the read gains nothing.
 workspace_file read_workspace_file(const turn_context& ctx, const char* name) {
   workspace_file f;
-  fs::path p = fs::path(ctx.workspace_dir) / name;
-  std::error_code ec;
-  auto st = fs::symlink_status(p, ec);
-  if (!fs::exists(st)) return f;
+  std::string p = (fs::path(ctx.workspace_dir) / name).string();
+  int fd = ::open(p.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0 && errno == ENOENT) return f;
   f.exists = true;
-  if (!fs::is_regular_file(st)) {
+  struct stat st {};
+  if (fd < 0 || ::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    if (fd >= 0) ::close(fd);
     f.problem = std::string(name) + " must be a regular file in the workspace root, not a link or a directory";
     return f;
   }
-  if (fs::file_size(p, ec) > max_config_bytes) {
+  if (static_cast<std::uintmax_t>(st.st_size) > max_config_bytes) {
+    ::close(fd);
     f.problem = std::string(name) + " is larger than 1 MiB";
     return f;
   }
-  std::ifstream in(p, std::ios::binary);
-  f.text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  char buf[65536];
+  for (;;) {
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    f.text.append(buf, static_cast<std::size_t>(n));
+    if (f.text.size() > max_config_bytes) break;
+  }
+  ::close(fd);
   return f;
 }
 

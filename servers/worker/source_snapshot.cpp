@@ -1,5 +1,10 @@
 #include "source_snapshot.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -193,24 +198,46 @@ bool writable_path(const std::string& dir, const std::string& p) {
   return true;
 }
 
-result<void> write_file(const fs::path& target, const std::string& content) {
+// Walks to the file's directory one component at a time by descriptor (made when missing),
+// never following a link: the app's jail may swap a directory for a link at any moment, and a
+// write by path would then land anywhere on the host, as the worker.
+result<void> write_file(const std::string& dir, const std::string& rel, const std::string& content) {
+  auto failed = [] { return fail(api_error::workspace_unavailable, "cannot write the file"); };
   std::error_code ec;
-  fs::create_directories(target.parent_path(), ec);
-  if (ec) return fail(api_error::workspace_unavailable, "cannot create the file's directory");
+  fs::create_directories(dir, ec);  // the workspace itself: the worker's own path
+  int at = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (at < 0) return failed();
+  std::vector<std::string> parts;
+  for (const auto& part : fs::path(rel)) parts.push_back(part.string());
+  for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
+    (void)::mkdirat(at, parts[i].c_str(), 0755);
+    int next = ::openat(at, parts[i].c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    ::close(at);
+    if (next < 0) return fail(api_error::workspace_unavailable, "cannot create the file's directory");
+    at = next;
+  }
   // Written beside the target and renamed over it: a reader (the builder's tsc, a snapshot)
   // never sees half a file.
-  fs::path tmp = target;
-  tmp += ".platform-tmp-" + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << content;
-    if (!out) return fail(api_error::workspace_unavailable, "cannot write the file");
+  std::string name = parts.back(), tmp = name + ".platform-tmp-" + std::to_string(::getpid());
+  (void)::unlinkat(at, tmp.c_str(), 0);
+  int fd = ::openat(at, tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    ::close(at);
+    return failed();
   }
-  fs::rename(tmp, target, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    return fail(api_error::workspace_unavailable, "cannot write the file");
+  std::string_view rest = content;
+  bool ok = true;
+  while (ok && !rest.empty()) {
+    ssize_t n = ::write(fd, rest.data(), rest.size());
+    if (n < 0 && errno == EINTR) continue;
+    ok = n > 0;
+    if (ok) rest.remove_prefix(static_cast<std::size_t>(n));
   }
+  ok = ::close(fd) == 0 && ok;
+  ok = ok && ::renameat(at, tmp.c_str(), at, name.c_str()) == 0;
+  if (!ok) (void)::unlinkat(at, tmp.c_str(), 0);
+  ::close(at);
+  if (!ok) return failed();
   return {};
 }
 
@@ -227,7 +254,7 @@ void put_file(const config& cfg, const std::string& app_id, const json& body, ht
   const auto& text = content->get_ref<const std::string&>();
   if (text.size() > put_file_max_bytes) return send_error(res, api_error::file_too_large, "content exceeds 8 MiB");
   if (!is_text(text)) return send_error(res, api_error::invalid_body, "content must be UTF-8 text without NUL");
-  if (auto w = write_file(fs::path(dir) / path, text); !w) return send_failure(res, w.error());
+  if (auto w = write_file(dir, path, text); !w) return send_failure(res, w.error());
   res.set_content(json({{"ok", true}, {"path", path}, {"bytes", text.size()}}).dump(), "application/json");
 }
 
@@ -262,7 +289,7 @@ void put_source(const config& cfg, const std::string& app_id, const json& body, 
   std::map<std::string, std::string> written;
   for (auto& [path, content] : files->items()) {
     const auto& text = content.get_ref<const std::string&>();
-    if (auto w = write_file(fs::path(dir) / path, text); !w) return send_failure(res, w.error());
+    if (auto w = write_file(dir, path, text); !w) return send_failure(res, w.error());
     written.emplace(path, text);
   }
   res.set_content(json({{"ok", true}, {"written", written.size()}, {"removed", removed},

@@ -112,7 +112,10 @@ result<bubblewrap_tools> find_bubblewrap_tools(const std::string& search_path, c
     return fail(api_error::sandbox_unavailable,
                 "platform-sandbox-relay was not found next to platform-worker (" + relay + "); build or install it");
   }
-  t.relay = relay;
+  // Mounted and started at the same path inside, so it must name the file itself.
+  std::error_code ec;
+  t.relay = fs::canonical(relay, ec).string();
+  if (ec) return fail(api_error::sandbox_unavailable, "platform-sandbox-relay's path cannot be resolved: " + relay);
   return t;
 }
 
