@@ -93,7 +93,8 @@ void refuse(int fd, int status, std::string_view message) {
   send_all(fd, reply);
 }
 
-// The Content-Length of a rewritten head (0 without one); chunked bodies are refused before.
+// The Content-Length of a rewritten head (0 without one); none for a chunked body, which the
+// door refuses (it relays one request, then the answer, over one upstream stream).
 std::optional<std::size_t> content_length(std::string_view head) {
   std::size_t pos = 0;
   while ((pos = head.find("\r\n", pos)) != std::string_view::npos) {
@@ -402,7 +403,7 @@ result<std::shared_ptr<agent_sandbox>> agent_sandbox::create(const config& cfg, 
       fs::remove_all(scratch, ec);
       return fail(api_error::sandbox_unavailable,
                   "the worker cannot give its sandboxes their own uid (chown: " + std::string(std::strerror(errno)) +
-                      "); run it as root or with CAP_CHOWN, CAP_SETUID and CAP_SETGID");
+                      "); PLATFORM_SANDBOX_DIR must be on a filesystem where root may chown");
     }
   }
   auto probed = probe_sandbox(*i.driver, probe_id, scratch);

@@ -158,6 +158,10 @@ TEST_CASE("sandbox_jail: the turn's broker token passes in its own variable only
   CHECK(jail_for(r));
   r.env.push_back("PLATFORM_BROKER_TOKEN_X=1");
   CHECK_FALSE(jail_for(r));
+  r = turn();
+  r.env.push_back("INTERNAL_API_TOKEN=x");
+  r.broker_token_var = "INTERNAL_API_TOKEN";  // not a way to let any secret in
+  CHECK_FALSE(jail_for(r));
 }
 
 TEST_CASE("sandbox_jail: an app's identity is stable, never 0, and within its range") {

@@ -136,6 +136,9 @@ result<sandbox_jail> jail_for(const sandbox_request& r) {
       if (within(w, ro)) return invalid("a read-only path of the sandbox holds its workspace, home, tmp or doors");
     }
   }
+  if (!r.broker_token_var.empty() && !r.broker_token_var.ends_with("_BROKER_TOKEN")) {
+    return invalid("the sandbox's broker token variable must be named *_BROKER_TOKEN");
+  }
   for (const auto& e : r.env) {
     bool broker_token = !r.broker_token_var.empty() && e.starts_with(r.broker_token_var + "=");
     if (!broker_token && !sandbox_env_allowed(e, r.placeholder)) {

@@ -36,9 +36,9 @@ result<bubblewrap_tools> find_bubblewrap_tools(const std::string& search_path, c
 
 std::unique_ptr<sandbox_driver> make_bubblewrap_driver(bubblewrap_tools tools);
 
-// Starts `/bin/sh -c 'exit 0'` in a minimal jail of `identity` and checks it ran: whether the
-// driver works on this host (user namespaces, the uid switch). sandbox_unavailable with the
-// driver's own words when not.
+// Starts `id -u` in a minimal jail of `identity` and checks it printed that uid: whether the
+// driver works on this host (the namespaces, the mounts, the uid switch). sandbox_unavailable
+// with the driver's own words when not.
 result<void> probe_sandbox(const sandbox_driver& driver, const sandbox_identity& identity, const std::string& scratch_dir);
 
 }  // namespace platform

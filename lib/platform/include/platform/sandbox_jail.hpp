@@ -10,8 +10,9 @@
 // - files: the system directories and the named read-only trees are read-only; the app's
 //   workspace, the turn's private HOME and TMPDIR are the only writable places; nothing else of
 //   the host exists inside (no other workspace, no data dir, no credentials);
-// - processes: new user, pid, ipc, uts and cgroup namespaces, a fresh /proc, its own session;
-//   the jail dies with its parent and everything in it dies with its first process;
+// - processes: new pid, ipc, uts and cgroup namespaces, a fresh /proc, its own session; the
+//   jail dies with its parent and everything in it dies with its first process. No user
+//   namespace: one would map the jail's uid onto the worker's own;
 // - identity: a host uid and gid that are not the worker's (never 0), no capabilities,
 //   no_new_privs;
 // - network: a new network namespace with loopback only; the only ways out are the doors, each
@@ -75,7 +76,7 @@ struct sandbox_request {
   std::string home;                    // the turn's private HOME; never under `tmp`
   std::string tmp;                     // the turn's private TMPDIR
   std::string doors_dir;               // the host directory holding the turn's door sockets
-  std::vector<std::string> read_only;  // runtime installs, the template tree, the relay, node
+  std::vector<std::string> read_only;  // runtime installs, the template tree (beside /usr, /etc...)
   // Mounted read-only over <workspace>/node_modules, so the jail can neither write the tree
   // builds run from nor point the workspace at another: the template's tree or the app's own.
   std::string node_modules;
