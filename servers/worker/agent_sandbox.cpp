@@ -411,6 +411,7 @@ result<std::shared_ptr<agent_sandbox>> agent_sandbox::create(const config& cfg, 
   if (!probed) return tl::unexpected(probed.error());
   i.description = i.driver->describe() + ", uids " + std::to_string(cfg.sandbox_uid_base) + "+" +
                   std::to_string(cfg.sandbox_uid_count);
+  if (cfg.sandbox_test_open.any()) i.description += " WITH WALLS OPENED FOR A TEST (PLATFORM_SANDBOX_TEST_OPEN)";
   return s;
 }
 
@@ -465,7 +466,8 @@ result<std::unique_ptr<turn_jail>> agent_sandbox::open(const jail_plan& plan) co
     std::string path = target->target.substr(0, target->target.find('?'));
     while (!path.empty() && path.back() == '/') path.pop_back();
     route->path_prefix = path;
-    route->placeholder = plan.provider->secret.empty() ? std::string() : j->placeholder_;
+    bool open = impl_->cfg->sandbox_test_open.credentials;
+    route->placeholder = plan.provider->secret.empty() || open ? std::string() : j->placeholder_;
     route->secret = plan.provider->secret;
     route->tls = impl_->tls;
     auto d = door::open(j->doors_dir_ + "/provider.sock", j->identity_, [route](int fd) { serve_provider(fd, *route); });
@@ -494,7 +496,8 @@ std::string turn_jail::provider_url() const {
 
 std::string turn_jail::provider_credential() const {
   if (!provider_) return {};
-  return jailed_ && !provider_->secret.empty() ? placeholder_ : provider_->secret;
+  bool open = owner_->impl_->cfg->sandbox_test_open.credentials;
+  return jailed_ && !open && !provider_->secret.empty() ? placeholder_ : provider_->secret;
 }
 
 std::string turn_jail::broker_url() const {
@@ -527,6 +530,7 @@ result<process_spec> turn_jail::wrap(process_spec inner) const {
   r.env = std::move(inner.env);
   r.placeholder = placeholder_;
   r.broker_token_var = broker_token_var_;
+  r.open = owner_->impl_->cfg->sandbox_test_open;
   r.cwd = inner.cwd.empty() ? workspace_ : absolute(inner.cwd);
   auto jail = jail_for(r);
   if (!jail) return tl::unexpected(jail.error());

@@ -183,7 +183,9 @@ std::vector<std::string> opencode_tree::env(const config& cfg) const {
       "OPENCODE_DISABLE_CLAUDE_CODE=1",
       "OPENCODE_DISABLE_EXTERNAL_SKILLS=1",
   };
-  if (!jail_ || !jail_->jailed()) e.insert(e.end(), cfg.provider_env.begin(), cfg.provider_env.end());
+  if (!jail_ || !jail_->jailed() || cfg.sandbox_test_open.credentials) {
+    e.insert(e.end(), cfg.provider_env.begin(), cfg.provider_env.end());
+  }
   return e;
 }
 

@@ -89,6 +89,12 @@ result<config> config_from_env(const std::string& exe_path) {
   if (c.production && c.sandbox_mode == "off") {
     return fail(api_error::invalid_config, "PLATFORM_SANDBOX=off is a development switch; production runs every agent in its sandbox");
   }
+  auto openings = parse_sandbox_openings(env("PLATFORM_SANDBOX_TEST_OPEN"));
+  if (!openings) return tl::unexpected(openings.error());
+  if (openings->any() && c.production) {
+    return fail(api_error::invalid_config, "PLATFORM_SANDBOX_TEST_OPEN is for the sandbox's own tests, never production");
+  }
+  c.sandbox_test_open = *openings;
   c.sandbox_dir = env("PLATFORM_SANDBOX_DIR", env("PLATFORM_DATA_DIR", "./data") + "/sandboxes");
   auto uid_base = env_number("PLATFORM_SANDBOX_UID_BASE", c.sandbox_uid_base, 1000, 0x7fff0000LL);
   if (!uid_base) return tl::unexpected(uid_base.error());

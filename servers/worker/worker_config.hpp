@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "platform/error.hpp"
+#include "platform/sandbox_jail.hpp"
 
 namespace platform::worker {
 
@@ -81,6 +82,8 @@ struct config {
   std::string sandbox_dir;
   std::uint32_t sandbox_uid_base = 61000;
   std::uint32_t sandbox_uid_count = 1000;
+  // PLATFORM_SANDBOX_TEST_OPEN: walls a test opens to see its check fail (refused in production).
+  sandbox_openings sandbox_test_open;
   // Set at start once the sandbox works (main.cpp); shared by every copy of this config.
   std::shared_ptr<agent_sandbox> sandbox;
 };

@@ -164,6 +164,26 @@ TEST_CASE("sandbox_jail: the turn's broker token passes in its own variable only
   CHECK_FALSE(jail_for(r));
 }
 
+TEST_CASE("sandbox_jail: a test may open one wall at a time, by name") {
+  auto o = parse_sandbox_openings("files,network");
+  REQUIRE(o);
+  CHECK(o->files);
+  CHECK(o->network);
+  CHECK_FALSE(o->processes);
+  CHECK(o->any());
+  CHECK_FALSE(parse_sandbox_openings("")->any());
+  CHECK_FALSE(parse_sandbox_openings("everything"));
+  auto r = turn();
+  r.open.files = true;
+  r.open.processes = true;
+  auto j = jail_for(r);
+  REQUIRE(j);
+  REQUIRE(mount_at(*j, "/srv/data"));  // every app's workspace, the data dir beside them
+  CHECK(mount_at(*j, "/srv/data")->kind == sandbox_mount_kind::bind);
+  CHECK(mount_at(*j, "/proc")->kind == sandbox_mount_kind::bind);
+  CHECK_FALSE(mount_at(*jail_for(turn()), "/srv/data"));
+}
+
 TEST_CASE("sandbox_jail: an app's identity is stable, never 0, and within its range") {
   auto a = sandbox_identity_for("app-a", 61000, 1000);
   CHECK(a.uid == sandbox_identity_for("app-a", 61000, 1000).uid);

@@ -45,8 +45,10 @@ class bubblewrap_driver final : public sandbox_driver {
     // bwrap sets the jail up as root (no user namespace: one would map the jail's uid onto the
     // worker's own, so root stays root outside), then setpriv, the jail's first command, takes
     // the app's host uid and drops every capability before anything of the app's runs.
-    a = {"--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
-         "--die-with-parent", "--new-session", "--hostname", "sandbox"};
+    a = {"--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try", "--die-with-parent", "--new-session",
+         "--hostname", "sandbox"};
+    if (!jail.open.processes) a.push_back("--unshare-pid");
+    if (!jail.open.network) a.push_back("--unshare-net");
     // bwrap run as root makes the directories leading to a mount 0700, which the jail's uid
     // could not pass: they are made first, 0755, unless an earlier mount already holds them.
     std::vector<std::string> mounted, made;
@@ -79,9 +81,14 @@ class bubblewrap_driver final : public sandbox_driver {
     }
     lead_to(tools_.relay, true);
     a.insert(a.end(), {"--ro-bind", tools_.setpriv, tools_.setpriv, "--ro-bind", tools_.relay, tools_.relay, "--chdir",
-                       jail.cwd, "--", tools_.setpriv, "--reuid=" + std::to_string(jail.identity.uid),
-                       "--regid=" + std::to_string(jail.identity.gid), "--clear-groups", "--no-new-privs",
-                       "--inh-caps=-all", "--bounding-set=-all", "--", tools_.relay});
+                       jail.cwd, "--", tools_.setpriv});
+    if (jail.open.identity) {
+      a.push_back("--no-new-privs");  // the worker's own uid, with all it may do
+    } else {
+      a.insert(a.end(), {"--reuid=" + std::to_string(jail.identity.uid), "--regid=" + std::to_string(jail.identity.gid),
+                         "--clear-groups", "--no-new-privs", "--inh-caps=-all", "--bounding-set=-all"});
+    }
+    a.insert(a.end(), {"--", tools_.relay});
     // The relay binds the doors' ports before the command starts, then runs it.
     for (const auto& d : jail.doors) a.push_back(std::to_string(d.port) + "=" + d.socket);
     a.push_back("--");

@@ -94,6 +94,25 @@ bool sandbox_env_allowed(std::string_view entry, std::string_view placeholder) {
   return true;
 }
 
+result<sandbox_openings> parse_sandbox_openings(std::string_view text) {
+  sandbox_openings o;
+  while (!text.empty()) {
+    std::size_t comma = text.find(',');
+    std::string_view name = text.substr(0, comma);
+    if (name == "files") o.files = true;
+    else if (name == "processes") o.processes = true;
+    else if (name == "identity") o.identity = true;
+    else if (name == "network") o.network = true;
+    else if (name == "credentials") o.credentials = true;
+    else if (!name.empty()) {
+      return fail(api_error::invalid_config,
+                  "PLATFORM_SANDBOX_TEST_OPEN names walls: files, processes, identity, network, credentials");
+    }
+    text = comma == std::string_view::npos ? std::string_view() : text.substr(comma + 1);
+  }
+  return o;
+}
+
 sandbox_identity sandbox_identity_for(std::string_view app_id, std::uint32_t base, std::uint32_t count) {
   // FNV-1a: stable across builds and hosts, so every worker gives an app the same identity.
   std::uint32_t h = 2166136261u;
@@ -141,7 +160,7 @@ result<sandbox_jail> jail_for(const sandbox_request& r) {
   }
   for (const auto& e : r.env) {
     bool broker_token = !r.broker_token_var.empty() && e.starts_with(r.broker_token_var + "=");
-    if (!broker_token && !sandbox_env_allowed(e, r.placeholder)) {
+    if (!broker_token && !r.open.credentials && !sandbox_env_allowed(e, r.placeholder)) {
       std::string name = e.substr(0, e.find('='));
       if (name.size() > 64) name.resize(64);
       return invalid("the variable " + name + " may not enter a sandbox");
@@ -149,14 +168,23 @@ result<sandbox_jail> jail_for(const sandbox_request& r) {
   }
 
   sandbox_jail j;
+  j.open = r.open;
   j.identity = r.identity;
   j.cwd = r.cwd;
   j.env = r.env;
   for (auto dir : system_dirs) j.mounts.push_back({sandbox_mount_kind::ro_bind_if_exists, std::string(dir), std::string(dir)});
   j.mounts.push_back({sandbox_mount_kind::dev, "", "/dev"});
-  j.mounts.push_back({sandbox_mount_kind::proc, "", "/proc"});
+  if (r.open.processes) j.mounts.push_back({sandbox_mount_kind::bind, "/proc", "/proc"});
+  else j.mounts.push_back({sandbox_mount_kind::proc, "", "/proc"});
   j.mounts.push_back({sandbox_mount_kind::tmpfs, "", "/tmp"});
   j.mounts.push_back({sandbox_mount_kind::tmpfs, "", "/run"});
+  // An open files wall shows what the workspace's neighbours are in: every app's workspace and
+  // the data dir beside them, writable.
+  if (r.open.files) {
+    std::string data = r.workspace.substr(0, r.workspace.rfind('/'));
+    data = data.substr(0, data.rfind('/'));
+    if (!data.empty()) j.mounts.push_back({sandbox_mount_kind::bind, data, data});
+  }
   for (const auto& ro : r.read_only) j.mounts.push_back({sandbox_mount_kind::ro_bind, ro, ro});
   j.mounts.push_back({sandbox_mount_kind::bind, r.home, r.home});
   j.mounts.push_back({sandbox_mount_kind::bind, r.tmp, r.tmp});

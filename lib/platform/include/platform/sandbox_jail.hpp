@@ -60,6 +60,20 @@ struct sandbox_identity {
   std::uint32_t gid = 0;
 };
 
+// Walls a test may open, one at a time, to show that its check fails without that wall
+// (PLATFORM_SANDBOX_TEST_OPEN, refused in production). Never set otherwise.
+struct sandbox_openings {
+  bool files = false;        // the directory above the workspaces (every app's, the data dir), writable
+  bool processes = false;    // the host's pid namespace and /proc
+  bool identity = false;     // the jail keeps the worker's uid
+  bool network = false;      // the host's network namespace
+  bool credentials = false;  // the real credential inside instead of the placeholder
+  [[nodiscard]] bool any() const { return files || processes || identity || network || credentials; }
+};
+
+// "files,network": the named walls open; error invalid_config for an unknown name.
+result<sandbox_openings> parse_sandbox_openings(std::string_view text);
+
 // Inside every jail the doors' sockets are mounted here (read-only: connecting needs no write).
 inline constexpr std::string_view sandbox_doors_path = "/run/platform-egress";
 
@@ -87,6 +101,7 @@ struct sandbox_request {
   // only, and worth nothing once the turn ends.
   std::string broker_token_var;
   std::string cwd;                     // the workspace, the home, or under one of them
+  sandbox_openings open;               // tests only
 };
 
 struct sandbox_jail {
@@ -95,6 +110,7 @@ struct sandbox_jail {
   std::vector<sandbox_door> doors;
   std::vector<std::string> env;
   std::string cwd;
+  sandbox_openings open;  // tests only: the driver leaves these walls out
 };
 
 // The system directories every jail sees read-only (when they exist).
