@@ -20,6 +20,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "../common/socket_io.hpp"
 #include "platform/ui_stream.hpp"
 
 namespace platform::web {
@@ -58,15 +59,7 @@ std::string joined(const std::vector<replay_chunk>& chunks, std::uint64_t from) 
 
 // Blocking: the whole of `data` to a connection still in blocking mode (its write timeout
 // bounds a client that stopped reading).
-bool send_all(int fd, std::string_view data) {
-  while (!data.empty()) {
-    ssize_t n = ::send(fd, data.data(), data.size(), MSG_NOSIGNAL);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    data.remove_prefix(static_cast<std::size_t>(n));
-  }
-  return true;
-}
+using servers::send_all;
 
 }  // namespace
 

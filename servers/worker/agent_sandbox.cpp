@@ -3,7 +3,6 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <netinet/in.h>
-#include <openssl/rand.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -21,9 +20,11 @@
 #include "adapters/http_executor.hpp"
 #include "adapters/http_transport.hpp"
 #include "adapters/sandbox_driver.hpp"
+#include "../common/socket_io.hpp"
 #include "platform/api_error.hpp"
 #include "platform/egress_head.hpp"
 #include "platform/url.hpp"
+#include "random_hex.hpp"
 #include "worker_config.hpp"
 
 namespace platform::worker {
@@ -37,18 +38,6 @@ namespace {
 constexpr auto head_timeout = std::chrono::seconds(30);
 constexpr auto exchange_timeout = std::chrono::minutes(15);
 
-std::string random_hex(std::size_t bytes) {
-  std::vector<unsigned char> b(bytes);
-  if (RAND_bytes(b.data(), static_cast<int>(b.size())) != 1) return {};
-  static constexpr char hex[] = "0123456789abcdef";
-  std::string out;
-  for (unsigned char c : b) {
-    out += hex[c >> 4];
-    out += hex[c & 15];
-  }
-  return out;
-}
-
 struct fd_guard {
   int fd = -1;
   explicit fd_guard(int f = -1) : fd(f) {}
@@ -59,15 +48,7 @@ struct fd_guard {
   fd_guard& operator=(const fd_guard&) = delete;
 };
 
-bool send_all(int fd, std::string_view bytes) {
-  while (!bytes.empty()) {
-    ssize_t n = ::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    bytes.remove_prefix(static_cast<std::size_t>(n));
-  }
-  return true;
-}
+using servers::send_all;
 
 // Bytes from the jail's side, waiting until `deadline`; 0 at its end or on a timeout.
 std::size_t recv_some(int fd, char* buf, std::size_t size, clock_type::time_point deadline) {

@@ -1,12 +1,12 @@
 #include "broker.hpp"
 
 #include <httplib.h>
-#include <openssl/rand.h>
 
 #include <algorithm>
 #include <cstdio>
 
 #include "platform/api_error.hpp"
+#include "random_hex.hpp"
 #include "platform/ascii.hpp"
 
 namespace platform::worker {
@@ -15,14 +15,8 @@ namespace {
 
 // 32 random bytes as hex: far beyond guessing, and header-safe for every CLI's config.
 result<std::string> mint_token() {
-  unsigned char bytes[32];
-  if (RAND_bytes(bytes, sizeof bytes) != 1) return fail(api_error::token_unavailable, "no randomness for a broker token");
-  static constexpr char hex[] = "0123456789abcdef";
-  std::string token;
-  for (unsigned char b : bytes) {
-    token += hex[b >> 4];
-    token += hex[b & 15];
-  }
+  std::string token = random_hex(32);
+  if (token.empty()) return fail(api_error::token_unavailable, "no randomness for a broker token");
   return token;
 }
 
