@@ -486,7 +486,7 @@ std::string turn_jail::broker_url() const {
 }
 
 void turn_jail::own(const std::string& path) const {
-  if (!jailed_ || !(path == home_ || path.starts_with(home_ + "/"))) return;
+  if (!jailed_ || !sandbox_path_within(path, home_)) return;
   own_tree(path, identity_);
 }
 

@@ -184,6 +184,14 @@ TEST_CASE("sandbox_jail: a test may open one wall at a time, by name") {
   CHECK_FALSE(mount_at(*jail_for(turn()), "/srv/data"));
 }
 
+TEST_CASE("sandbox_jail: a path is within another by whole segments") {
+  CHECK(sandbox_path_within("/a/b", "/a"));
+  CHECK(sandbox_path_within("/a", "/a"));
+  CHECK(sandbox_path_within("/a", "/"));
+  CHECK_FALSE(sandbox_path_within("/ab", "/a"));
+  CHECK_FALSE(sandbox_path_within("/a", "/a/b"));
+}
+
 TEST_CASE("sandbox_jail: an app's identity is stable, never 0, and within its range") {
   auto a = sandbox_identity_for("app-a", 61000, 1000);
   CHECK(a.uid == sandbox_identity_for("app-a", 61000, 1000).uid);

@@ -56,9 +56,8 @@ class bubblewrap_driver final : public sandbox_driver {
     auto lead_to = [&](const std::string& target, bool binds) {
       for (std::size_t at = target.find('/', 1); at != std::string::npos; at = target.find('/', at + 1)) {
         std::string dir = target.substr(0, at);
-        bool held = std::any_of(mounted.begin(), mounted.end(), [&](const std::string& t) {
-          return dir == t || (dir.size() > t.size() && dir.starts_with(t) && dir[t.size()] == '/');
-        });
+        bool held = std::any_of(mounted.begin(), mounted.end(),
+                                [&](const std::string& t) { return sandbox_path_within(dir, t); });
         if (held || std::find(made.begin(), made.end(), dir) != made.end()) continue;
         a.insert(a.end(), {"--perms", "0755", "--dir", dir});
         made.push_back(dir);

@@ -29,12 +29,6 @@ bool normalized_absolute(std::string_view p) {
   return true;
 }
 
-// `inner` is `outer` or below it.
-bool within(std::string_view inner, std::string_view outer) {
-  if (outer == "/") return true;
-  return inner == outer || (inner.size() > outer.size() && inner.starts_with(outer) && inner[outer.size()] == '/');
-}
-
 std::string upper(std::string_view s) {
   std::string out(s);
   for (auto& c : out) {
@@ -44,6 +38,8 @@ std::string upper(std::string_view s) {
 }
 
 bool contains(std::string_view hay, std::string_view needle) { return hay.find(needle) != std::string_view::npos; }
+
+constexpr auto within = &sandbox_path_within;
 
 tl::unexpected<error> invalid(std::string message) { return fail(api_error::sandbox_invalid, std::move(message)); }
 
@@ -70,6 +66,11 @@ std::uint16_t sandbox_door_port(sandbox_egress e) {
 std::string sandbox_door_url(sandbox_egress e) { return "http://127.0.0.1:" + std::to_string(sandbox_door_port(e)); }
 
 std::span<const std::string_view> sandbox_system_dirs() { return system_dirs; }
+
+bool sandbox_path_within(std::string_view inner, std::string_view outer) {
+  if (outer == "/") return true;
+  return inner == outer || (inner.size() > outer.size() && inner.starts_with(outer) && inner[outer.size()] == '/');
+}
 
 bool sandbox_env_allowed(std::string_view entry, std::string_view placeholder) {
   std::size_t eq = entry.find('=');

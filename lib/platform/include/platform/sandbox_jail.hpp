@@ -113,6 +113,9 @@ struct sandbox_jail {
   sandbox_openings open;  // tests only: the driver leaves these walls out
 };
 
+// `inner` is `outer` or a path below it ("/a/b" is within "/a", "/ab" is not).
+bool sandbox_path_within(std::string_view inner, std::string_view outer);
+
 // The system directories every jail sees read-only (when they exist).
 std::span<const std::string_view> sandbox_system_dirs();
 
