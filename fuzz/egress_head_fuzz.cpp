@@ -86,10 +86,14 @@ void check_error(const platform::error& e) {
 
 void rewrite(std::string_view head, const egress_head_rules& rules) {
   auto out = platform::rewrite_egress_head(head, rules);
+  // The framing the proxy relays by comes with the very same head, or the same refusal.
+  auto request = platform::rewrite_egress_request(head, rules);
+  check(out.has_value() == request.has_value());
   if (!out) {
     check_error(out.error());
     return;
   }
+  check(request->head == *out);
   check_output(*out, rules);
   // What the proxy sends is a head it would send as it is (a Host, a Connection: close, values
   // trimmed, the secret in place of the placeholder): its own rewrite without a prefix, unless

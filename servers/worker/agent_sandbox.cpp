@@ -74,29 +74,6 @@ void refuse(int fd, int status, std::string_view message) {
   send_all(fd, reply);
 }
 
-// The Content-Length of a rewritten head (0 without one); none for a chunked body, which the
-// door refuses (it relays one request, then the answer, over one upstream stream).
-std::optional<std::size_t> content_length(std::string_view head) {
-  std::size_t pos = 0;
-  while ((pos = head.find("\r\n", pos)) != std::string_view::npos) {
-    pos += 2;
-    std::string_view line = head.substr(pos, head.find("\r\n", pos) - pos);
-    auto colon = line.find(':');
-    if (colon == std::string_view::npos) continue;
-    std::string name(line.substr(0, colon));
-    for (auto& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    std::string_view value = line.substr(colon + 1);
-    while (!value.empty() && value.front() == ' ') value.remove_prefix(1);
-    if (name == "transfer-encoding") return std::nullopt;
-    if (name == "content-length") {
-      std::size_t n = 0;
-      for (char c : value) n = n * 10 + static_cast<std::size_t>(c - '0');
-      return n;
-    }
-  }
-  return 0;
-}
-
 // The provider door: one request per connection (the head says Connection: close), the
 // placeholder swapped for the secret, the upstream's answer relayed until it closes.
 struct provider_route {
@@ -118,10 +95,11 @@ void serve_provider(int fd, const provider_route& route) {
   }
   if (reader.current() == egress_head_reader::state::too_large) return refuse(fd, 400, "the request head is too large");
   egress_head_rules rules{route.placeholder, route.secret, route.upstream.authority(), route.path_prefix};
-  auto head = rewrite_egress_head(reader.head(), rules);
-  if (!head) return refuse(fd, 400, "the request breaks the provider door's rules");
-  auto length = content_length(*head);
-  if (!length) return refuse(fd, 400, "the provider door takes bodies with a Content-Length only");
+  auto request = rewrite_egress_request(reader.head(), rules);
+  if (!request) return refuse(fd, 400, "the request breaks the provider door's rules");
+  // One request, then the answer, over one upstream stream (TLS cannot read and write at once
+  // from two threads): the body's end must be known, so a chunked body is refused.
+  if (!request->content_length) return refuse(fd, 400, "the provider door takes bodies with a Content-Length only");
   auto exchange_deadline = clock_type::now() + exchange_timeout;
   std::vector<ip_address> addresses;
   if (auto literal = route.upstream.address()) {
@@ -136,15 +114,16 @@ void serve_provider(int fd, const provider_route& route) {
                                               route.upstream.kind != host_kind::name, exchange_deadline)
                 : http_transport::connect_plain(addresses, route.upstream.port, route.upstream.host, exchange_deadline);
   if (!up) return refuse(fd, 502, "the provider is unreachable");
-  std::string first = *head;
+  std::string first = std::move(request->head);
   std::string_view rest = reader.rest();
-  std::size_t body_left = *length;
-  std::size_t now = std::min(rest.size(), body_left);
+  std::uint64_t body_left = *request->content_length;
+  std::size_t now = static_cast<std::size_t>(std::min<std::uint64_t>(rest.size(), body_left));
   first.append(rest.substr(0, now));
   body_left -= now;
   if (!(*up)->write_all(first, exchange_deadline)) return;
   while (body_left > 0) {
-    std::size_t n = recv_some(fd, buf, std::min(sizeof buf, body_left), exchange_deadline);
+    auto want = static_cast<std::size_t>(std::min<std::uint64_t>(sizeof buf, body_left));
+    std::size_t n = recv_some(fd, buf, want, exchange_deadline);
     if (n == 0) return;
     if (!(*up)->write_all(std::string_view(buf, n), exchange_deadline)) return;
     body_left -= n;

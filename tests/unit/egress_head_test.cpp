@@ -189,6 +189,21 @@ TEST_CASE("egress_head: path_prefix goes in front of the target, query kept") {
   CHECK(is(out.error(), api_error::egress_refused));
 }
 
+TEST_CASE("egress_head: the request says how its body is framed, with the same head") {
+  std::string with_length = "POST /v1/messages HTTP/1.1\r\nHost: x\r\nContent-Length: 1234567\r\n\r\n";
+  auto r = rewrite_egress_request(with_length, rules());
+  REQUIRE(r);
+  CHECK(r->content_length == 1234567u);
+  CHECK(r->head == rewrite_ok(with_length));
+  auto none = rewrite_egress_request("GET /v1/models HTTP/1.1\r\nHost: x\r\n\r\n", rules());
+  REQUIRE(none);
+  CHECK(none->content_length == 0u);
+  auto chunked = rewrite_egress_request("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n", rules());
+  REQUIRE(chunked);
+  CHECK_FALSE(chunked->content_length.has_value());
+  CHECK_FALSE(rewrite_egress_request("POST / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 1\r\n\r\n", rules()));
+}
+
 TEST_CASE("egress_head: the reader gives the same head and rest wherever the bytes are cut") {
   std::string head = "POST /v1/messages HTTP/1.1\r\nHost: x\r\nx-api-key: " + placeholder + "\r\nContent-Length: 11\r\n\r\n";
   std::string wire = head + "{\"a\":\r\n\r\n1}";

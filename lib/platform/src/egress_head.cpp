@@ -202,7 +202,7 @@ namespace {
 
 // The rewrite, in this namespace so that its helpers' names never meet another file's in a
 // unity build.
-result<std::string> rewrite(std::string_view head, const egress_head_rules& rules) {
+result<egress_request> rewrite(std::string_view head, const egress_head_rules& rules) {
   if (auto ok = check_rules(rules); !ok) return tl::unexpected(ok.error());
   if (head.size() > rules.max_head_bytes) return refuse("the request head is larger than the limit");
   if (!head.ends_with(end_of_head)) return refuse("the request head does not end with an empty line (CRLF CRLF)");
@@ -243,6 +243,7 @@ result<std::string> rewrite(std::string_view head, const egress_head_rules& rule
 
   std::vector<header_line> headers;
   std::size_t hosts = 0, lengths = 0, codings = 0;
+  std::uint64_t length = 0;
   std::vector<std::string> connection_options;
   for (std::size_t i = 1; i < lines.size(); ++i) {
     std::string_view line = lines[i];
@@ -270,6 +271,7 @@ result<std::string> rewrite(std::string_view head, const egress_head_rules& rule
       if (h.value.empty() || h.value.size() > max_length_digits || !std::all_of(h.value.begin(), h.value.end(), is_ascii_digit)) {
         return refuse("the Content-Length is not 1 to 18 digits");
       }
+      for (char c : h.value) length = length * 10 + static_cast<std::uint64_t>(c - '0');
     } else if (h.lower_name == "transfer-encoding") {
       ++codings;
       if (!iequals(h.value, "chunked")) return refuse("the Transfer-Encoding is not exactly chunked");
@@ -312,14 +314,20 @@ result<std::string> rewrite(std::string_view head, const egress_head_rules& rule
   if (guard_placeholder && out.find(rules.placeholder) != std::string::npos) {
     return refuse("the rewritten head would carry the placeholder credential");
   }
-  return out;
+  egress_request r{std::move(out), std::nullopt};
+  if (codings == 0) r.content_length = length;
+  return r;
 }
 
 }  // namespace
 }  // namespace egress_head_impl
 
-result<std::string> rewrite_egress_head(std::string_view head, const egress_head_rules& rules) {
+result<egress_request> rewrite_egress_request(std::string_view head, const egress_head_rules& rules) {
   return egress_head_impl::rewrite(head, rules);
+}
+
+result<std::string> rewrite_egress_head(std::string_view head, const egress_head_rules& rules) {
+  return egress_head_impl::rewrite(head, rules).map([](egress_request r) { return std::move(r.head); });
 }
 
 }  // namespace platform

@@ -7,6 +7,8 @@
 // rest of the bytes raw in both directions: this head is the only thing it has to understand,
 // and anything in it that two HTTP parsers could read differently is refused, not repaired.
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -70,5 +72,13 @@ class egress_head_reader {
 // placeholder anywhere but the value of a credential header. Malformed `rules`:
 // `invalid_config`. No error message carries the secret, the placeholder or any header's value.
 result<std::string> rewrite_egress_head(std::string_view head, const egress_head_rules& rules);
+
+// The same rewrite, with how the request's body is framed, which the proxy must know to relay
+// exactly that body: its Content-Length (0 without one), or none for a chunked body.
+struct egress_request {
+  std::string head;
+  std::optional<std::uint64_t> content_length;
+};
+result<egress_request> rewrite_egress_request(std::string_view head, const egress_head_rules& rules);
 
 }  // namespace platform
