@@ -356,16 +356,6 @@ result<std::shared_ptr<agent_sandbox>> agent_sandbox::create(const config& cfg, 
   i.tls = *tls;
   std::string scratch = i.root + "/probe-" + random_hex(6);
   sandbox_identity probe_id{cfg.sandbox_uid_base, cfg.sandbox_uid_base};
-  fs::create_directories(scratch, ec);
-  for (const char* sub : {"", "/ws", "/home", "/tmp", "/doors"}) {
-    fs::create_directories(scratch + sub, ec);
-    if (::chown((scratch + sub).c_str(), probe_id.uid, probe_id.gid) != 0) {
-      fs::remove_all(scratch, ec);
-      return fail(api_error::sandbox_unavailable,
-                  "the worker cannot give its sandboxes their own uid (chown: " + std::string(std::strerror(errno)) +
-                      "); PLATFORM_SANDBOX_DIR must be on a filesystem where root may chown");
-    }
-  }
   auto probed = probe_sandbox(*i.driver, probe_id, scratch);
   fs::remove_all(scratch, ec);
   if (!probed) return tl::unexpected(probed.error());

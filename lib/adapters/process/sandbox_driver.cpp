@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <sstream>
 
@@ -130,9 +132,19 @@ std::unique_ptr<sandbox_driver> make_bubblewrap_driver(bubblewrap_tools tools) {
 }
 
 result<void> probe_sandbox(const sandbox_driver& driver, const sandbox_identity& identity, const std::string& scratch_dir) {
-  std::error_code ec;
-  for (const char* sub : {"/ws", "/home", "/tmp", "/doors"}) fs::create_directories(scratch_dir + sub, ec);
-  if (ec) return fail(api_error::sandbox_unavailable, "cannot create the sandbox probe's directories in " + scratch_dir);
+  // The probe's directories belong to its identity, as a jail's do: a host where they cannot be
+  // given away (a filesystem without chown) cannot run jails either.
+  for (const char* sub : {"", "/ws", "/home", "/tmp", "/doors"}) {
+    std::error_code ec;
+    std::string dir = scratch_dir + sub;
+    fs::create_directories(dir, ec);
+    if (ec) return fail(api_error::sandbox_unavailable, "cannot create the sandbox probe's directories in " + scratch_dir);
+    if (::chown(dir.c_str(), identity.uid, identity.gid) != 0) {
+      return fail(api_error::sandbox_unavailable, "the sandbox's dirs cannot be given their own uid (chown: " +
+                                                      std::string(std::strerror(errno)) +
+                                                      "); the sandbox dir must be on a filesystem where root may chown");
+    }
+  }
   sandbox_request r;
   r.identity = identity;
   r.workspace = scratch_dir + "/ws";

@@ -36,9 +36,10 @@ result<bubblewrap_tools> find_bubblewrap_tools(const std::string& search_path, c
 
 std::unique_ptr<sandbox_driver> make_bubblewrap_driver(bubblewrap_tools tools);
 
-// Starts `id -u` in a minimal jail of `identity` and checks it printed that uid: whether the
-// driver works on this host (the namespaces, the mounts, the uid switch). sandbox_unavailable
-// with the driver's own words when not.
+// Makes a minimal jail of `identity` in `scratch_dir` (its directories given to that identity),
+// starts `id -u` in it and checks it printed that uid: whether the driver works on this host
+// (the chown, the namespaces, the mounts, the uid switch). sandbox_unavailable with the
+// driver's own words when not. The caller removes `scratch_dir`.
 result<void> probe_sandbox(const sandbox_driver& driver, const sandbox_identity& identity, const std::string& scratch_dir);
 
 }  // namespace platform
