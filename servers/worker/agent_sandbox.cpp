@@ -300,14 +300,21 @@ void add_install(std::vector<std::string>& out, const std::string& program) {
 
 }  // namespace
 
+bool links_to_template_tree(const config& cfg, const std::string& workspace) {
+  std::error_code ec;
+  fs::path nm = fs::path(workspace) / "node_modules";
+  if (!fs::is_symlink(fs::symlink_status(nm, ec))) return false;
+  fs::path link = fs::read_symlink(nm, ec);
+  return !ec && fs::equivalent(link, fs::path(cfg.app_template_dir) / "node_modules", ec);
+}
+
 std::string jail_node_modules(const config& cfg, const std::string& workspace) {
   std::error_code ec;
   fs::path nm = fs::path(workspace) / "node_modules";
   auto st = fs::symlink_status(nm, ec);
   if (fs::is_symlink(st)) {
-    fs::path tmpl = fs::canonical(fs::path(cfg.app_template_dir) / "node_modules", ec);
-    if (ec || !fs::equivalent(fs::read_symlink(nm, ec), tmpl, ec)) return {};
-    return tmpl.string();
+    if (!links_to_template_tree(cfg, workspace)) return {};
+    return absolute((fs::path(cfg.app_template_dir) / "node_modules").string());
   }
   return fs::is_directory(st) ? absolute(nm.string()) : std::string();
 }

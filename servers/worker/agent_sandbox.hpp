@@ -38,6 +38,10 @@ struct jail_plan {
 
 class agent_sandbox;
 
+// Whether `workspace`/node_modules is the link to the template's tree, the only link it may be
+// (a link anywhere else would run that tree's tools in the app's builds).
+bool links_to_template_tree(const config& cfg, const std::string& workspace);
+
 // What a workspace's jail mounts read-only over its node_modules: the template's tree when the
 // workspace links to it, the app's own installed tree, or nothing.
 std::string jail_node_modules(const config& cfg, const std::string& workspace);

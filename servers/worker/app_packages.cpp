@@ -1,5 +1,7 @@
 #include "app_packages.hpp"
 
+#include "agent_sandbox.hpp"
+
 #include <stdlib.h>
 
 #include <algorithm>
@@ -481,7 +483,7 @@ tl::expected<void, packages_error> ensure_node_modules(const config& cfg, const 
   auto manifest = read_file(ws / "package.json", max_manifest_bytes);
   auto own = manifest && manifest->exists ? own_names(manifest->text, platform_package_names(cfg))
                                           : std::set<std::string, std::less<>>{};
-  if (fs::is_symlink(st) && !fs::equivalent(fs::read_symlink(nm, ec), fs::path(tmpl) / "node_modules", ec)) {
+  if (fs::is_symlink(st) && !links_to_template_tree(cfg, workspace_dir)) {
     // A link anywhere else (another app's tree, one of its own making) would run that tree's
     // vite in the next build: the only link there may be is the template's.
     fs::remove(nm, ec);
