@@ -12,7 +12,7 @@ node scripts/npm-pinned-install.mjs tests/js
 bash scripts/setup-runtimes.sh
 bash scripts/setup-template.sh
 bash scripts/setup-ui.sh
-ninja -C build servers/web/platform-web servers/worker/platform-worker
+ninja -C build servers/web/platform-web servers/worker/platform-worker servers/sandbox/platform-sandbox-relay
 root=$PWD
 shots=$root/docs/screenshots
 # A screenshot no scenario takes any more must not stay behind.
