@@ -10,6 +10,7 @@
 #include "governed_agents.hpp"
 #include "http.hpp"
 #include "platform/api_error.hpp"
+#include "platform/run_capability.hpp"
 #include "platform/user_stop.hpp"
 #include "platform/agent_run_recovery.hpp"
 #include "platform/bridge.hpp"
@@ -110,6 +111,7 @@ result<std::string> worker_body(web_app& app, const agent_run_record& run, const
   json config = servers::parse_json_within(run.agent_config_json);
   if (!config.is_object()) return fail(api_error::store_corrupt, "the run's agent config is not JSON");
   json body = {{"runId", run.run_id},
+               {"runCapability", run_capability(app.capability_key, {run_kind::agent_run, run.workspace_id, run.app_id, run.run_id})},
                {"appId", run.app_id},
                {"workspaceId", run.workspace_id},
                {"prompt", run.prompt},

@@ -12,6 +12,7 @@
 #include "platform/source_digest.hpp"
 #include "platform/builder_run.hpp"
 #include "platform/builder_turn.hpp"
+#include "platform/run_capability.hpp"
 #include "platform/runtime_registry_json.hpp"
 #include "stream_writer.hpp"
 #include "previews.hpp"
@@ -47,8 +48,9 @@ replay_limits replay_window(const config& c) {
 namespace {
 
 // The worker request of a turn (docs/http-api.md, "POST /sessions/{appId}/messages").
-std::string worker_body(const turn_request& r, const std::optional<builder_run_record>& run) {
+std::string worker_body(const turn_request& r, const std::optional<builder_run_record>& run, const std::string& capability) {
   json body = {{"runId", r.key.run_id},
+               {"runCapability", capability},
                {"workspaceId", r.key.workspace_id},
                {"appId", r.key.app_id},
                {"prompt", r.prompt},
@@ -77,13 +79,22 @@ bool restore_worker_workspace(const worker_client& worker, const std::string& ap
   return true;
 }
 
+}  // namespace
+
+std::string chat_service::turn_capability(const run_key& k) const {
+  return run_capability(capability_key_, {run_kind::builder_turn, k.workspace_id, k.app_id, k.run_id});
+}
+
+namespace {
+
 // Where a stop request for a run is published; the replica running its turn listens.
 std::string stop_channel(const run_key& k) { return "stop:" + k.workspace_id + ":" + k.app_id + ":" + k.run_id; }
 
 }  // namespace
 
-chat_service::chat_service(const config& cfg, store& db, cache_store& cache, const worker_pool& workers)
-    : cfg_(cfg), db_(db), cache_(cache), workers_(workers) {
+chat_service::chat_service(const config& cfg, store& db, cache_store& cache, const worker_pool& workers,
+                           std::string capability_key)
+    : cfg_(cfg), db_(db), cache_(cache), workers_(workers), capability_key_(std::move(capability_key)) {
   keeper_ = std::thread([this] { housekeeping(); });
 }
 
@@ -214,7 +225,7 @@ void chat_service::run(const std::shared_ptr<turn>& t) {
 json chat_service::worker_request(const turn& t, source_files& draft_files) {
   const run_key& key = t.req.key;
   auto run_record = db_.get_builder_run(key);
-  json body = json::parse(worker_body(t.req, run_record ? *run_record : std::nullopt));
+  json body = json::parse(worker_body(t.req, run_record ? *run_record : std::nullopt, turn_capability(key)));
   auto draft = db_.governance().head(key.workspace_id, key.app_id, source_scope::draft);
   body["hasDraft"] = draft && *draft;
   if (draft && *draft) {
@@ -283,6 +294,7 @@ result<void> chat_service::stream_turn(turn& t, builder_turn& bt, chat_service_t
 bool chat_service::leave_behind(const turn& t, const builder_turn_record& rec, const std::optional<run_usage>& usage,
                                 const worker_client& worker) {
   const run_key& key = t.req.key;
+  const std::string capability = turn_capability(key);
   const auto store_deadline = std::chrono::steady_clock::now() + cfg_.cache_outage_limit;
   auto stored = [&](auto&& write_once) {
     auto r = write_once();
@@ -302,13 +314,13 @@ bool chat_service::leave_behind(const turn& t, const builder_turn_record& rec, c
   }
   if (usage) (void)stored([&] { return db_.add_usage(key, *usage); });
   // Before run.completed, so a client that reloads the agents on the event sees this turn's edits.
-  if (auto synced = stored([&] { return sync_draft_from_worker(db_, worker, key.workspace_id, key.app_id, now_ms()); }); !synced) {
+  if (auto synced = stored([&] { return sync_draft_from_worker(db_, worker, key.workspace_id, key.app_id, now_ms(), capability); }); !synced) {
     std::fprintf(stderr, "web: draft snapshot app=%s not synced: %s\n", key.app_id.c_str(), synced.error().code.c_str());
   }
   // The live preview moves to the build done_building just made, before run.completed tells
   // the page to look (spec "What the service does" 9).
   if (rec.preview_moved) {
-    if (auto shown = stored([&] { return sync_preview_from_worker(db_, worker, key.workspace_id, key.app_id, now_ms()); }); !shown) {
+    if (auto shown = stored([&] { return sync_preview_from_worker(db_, worker, key.workspace_id, key.app_id, now_ms(), capability); }); !shown) {
       std::fprintf(stderr, "web: preview app=%s not stored: %s\n", key.app_id.c_str(), shown.error().code.c_str());
     }
   }

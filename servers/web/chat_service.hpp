@@ -54,7 +54,8 @@ struct turn_start {
 
 class chat_service {
  public:
-  chat_service(const config& cfg, store& db, cache_store& cache, const worker_pool& workers);
+  // `capability_key` signs each turn's run capability (run_capability.hpp).
+  chat_service(const config& cfg, store& db, cache_store& cache, const worker_pool& workers, std::string capability_key);
   ~chat_service();
   chat_service(const chat_service&) = delete;
   chat_service& operator=(const chat_service&) = delete;
@@ -79,11 +80,13 @@ class chat_service {
   bool leave_behind(const turn& t, const builder_turn_record& rec, const std::optional<run_usage>& usage,
                     const worker_client& worker);
   void housekeeping();  // lease renewal and stale stream recovery
+  std::string turn_capability(const run_key& k) const;
 
   const config& cfg_;
   store& db_;
   cache_store& cache_;
   const worker_pool& workers_;
+  const std::string capability_key_;
   mutable std::mutex mu_;
   std::condition_variable cv_;
   std::map<std::string, std::shared_ptr<turn>> turns_;  // by stream id

@@ -111,8 +111,8 @@ result<std::optional<approved_policy>> approved_payload(web_app& app, std::strin
 }
 
 result<bool> sync_draft_from_worker(store& db, const worker_client& worker, std::string_view ws,
-                                    std::string_view app_id, std::int64_t now) {
-  auto files = worker.source_snapshot(app_id);
+                                    std::string_view app_id, std::int64_t now, std::string_view capability) {
+  auto files = worker.source_snapshot(app_id, capability);
   if (!files) return tl::unexpected(files.error());
   if (!*files) return false;
   auto head = db.governance().replace_draft(ws, app_id, **files, now);

@@ -63,6 +63,6 @@ result<std::optional<approved_policy>> approved_payload(web_app& app, std::strin
 // false when the worker holds no workspace for the app (the draft is kept). Errors: the
 // worker's (worker_unreachable, snapshot_too_large, ...) and the store's.
 result<bool> sync_draft_from_worker(store& db, const worker_client& worker, std::string_view ws,
-                                    std::string_view app_id, std::int64_t now);
+                                    std::string_view app_id, std::int64_t now, std::string_view capability);
 
 }  // namespace platform::web

@@ -82,9 +82,11 @@ int main(int, char** argv) {
     return 1;
   }
   std::string preview_key;
+  std::string capability_key;
   if (auto key = load_secrets_key(*cfg); key) {
     (*db)->integrations().install_secrets_key(*key);
     preview_key = derive_preview_key(*key);
+    capability_key = derive_run_capability_key(*key);
   } else {
     std::fprintf(stderr, "platform-web: %s\n", key.error().message.c_str());
     return 2;
@@ -101,8 +103,8 @@ int main(int, char** argv) {
   worker_pool workers(cfg->worker_urls, cfg->internal_token, cfg->worker_probe);
   runtime_catalog runtimes(workers, platform::builtin_runtime_registry());
   runtimes.refresh_soon();  // the worker lists runtime-c's models slowly: before anyone asks
-  chat_service chat(*cfg, **db, *cache, workers);
-  web_app app{*cfg, **db, *cache, workers, runtimes, auth, chat, preview_key};
+  chat_service chat(*cfg, **db, *cache, workers, capability_key);
+  web_app app{*cfg, **db, *cache, workers, runtimes, auth, chat, preview_key, capability_key};
   agent_run_recovery recovery(app);
   // After app, so it stops (and its followers stop asking app's store) before app goes.
   viewer_hub viewers(*cache);

@@ -55,8 +55,8 @@ void send_preview_failure(httplib::Response& res, const error& e) {
 }  // namespace
 
 result<bool> sync_preview_from_worker(store& db, const worker_client& worker, std::string_view ws, std::string_view app_id,
-                                      std::int64_t now) {
-  auto build = worker.preview_artifact(app_id);
+                                      std::int64_t now, std::string_view capability) {
+  auto build = worker.preview_artifact(app_id, capability);
   if (!build) return tl::unexpected(build.error());
   if (!*build) return false;
   auto stored = db.previews().has_build((*build)->digest);

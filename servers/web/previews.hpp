@@ -23,7 +23,7 @@ class worker_client;
 // Stores the worker's current build of the app and makes it the app's preview. False when the
 // worker has no build.
 result<bool> sync_preview_from_worker(store& db, const worker_client& worker, std::string_view ws, std::string_view app_id,
-                                      std::int64_t now);
+                                      std::int64_t now, std::string_view capability);
 
 // {"digest", "url", "origin", "expiresAt", "updatedAt"} of the app's build in `scope` (draft:
 // the builder's preview; published: the published page), or null.

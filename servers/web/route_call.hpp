@@ -32,7 +32,11 @@ enum class access : unsigned char {
   app_run,    // app and run together
   agent_run,  // a member, {app}, and its app agent run {workspace, app, agentRun}: `by`, `app`
               // and `agent_run`; a draft run is 404 to those who do not read the draft
-  internal,   // the worker, with the internal token
+  // The worker, with the internal token and the capability of the run the body names
+  // ({workspaceId, appId, runId}; run_capability.hpp), checked after the body is read:
+  internal_turn,       // a builder turn, while it runs
+  internal_agent_run,  // an app-agent run, while it runs
+  internal_agent_end,  // an app-agent run, also once ended (its completion is idempotent)
 };
 
 // The role a member row needs beyond membership (spec "Authentication" 2). Rows that decide on

@@ -66,13 +66,21 @@ result<secrets_key> load_secrets_key(const config& cfg) {
   return key;
 }
 
-std::string derive_preview_key(const secrets_key& key) {
-  constexpr std::string_view label = "platform preview tokens v1";
+namespace {
+
+// A key of its own per use, so that what signs one kind of token can sign no other.
+std::string derive_key(const secrets_key& key, std::string_view label) {
   unsigned char out[32];
   unsigned int len = 0;
   HMAC(EVP_sha256(), key.bytes.data(), static_cast<int>(key.bytes.size()), reinterpret_cast<const unsigned char*>(label.data()),
        label.size(), out, &len);
   return std::string(reinterpret_cast<const char*>(out), len);
 }
+
+}  // namespace
+
+std::string derive_preview_key(const secrets_key& key) { return derive_key(key, "platform preview tokens v1"); }
+
+std::string derive_run_capability_key(const secrets_key& key) { return derive_key(key, "platform run capabilities v1"); }
 
 }  // namespace platform::web

@@ -15,5 +15,7 @@ result<secrets_key> load_secrets_key(const config& cfg);
 // The key preview tokens are signed with: derived from the secrets key, so replicas sharing
 // that key verify each other's preview links, and one key never serves two purposes.
 std::string derive_preview_key(const secrets_key& key);
+// The key of the runs' capabilities (run_capability.hpp).
+std::string derive_run_capability_key(const secrets_key& key);
 
 }  // namespace platform::web

@@ -24,6 +24,7 @@ struct web_app {
   authenticator& auth;
   chat_service& chat;
   std::string preview_key;  // signs preview tokens (derived from the secrets key: every replica agrees)
+  std::string capability_key;  // signs the runs' capabilities (run_capability.hpp), derived the same way
   viewer_hub* viewers = nullptr;  // chat viewers on an event loop (unset: a thread each)
   tool_runner* tools = nullptr;   // the HTTP executor of custom tools and app actions
 };

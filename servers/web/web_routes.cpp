@@ -17,7 +17,9 @@
 #include "builder_routes.hpp"
 #include "http.hpp"
 #include "integration_routes.hpp"
+#include "../common/json_fields.hpp"
 #include "platform/json_limits.hpp"
+#include "platform/run_capability.hpp"
 #include "route_call.hpp"
 #include "tool_routes.hpp"
 #include "ui_routes.hpp"
@@ -144,13 +146,13 @@ constexpr route table[] = {
   {"GET",    "/api/integrations/oauth/callback",                               anyone, R::member, none, i::connect_callback_route},
   {"DELETE", "/api/workspaces/{workspace}/apps/{app}/integrations/oauth/{provider}", app, R::member, none, i::disconnect},
 
-  // ---- internal routes: the worker, with the internal token
-  {"POST",   "/api/internal/agent-run-complete",                               internal, R::member, json, a::agent_run_complete},
-  {"POST",   "/api/internal/app-data",                                         internal, R::member, json, d::internal_app_data},
-  {"POST",   "/api/internal/tool-execute",                                     internal, R::member, json, t::internal_tool_execute},
-  {"POST",   "/api/internal/tool-failure-report",                              internal, R::member, json, t::internal_failure_report},
-  {"POST",   "/api/internal/integration-requirements",                         internal, R::member, json, i::sync_requirements},
-  {"POST",   "/api/internal/workspace-integrations",                           internal, R::member, json, i::workspace_integrations},
+  // ---- internal routes: the worker, with the internal token and the run's capability
+  {"POST",   "/api/internal/agent-run-complete",                               internal_agent_end, R::member, json, a::agent_run_complete},
+  {"POST",   "/api/internal/app-data",                                         internal_agent_run, R::member, json, d::internal_app_data},
+  {"POST",   "/api/internal/tool-execute",                                     internal_agent_run, R::member, json, t::internal_tool_execute},
+  {"POST",   "/api/internal/tool-failure-report",                              internal_agent_run, R::member, json, t::internal_failure_report},
+  {"POST",   "/api/internal/integration-requirements",                         internal_turn,      R::member, json, i::sync_requirements},
+  {"POST",   "/api/internal/workspace-integrations",                           internal_turn,      R::member, json, i::workspace_integrations},
 };
 // clang-format on
 
@@ -191,6 +193,38 @@ bool load_run(web_app& web, access who, const caller& by, const app_record* app,
   return false;
 }
 
+bool is_internal(access who) {
+  return who == access::internal_turn || who == access::internal_agent_run || who == access::internal_agent_end;
+}
+
+// The second wall of the internal routes: the call carries the capability the web gave the run
+// its body names, and that run has not ended (except for reporting its end).
+bool run_capability_holds(web_app& web, access who, const httplib::Request& req, const nlohmann::json& body,
+                          httplib::Response& res) {
+  run_key key{servers::string_field(body, "workspaceId"), servers::string_field(body, "appId"), servers::string_field(body, "runId")};
+  run_kind kind = who == access::internal_turn ? run_kind::builder_turn : run_kind::agent_run;
+  auto held = verify_run_capability(web.capability_key, req.get_header_value(std::string(run_capability_header)),
+                                    {kind, key.workspace_id, key.app_id, key.run_id});
+  if (!held) {
+    send_failure(res, held.error());
+    return false;
+  }
+  if (who == access::internal_agent_end) return true;
+  bool ended = false;
+  if (kind == run_kind::builder_turn) {
+    auto run = web.db.builder_run_stream(key);
+    if (!run) return send_store_error(res, run.error()), false;
+    ended = *run && ((*run)->status == run_status::completed || (*run)->status == run_status::failed);
+  } else {
+    auto run = web.db.app_agent_runs().get(key);
+    if (!run) return send_store_error(res, run.error()), false;
+    ended = *run && is_finished((*run)->status);
+  }
+  // An unknown run is the handler's 404.
+  if (ended) send_error(res, api_error::run_finished, "this run has ended");
+  return !ended;
+}
+
 // The preamble: authenticate → load by the spec's tuple → role → body. Every refusal is
 // written to `res` and ends the request there.
 void run_row(web_app& web, const route& row, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
@@ -201,7 +235,9 @@ void run_row(web_app& web, const route& row, const httplib::Request& req, httpli
   std::optional<agent_run_summary> agent_run;
   switch (row.who) {
     case access::anyone: break;
-    case access::internal:
+    case access::internal_turn:
+    case access::internal_agent_run:
+    case access::internal_agent_end:
       if (!web.auth.internal_allowed(req, res)) return;
       break;
     case access::signed_in: {
@@ -231,6 +267,7 @@ void run_row(web_app& web, const route& row, const httplib::Request& req, httpli
   // grows with the square of the depth.
   std::size_t depth = row.body == body_rule::agents_json ? agents_json_max_depth : body_max_depth;
   if (parse && !parse_json_body(req, res, web.cfg.max_body_bytes, body, depth)) return;
+  if (is_internal(row.who) && !run_capability_holds(web, row.who, req, body, res)) return;
   row.fn(web,
          route_call{req, ids, by ? &*by : nullptr, app_of, run ? &*run : nullptr, agent_run ? &*agent_run : nullptr,
                     row.body == body_rule::none ? nullptr : &body, received},

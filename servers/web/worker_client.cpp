@@ -8,6 +8,7 @@
 
 #include "../common/json_fields.hpp"
 #include "platform/api_error.hpp"
+#include "platform/run_capability.hpp"
 #include "platform/base64.hpp"
 
 #include "platform/ui_stream.hpp"
@@ -187,13 +188,16 @@ error worker_client::reply::refusal(std::string_view what) const {
                          " (" + said.code + ")"};
 }
 
-result<std::optional<std::map<std::string, std::string>>> worker_client::source_snapshot(std::string_view app_id) const {
+result<std::optional<std::map<std::string, std::string>>> worker_client::source_snapshot(std::string_view app_id,
+                                                                                         std::string_view capability) const {
   using files = std::map<std::string, std::string>;
   httplib::Client cli(base_url_);
   cli.set_tcp_nodelay(true);
   cli.set_connection_timeout(5, 0);
   cli.set_read_timeout(60, 0);
-  auto res = cli.Get("/sessions/" + path_segment(app_id) + "/source-snapshot", auth_headers(token_));
+  auto headers = auth_headers(token_);
+  headers.emplace(std::string(run_capability_header), std::string(capability));
+  auto res = cli.Get("/sessions/" + path_segment(app_id) + "/source-snapshot", headers);
   if (!res) return fail(api_error::worker_unreachable, "the worker is unreachable: " + httplib::to_string(res.error()));
   if (res->status == 404) return std::optional<files>();
   if (res->status != 200) return tl::unexpected(worker_error(res, "the source snapshot"));
@@ -255,12 +259,14 @@ result<std::string> worker_client::detect_provider(bool fresh) const {
   return res->body;
 }
 
-result<std::optional<worker_client::preview_build>> worker_client::preview_artifact(std::string_view app_id) const {
+result<std::optional<worker_client::preview_build>> worker_client::preview_artifact(std::string_view app_id, std::string_view capability) const {
   httplib::Client cli(base_url_);
   cli.set_tcp_nodelay(true);
   cli.set_connection_timeout(5, 0);
   cli.set_read_timeout(60, 0);
-  auto res = cli.Get("/sessions/" + path_segment(app_id) + "/preview-artifact", auth_headers(token_));
+  auto headers = auth_headers(token_);
+  headers.emplace(std::string(run_capability_header), std::string(capability));
+  auto res = cli.Get("/sessions/" + path_segment(app_id) + "/preview-artifact", headers);
   if (!res) return fail(api_error::worker_unreachable, "the worker is unreachable: " + httplib::to_string(res.error()));
   if (res->status == 404) return std::optional<preview_build>();
   if (res->status != 200) return tl::unexpected(worker_error(res, "the preview build"));

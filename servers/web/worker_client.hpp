@@ -77,9 +77,11 @@ class worker_client {
                                 request_cancel* cancel = nullptr) const;
 
   // GET /sessions/{appId}/source-snapshot: the builder workspace's text files (path ->
-  // content), nullopt when this worker holds no workspace for the app. Errors:
+  // content), nullopt when this worker holds no workspace for the app. `capability` is the
+  // app's latest builder turn's (the worker answers only to it). Errors:
   // `worker_unreachable`, `snapshot_too_large`, `worker_http_<status>`, `worker_bad_reply`.
-  result<std::optional<std::map<std::string, std::string>>> source_snapshot(std::string_view app_id) const;
+  result<std::optional<std::map<std::string, std::string>>> source_snapshot(std::string_view app_id,
+                                                                            std::string_view capability) const;
 
   // PUT /sessions/{appId}/files: writes one text file into the builder workspace.
   result<void> put_file(std::string_view app_id, std::string_view path, std::string_view content) const;
@@ -95,7 +97,7 @@ class worker_client {
     std::string digest;
     std::vector<preview_file> files;
   };
-  result<std::optional<preview_build>> preview_artifact(std::string_view app_id) const;
+  result<std::optional<preview_build>> preview_artifact(std::string_view app_id, std::string_view capability) const;
   // A provider key entered on the onboarding screen: the worker keeps it for its runtime.
   // Errors: the worker's `unknown_key` / `invalid_key` (bad input), `worker_*` otherwise.
   result<void> put_provider_key(std::string_view name, std::string_view value) const;

@@ -35,6 +35,7 @@ struct run_spec {
   std::string workspace_id, app_id, run_id;
   std::string prompt, system_prompt;
   std::string callback_url;
+  std::string run_capability;
   std::vector<std::string> allowed_tools;
   std::map<std::string, std::string> source_files;
   std::vector<std::string> settings_args;
@@ -87,8 +88,12 @@ tl::expected<run_spec, error> parse_run(const config& cfg, const std::string& ke
   r.prompt = string_field(body, "prompt");
   r.system_prompt = string_field(body, "systemPrompt");
   r.callback_url = string_field(body, "callbackUrl");
+  r.run_capability = string_field(body, "runCapability");
   if (r.run_id.empty() || r.app_id.empty() || r.workspace_id.empty() || r.prompt.empty()) {
     return fail(api_error::invalid_body, "runId, appId, workspaceId and prompt are required strings");
+  }
+  if (!valid_run_capability_field(body)) {
+    return fail(api_error::invalid_body, "runCapability is required: the web's capability of this run");
   }
   if (key != r.app_id + "__agent__" + r.run_id) {
     return fail(api_error::invalid_body, "the path must be /sessions/{appId}__agent__{runId}/agent-run for this body");
@@ -187,6 +192,7 @@ void post_callback(const config& cfg, const run_spec& r, const run_outcome& o) {
   client.set_read_timeout(30, 0);
   httplib::Headers headers;
   if (!cfg.internal_token.empty()) headers.emplace("Authorization", "Bearer " + cfg.internal_token);
+  headers.emplace(std::string(run_capability_header), r.run_capability);
   json body = {{"workspaceId", r.workspace_id}, {"appId", r.app_id}, {"runId", r.run_id},
                {"status", o.state == agent_run_state::completed ? "completed" : "failed"},
                {"result", o.result}, {"error", o.error}, {"usage", o.usage}, {"transcript", o.transcript}};
@@ -225,6 +231,7 @@ result<std::unique_ptr<broker_lease>> agent_grant(const config& cfg, broker& brk
   ctx->workspace_id = r.workspace_id;
   ctx->app_id = r.app_id;
   ctx->run_id = r.run_id;
+  ctx->run_capability = r.run_capability;
   ctx->runtime_id = r.runtime_id;
   ctx->workspace_dir = workspace;
   ctx->web_origin = web_origin(cfg, origin_of(r.callback_url));

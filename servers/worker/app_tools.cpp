@@ -84,7 +84,7 @@ tool_handler custom_tool(const config& cfg, json tool, std::string agent_id) {
     std::string input = tool_input_text(call.arguments_json);
     json body = {{"workspaceId", ctx.workspace_id}, {"appId", ctx.app_id}, {"runId", ctx.run_id},
                  {"agentId", agent_id}, {"toolName", tool.value("name", "")}, {"input", input}};
-    auto reply = post_internal(cfg, ctx.web_origin, "/api/internal/tool-execute", compact_json(body), tool_execute_timeout_s);
+    auto reply = post_internal(cfg, ctx.web_origin, "/api/internal/tool-execute", ctx.run_capability, compact_json(body), tool_execute_timeout_s);
     if (!reply) return error_text("The platform could not run this tool: the web server did not answer.");
     json result = servers::parse_json_within(reply->body);
     bool success = result.is_object() && result.value("success", false);
@@ -113,7 +113,7 @@ tool_handler report_failure(const config& cfg, std::string agent_id) {
                  {"description", redact_json(compact_json(json(args.value("description", ""))), {.max_total_bytes = 4096})},
                  {"attemptedTask", redact_json(compact_json(json(args.value("attemptedTask", ""))), {.max_total_bytes = 4096})},
                  {"failures", records}};
-    auto reply = post_internal(cfg, ctx.web_origin, "/api/internal/tool-failure-report", compact_json(body));
+    auto reply = post_internal(cfg, ctx.web_origin, "/api/internal/tool-failure-report", ctx.run_capability, compact_json(body));
     if (!reply) return error_text("The failure could not be reported: the web server did not answer.");
     return {reply->body.empty() ? "{}" : reply->body, reply->status >= 400};
   };
@@ -130,7 +130,7 @@ tool_handler data_tool(const config& cfg, std::string action, std::vector<std::s
     }
     json body = {{"workspaceId", ctx.workspace_id}, {"appId", ctx.app_id}, {"runId", ctx.run_id},
                  {"agentId", agent_id}, {"action", action}, {"request", args}};
-    auto reply = post_internal(cfg, ctx.web_origin, "/api/internal/app-data", compact_json(body));
+    auto reply = post_internal(cfg, ctx.web_origin, "/api/internal/app-data", ctx.run_capability, compact_json(body));
     if (!reply) return error_text("App data is unavailable: the web server did not answer.");
     return {reply->body.empty() ? "{}" : reply->body, reply->status >= 400};
   };

@@ -29,6 +29,7 @@ struct turn_context {
   enum class kind { builder, agent };
   kind k = kind::builder;
   std::string workspace_id, app_id, run_id;
+  std::string run_capability;     // sent on every internal call about the run (run_capability.hpp)
   std::string workspace_dir;
   std::string web_origin;         // where internal routes are called
   std::string agent_config_json;  // app-agent runs

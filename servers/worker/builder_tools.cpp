@@ -311,7 +311,7 @@ std::string web_error_message(const internal_reply& r) {
 // POSTs to a web route; an unreachable web or a non-2xx answer is a message for the model.
 result<json> call_web(const config& cfg, const turn_context& ctx, const std::string& path, const ojson& body,
                       const std::string& what) {
-  auto reply = post_internal(cfg, ctx.web_origin, path, compact_json(body),
+  auto reply = post_internal(cfg, ctx.web_origin, path, ctx.run_capability, compact_json(body),
                              internal_route_timeout_s);
   if (!reply) {
     return fail(api_error::web_unreachable, "The platform's web server could not be reached to " + what +

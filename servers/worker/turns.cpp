@@ -45,6 +45,10 @@ std::optional<turn_request> parse_turn(const json& body, const std::string& app_
     send_error(res, api_error::invalid_body, "runId and prompt are required strings");
     return std::nullopt;
   }
+  if (!valid_run_capability_field(body)) {
+    send_error(res, api_error::invalid_body, "runCapability is required: the web's capability of this run");
+    return std::nullopt;
+  }
   auto normalized = settings_from_body(registry, body);
   if (!normalized) {
     send_failure(res, normalized.error());
@@ -113,6 +117,7 @@ platform::result<std::unique_ptr<broker_lease>> builder_grant(const config& cfg,
   ctx->workspace_id = string_field(body, "workspaceId");
   ctx->app_id = t.app_id;
   ctx->run_id = t.run_id;
+  ctx->run_capability = string_field(body, "runCapability");
   ctx->runtime_id = t.runtime_id;
   ctx->workspace_dir = app_workspace_dir(cfg, t.app_id);
   ctx->web_origin = web_origin(cfg);
@@ -224,6 +229,7 @@ void post_messages(worker_app& app, const worker_call& call, httplib::Response& 
   if (!snapshot) return send_failure(res, snapshot.error());
   auto t = parse_turn(body, app_id, res, **snapshot);
   if (!t) return;
+  app.capabilities.remember(app_id, string_field(body, "runCapability"));
   resume_session(app.sessions, body, *t);
   if (!workspace_takes_turn(cfg, app_id, body, res)) return;
   timing.workspace_start = turn_timing::clock::now();

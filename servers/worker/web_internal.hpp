@@ -4,6 +4,8 @@
 // ever called, so the token cannot leak to anyone else.
 #include <string>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "platform/error.hpp"
 #include "worker_config.hpp"
 
@@ -14,11 +16,15 @@ struct internal_reply {
   std::string body;
 };
 
-// POST `origin + path`. Errors: `web_unreachable` (no answer after bounded retries of
+// POST `origin + path`, with the run's capability (run_capability.hpp). Errors: `web_unreachable` (no answer after bounded retries of
 // connection failures; an HTTP status, even 5xx, is a reply). A tool's own time budget
 // bounds the read.
 result<internal_reply> post_internal(const config& cfg, const std::string& origin, const std::string& path,
-                                     const std::string& json_body, int read_timeout_s = 60);
+                                     const std::string& capability, const std::string& json_body, int read_timeout_s = 60);
+
+// Whether a dispatch body (a builder turn's, an app-agent run's) carries the run's capability:
+// a non-empty string within run_capability_max_size.
+bool valid_run_capability_field(const nlohmann::json& body);
 
 // The web origin for a turn: PLATFORM_WEB_URL when set, else `fallback` (a loopback origin
 // the request came with), else http://127.0.0.1:8787.

@@ -31,6 +31,7 @@ using handler = void (*)(worker_app&, const worker_call&, httplib::Response&);
 
 enum class caller : unsigned char {
   web,      // the internal token
+  web_app,  // the internal token and the capability of the app's latest builder turn
   runtime,  // a turn's broker token, checked by the broker
   anyone,   // /health
 };
@@ -128,10 +129,10 @@ constexpr route routes[] = {
     // builder turns and the app's workspace (spec "Worker endpoints")
     {"POST",   "/sessions/{app}/messages",                web,     refuse, object, post_messages},
     {"GET",    "/sessions/{app}/session-state",           web,     serve,  none,   get_provider_session_state},
-    {"GET",    "/sessions/{app}/source-snapshot",         web,     serve,  none,   source_snapshot},
+    {"GET",    "/sessions/{app}/source-snapshot",         web_app, serve,  none,   source_snapshot},
     {"PUT",    "/sessions/{app}/files",                   web,     serve,  object, files},
     {"PUT",    "/sessions/{app}/source",                  web,     serve,  object, source},
-    {"GET",    "/sessions/{app}/preview-artifact",        web,     serve,  none,   preview_artifact},
+    {"GET",    "/sessions/{app}/preview-artifact",        web_app, serve,  none,   preview_artifact},
     // app agent runs ({app} is the web's {appId}__agent__{runId})
     {"POST",   "/sessions/{app}/agent-run",               web,     refuse, object, start_run},
     {"POST",   "/sessions/{app}/agent-run/{run}/stop",    web,     serve,  none,   stop_run},
@@ -182,7 +183,14 @@ void register_routes(httplib::Server& server, worker_app& app, route_set rows) {
   for (const route& r : routes) {
     if (rows == route_set::runtimes && r.who != caller::runtime) continue;
     auto run = [&app, r](const httplib::Request& req, httplib::Response& res) {
-      if (r.who == caller::web && !servers::internal_caller_allowed(req, res, app.cfg.internal_token)) return;
+      if ((r.who == caller::web || r.who == caller::web_app) &&
+          !servers::internal_caller_allowed(req, res, app.cfg.internal_token)) {
+        return;
+      }
+      if (r.who == caller::web_app &&
+          !app.capabilities.holds(req.matches[1].str(), req.get_header_value(std::string(run_capability_header)))) {
+        return send_error(res, api_error::invalid_run_capability, "this app's routes need the capability of its latest builder turn");
+      }
       if (r.draining == new_work::refused && app.draining.load()) {
         return send_error(res, api_error::worker_draining, "this worker is draining; send the work to another worker");
       }

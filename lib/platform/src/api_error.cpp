@@ -33,6 +33,7 @@ constexpr std::array rows{
     row{api_error::invalid_preview_token, {"invalid_preview_token", 403, "The preview link is not one of this app's."}},
     row{api_error::preview_token_expired, {"preview_token_expired", 403, "The preview link expired: reload the builder page."}},
     row{api_error::forbidden, {"forbidden", 403, "The caller's role does not allow it."}},
+    row{api_error::invalid_run_capability, {"invalid_run_capability", 403, "The internal call does not carry the capability of the run it names."}},
     row{api_error::cross_site_request, {"cross_site_request", 403, "The request came from another site or origin."}},
     row{api_error::host_not_allowed, {"host_not_allowed", 421, "Without sign-in the server answers only to a loopback host name."}},
     // what is addressed

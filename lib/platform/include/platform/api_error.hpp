@@ -36,6 +36,7 @@ enum class api_error : unsigned char {
   invalid_preview_token,
   preview_token_expired,
   forbidden,
+  invalid_run_capability,
   cross_site_request,
   host_not_allowed,
   // what is addressed
