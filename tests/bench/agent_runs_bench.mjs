@@ -86,7 +86,7 @@ async function main() {
     const runId = `b${i}`;
     const body = { runId, appId: 'app1', workspaceId: 'ws1', prompt: `Task ${i}`, systemPrompt: 'Bench agent.',
       agentConfig: { id: 'bench', tools: [], dataCollections: [] }, allowedTools: ['WebFetch'], callbackUrl,
-      sourceFiles: { 'README.md': 'bench\n' } };
+      sourceFiles: { 'README.md': 'bench\n' }, runCapability: `cap-${runId}` };
     const t0 = performance.now();
     const r = await fetch(`${worker}/sessions/app1__agent__${runId}/agent-run`, { method: 'POST', headers, body: JSON.stringify(body) });
     if (r.status !== 202) throw new Error(`run ${i}: HTTP ${r.status} ${await r.text()}`);

@@ -42,7 +42,7 @@ async function main() {
     req.on('data', (d) => { body += d; });
     req.on('end', () => {
       const parsed = JSON.parse(body);
-      const record = { auth: req.headers.authorization, path: req.url, body: parsed, raw: body };
+      const record = { auth: req.headers.authorization, capability: req.headers['x-run-capability'], path: req.url, body: parsed, raw: body };
       callbacks.set(parsed.runId, record);
       callbackWaiters.get(parsed.runId)?.(record);
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -82,7 +82,8 @@ async function main() {
   const body = (runId, extra = {}) => ({
     runId, appId: 'app1', workspaceId: 'ws1', prompt: `Do the task for ${runId}`, systemPrompt: 'You are an app agent.',
     agentConfig: { id: 'helper', tools: [], dataCollections: [] }, allowedTools: ['WebFetch', 'Bash', 'mcp__app_data__insert'],
-    callbackUrl, sourceFiles: { 'agents.json': '{"agents":[]}', 'src/App.tsx': 'export default 1;\n' }, ...extra,
+    callbackUrl, sourceFiles: { 'agents.json': '{"agents":[]}', 'src/App.tsx': 'export default 1;\n' },
+    runCapability: `cap-${runId}`, ...extra,
   });
   const startRun = (runId, extra, key = `app1__agent__${runId}`) => fetch(`${worker}/sessions/${key}/agent-run`,
     { method: 'POST', headers: auth, body: JSON.stringify(body(runId, extra)) });
@@ -106,6 +107,9 @@ async function main() {
       ['app1__agent__r0', body('r0', { sourceFiles: { '/etc/passwd': 'x' } })],
       ['app1__agent__r0', body('r0', { allowedTools: 'WebFetch' })],
       ['app1__agent__r0', body('r0', { prompt: 42 })],
+      ['app1__agent__r0', body('r0', { runCapability: undefined })],
+      ['app1__agent__r0', body('r0', { runCapability: '' })],
+      ['app1__agent__r0', body('r0', { runCapability: 'c'.repeat(201) })],
     ];
     for (const [key, b] of bad) {
       const r = await fetch(`${worker}/sessions/${key}/agent-run`, { method: 'POST', headers: auth, body: JSON.stringify(b) });
@@ -165,6 +169,7 @@ async function main() {
   await check('the completion callback: internal token, status, result, usage, transcript', async () => {
     const cb = await callbackOf('r1');
     assert.equal(cb.auth, `Bearer ${token}`);
+    assert.equal(cb.capability, 'cap-r1', 'the run capability comes back as X-Run-Capability');
     assert.equal(cb.path, '/api/internal/agent-run-complete');
     assert.equal(cb.body.workspaceId, 'ws1');
     assert.equal(cb.body.appId, 'app1');

@@ -9,7 +9,7 @@
 // the note lands in the draft data scope. A canary secret (echoed back by the provider) and the
 // internal and turn tokens never appear in any web or worker reply, SSE stream, the stored
 // transcript, the model's requests, the logs, the data dirs or the runtime's environment and
-// files. Then staleness in the same flow: a semantic PATCH after the approval → a new run's
+// files; nor does the run's capability (the worker's, for the web's internal routes). Then staleness in the same flow: a semantic PATCH after the approval → a new run's
 // custom tool (and data tool) get failed tool results (approval_stale) while the run completes;
 // re-approval → the tool runs again.
 //
@@ -23,7 +23,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { harness, SseReader } from './harness.mjs';
+import { harness, SseReader, runCapability, secretsKeyOf } from './harness.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name) => args[args.indexOf(name) + 1];
@@ -179,6 +179,8 @@ async function main() {
     return r.json;
   };
   const W = (method, p, body) => call(method, web + p, body);
+  // The capability the web mints for an agent run and checks on its internal routes.
+  const capabilityOf = (runId) => runCapability(secretsKeyOf(path.join(tmp, 'web-data')), 'agent', ws, app, runId);
 
   const ws = ok(await W('POST', '/api/workspaces', { name: 'Flow' }), 201).id;
   const app = ok(await W('POST', `/api/workspaces/${ws}/apps`, { name: 'Deals' }), 201).id;
@@ -262,13 +264,13 @@ async function main() {
       let env;
       try { env = fs.readFileSync(`/proc/${pid}/environ`, 'utf8'); } catch { continue; }
       read += 1;
-      for (const c of [CANARY_KEY, INTERNAL]) assert.ok(!env.includes(c), `runtime env (pid ${pid}) holds a canary`);
+      for (const c of [CANARY_KEY, INTERNAL, capabilityOf(runA)]) assert.ok(!env.includes(c), `runtime env (pid ${pid}) holds a canary`);
       assert.ok(!env.includes('INTERNAL_API_TOKEN') && !env.includes('PLATFORM_HTTP_ACTION_ALLOW'));
     }
     assert.ok(read >= 1, 'the runtime environment was read');
     for (const f of filesUnder(path.dirname(cfgFile))) {
       const text = fs.readFileSync(f, 'utf8');
-      for (const c of [CANARY_KEY, INTERNAL]) assert.ok(!text.includes(c), `${f} holds a canary`);
+      for (const c of [CANARY_KEY, INTERNAL, capabilityOf(runA)]) assert.ok(!text.includes(c), `${f} holds a canary`);
     }
     assert.equal(providerCalls(), callsBefore, 'nothing called the provider yet');
   });
@@ -401,7 +403,7 @@ async function main() {
     // The duplicate callback changes nothing and publishes nothing.
     const dup = ok(await call('POST', `${web}/api/internal/agent-run-complete`,
       { workspaceId: ws, appId: app, runId: runC, status: 'failed', result: null, error: 'late', usage: null, transcript: [] },
-      { authorization: `Bearer ${INTERNAL}` }));
+      { authorization: `Bearer ${INTERNAL}`, 'x-run-capability': capabilityOf(runC) }));
     assert.deepEqual(dup, { ok: true, duplicate: true });
     assert.equal(ok(await W('GET', `${runsPath}/${runC}`)).status, 'completed');
     assert.equal(runEvents(runC).length, 1);
@@ -409,7 +411,8 @@ async function main() {
 
   // ---- canaries ------------------------------------------------------------------------------------
   await check('canary secret and tokens: in no reply, SSE stream, transcript, model request, log or data dir', async () => {
-    const secrets = [['the API key', CANARY_KEY], ['the internal token', INTERNAL], ['the turn token', turnToken]];
+    const secrets = [['the API key', CANARY_KEY], ['the internal token', INTERNAL], ['the turn token', turnToken],
+      ['the run capability', capabilityOf(runA)]];
     const sse = streams.map((s) => s.events.join('\n')).join('\n');
     assert.ok(events.events.length >= 3 && sse.length > 0);
     const transcript = JSON.stringify(messagesA);
@@ -428,6 +431,9 @@ async function main() {
       assert.ok(!modelRequests.includes(c), `a model request carried ${what}`);
       assert.ok(!webLog.includes(c), `the web log carried ${what}`);
       assert.ok(!workerLog.includes(c), `the worker log carried ${what}`);
+      // Where the servers keep a run's capability is theirs to choose; the runtime's own files
+      // were searched for it while it ran. The data dirs are searched for the others.
+      if (what === 'the run capability') continue;
       for (const f of dataFiles) assert.ok(!fs.readFileSync(f).includes(c), `${f} holds ${what}`);
     }
   });

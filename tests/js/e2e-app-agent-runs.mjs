@@ -16,7 +16,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { readUIMessageStream } from 'ai';
-import { harness, SseReader } from './harness.mjs';
+import { harness, SseReader, runCapability, secretsKeyOf } from './harness.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name) => args[args.indexOf(name) + 1];
@@ -272,20 +272,27 @@ async function main() {
     assert.match(textOf(whole), /Agent part two\./);
   });
 
-  await check('the callback is idempotent and needs the internal token', async () => {
+  await check('the callback is idempotent and needs the internal token and the run\'s capability', async () => {
     const body = { workspaceId: 'default', appId: app.id, runId: runA.id, status: 'failed', result: null, error: 'late', usage: null, transcript: [] };
-    const noToken = await post('/api/internal/agent-run-complete', body);
+    // The capability the web minted for the run (and gave the worker), from its secrets key.
+    const capabilityFor = (appId) => runCapability(secretsKeyOf(path.join(tmp, 'web-data')), 'agent', 'default', appId, runA.id);
+    const complete = (b, headers) => fetch(`${web}/api/internal/agent-run-complete`, {
+      method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(b) });
+    const bearer = { authorization: `Bearer ${token}` };
+    const noToken = await complete(body, { 'x-run-capability': capabilityFor(app.id) });
     assert.equal(noToken.status, 401);
-    const again = await fetch(`${web}/api/internal/agent-run-complete`, {
-      method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body),
-    });
+    const noCapability = await complete(body, bearer);
+    assert.equal(noCapability.status, 403);
+    assert.equal((await json(noCapability)).error.code, 'invalid_run_capability');
+    const again = await complete(body, { ...bearer, 'x-run-capability': capabilityFor(app.id) });
     assert.equal(again.status, 200);
     assert.deepEqual(await json(again), { ok: true, duplicate: true });
-    const crossApp = await fetch(`${web}/api/internal/agent-run-complete`, {
-      method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify({ ...body, appId: other.id }),
-    });
-    assert.equal(crossApp.status, 404);
+    // The run's capability does not name the other app; one minted for it finds no such run there.
+    const crossApp = await complete({ ...body, appId: other.id }, { ...bearer, 'x-run-capability': capabilityFor(app.id) });
+    assert.equal(crossApp.status, 403);
+    assert.equal((await json(crossApp)).error.code, 'invalid_run_capability');
+    const crossAppMinted = await complete({ ...body, appId: other.id }, { ...bearer, 'x-run-capability': capabilityFor(other.id) });
+    assert.equal(crossAppMinted.status, 404);
     await new Promise((r) => setTimeout(r, 500));
     assert.equal(runEvents(runA.id).length, 1);
     assert.equal((await json(await fetch(web + runPath()))).status, 'completed');

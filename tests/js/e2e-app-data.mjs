@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import path from 'node:path';
-import { harness, SseReader, identityProvider } from './harness.mjs';
+import { harness, SseReader, identityProvider, runCapability, secretsKeyOf } from './harness.mjs';
 
 const args = process.argv.slice(2);
 const buildDir = path.resolve(args[args.indexOf('--build') + 1] ?? 'build');
@@ -25,9 +25,10 @@ const bob = user('bob');      // collaborator
 const carol = user('carol');  // viewer
 const dave = user('dave');    // not a member
 
-async function call(base, method, p, { bearer, body } = {}) {
+async function call(base, method, p, { bearer, body, capability } = {}) {
   const headers = {};
   if (bearer) headers.authorization = `Bearer ${bearer}`;
+  if (capability) headers['x-run-capability'] = capability;
   if (body !== undefined) headers['content-type'] = 'application/json';
   const res = await fetch(base + p, { method, headers, body: typeof body === 'string' ? body : body && JSON.stringify(body) });
   const text = await res.text();
@@ -64,8 +65,10 @@ async function viewer(base, bearer, ws, app, scope) {
   };
 }
 
-async function suite(label, writeBase, viewBase) {
+// `secretsKey`: the writer's, which mints the capabilities its internal routes check.
+async function suite(label, writeBase, viewBase, secretsKey) {
   const data = (ws, app) => `/api/workspaces/${ws}/apps/${app}/data`;
+  const agentCapability = (ws, app, runId) => runCapability(secretsKey, 'agent', ws, app, runId);
   let ws;
   let appA;
   let appB;
@@ -232,12 +235,17 @@ async function suite(label, writeBase, viewBase) {
     for (const v of [draftA, pubA, pubB]) v.close();
   });
 
-  await check(`${label}: the internal app-data route needs the token and a run of that app`, async () => {
+  await check(`${label}: the internal app-data route needs the token, the run's capability and a run of that app`, async () => {
     const body = { workspaceId: ws, appId: appA, runId: 'run_nope', agentId: 'a', action: 'read', request: { collection: 'todos' } };
-    assertError(await call(writeBase, 'POST', '/api/internal/app-data', { body }), 401, 'unauthenticated');
-    assertError(await call(writeBase, 'POST', '/api/internal/app-data', { bearer: alice, body }), 401, 'unauthenticated');
-    assertError(await call(writeBase, 'POST', '/api/internal/app-data', { bearer: internalToken, body }), 404, 'not_found');
-    assertError(await call(writeBase, 'POST', '/api/internal/app-data', { bearer: internalToken, body: { ...body, action: 'delete' } }),
+    // A capability as the web would mint it for this (nonexistent) run.
+    const capability = agentCapability(ws, appA, 'run_nope');
+    assertError(await call(writeBase, 'POST', '/api/internal/app-data', { body, capability }), 401, 'unauthenticated');
+    assertError(await call(writeBase, 'POST', '/api/internal/app-data', { bearer: alice, body, capability }), 401, 'unauthenticated');
+    assertError(await call(writeBase, 'POST', '/api/internal/app-data', { bearer: internalToken, body }), 403, 'invalid_run_capability');
+    assertError(await call(writeBase, 'POST', '/api/internal/app-data', { bearer: internalToken, body, capability: `${capability}0` }),
+      403, 'invalid_run_capability');
+    assertError(await call(writeBase, 'POST', '/api/internal/app-data', { bearer: internalToken, body, capability }), 404, 'not_found');
+    assertError(await call(writeBase, 'POST', '/api/internal/app-data', { bearer: internalToken, body: { ...body, action: 'delete' }, capability }),
       400, 'invalid_body');
   });
 
@@ -255,7 +263,9 @@ async function suite(label, writeBase, viewBase) {
     assert.equal(made.status, 201, made.text);
     const draftA = await viewer(viewBase, alice, ws, appA, 'draft');
     const base = { workspaceId: ws, appId: appA, runId: made.json.id, agentId: 'keeper' };
-    const internal = (body) => call(writeBase, 'POST', '/api/internal/app-data', { bearer: internalToken, body: { ...base, ...body } });
+    const runCap = agentCapability(ws, appA, made.json.id);
+    const internal = (body, capability = runCap) => call(writeBase, 'POST', '/api/internal/app-data',
+      { bearer: internalToken, body: { ...base, ...body }, capability });
 
     const wrote = await internal({ action: 'write', request: { collection: 'todos', op: 'insert', data: { by: 'agent' } } });
     assert.equal(wrote.status, 201, wrote.text);
@@ -274,7 +284,11 @@ async function suite(label, writeBase, viewBase) {
 
     assertError(await internal({ action: 'read', request: { collection: 'secrets' } }), 403, 'collection_not_declared');
     assertError(await internal({ agentId: 'other', action: 'read', request: { collection: 'todos' } }), 403, 'forbidden');
-    assertError(await internal({ appId: appB, action: 'read', request: { collection: 'todos' } }), 404, 'not_found');
+    // The run's capability is for its own app only; one minted for app B reaches the lookup.
+    assertError(await internal({ appId: appB, action: 'read', request: { collection: 'todos' } }), 403, 'invalid_run_capability');
+    assertError(await internal({ appId: appB, action: 'read', request: { collection: 'todos' } }, agentCapability(ws, appB, made.json.id)),
+      404, 'not_found');
+    assertError(await internal({ action: 'read', request: { collection: 'todos' } }, null), 403, 'invalid_run_capability');
     assertError(await internal({ action: 'write', request: { collection: 'todos', op: 'insert', data: 'x' } }), 400, 'invalid_data');
 
     // Staleness: an edit after the approval blocks the data tools until the next approval.
@@ -283,6 +297,20 @@ async function suite(label, writeBase, viewBase) {
     assertError(await internal({ action: 'read', request: { collection: 'todos' } }), 409, 'approval_stale');
     await call(writeBase, 'POST', `/api/workspaces/${ws}/apps/${appA}/agents/approval`, { bearer: alice, body: { approvalHash: edited.json.hash } });
     assert.equal((await internal({ action: 'read', request: { collection: 'todos' } })).status, 200);
+
+    // Once the run has finished its capability writes and reads nothing more.
+    const complete = () => call(writeBase, 'POST', '/api/internal/agent-run-complete', { bearer: internalToken, capability: runCap,
+      body: { workspaceId: ws, appId: appA, runId: made.json.id, status: 'completed', result: 'added one' } });
+    const done = await complete();
+    assert.equal(done.status, 200, done.text);
+    assert.equal(done.json.duplicate, false);
+    assertError(await internal({ action: 'read', request: { collection: 'todos' } }), 409, 'run_finished');
+    assertError(await internal({ action: 'write', request: { collection: 'todos', op: 'insert', data: { late: true } } }), 409, 'run_finished');
+    const listedAfter = await call(viewBase, 'GET', `${data(ws, appA)}/todos?scope=draft`, { bearer: alice });
+    assert.ok(!listedAfter.json.documents.some((d) => d.data.late), 'the finished run wrote nothing');
+    const again = await complete();
+    assert.equal(again.status, 200, again.text);
+    assert.equal(again.json.duplicate, true);
   });
 }
 
@@ -297,7 +325,7 @@ async function main() {
     INTERNAL_API_TOKEN: internalToken,
   };
   const single = await startWeb({ ...common, PLATFORM_DATA_DIR: path.join(tmp, 'single') });
-  await suite('in-process', single, single);
+  await suite('in-process', single, single, secretsKeyOf(path.join(tmp, 'single')));
 
   const pg = process.env.PLATFORM_TEST_PG_URL;
   const redis = process.env.PLATFORM_TEST_REDIS_URL;
@@ -305,7 +333,7 @@ async function main() {
     const env = { ...common, PLATFORM_DATABASE_URL: pg, PLATFORM_REDIS_URL: redis };
     const one = await startWeb({ ...env, PLATFORM_DATA_DIR: path.join(tmp, 'r1') });
     const two = await startWeb({ ...env, PLATFORM_DATA_DIR: path.join(tmp, 'r2') });
-    await suite('replicas (PostgreSQL + Redis)', one, two);
+    await suite('replicas (PostgreSQL + Redis)', one, two, secretsKeyOf(path.join(tmp, 'r1')));
   } else if (process.env.PLATFORM_TEST_REQUIRE_SERVICES === '1') {
     throw new Error('PLATFORM_TEST_PG_URL and PLATFORM_TEST_REDIS_URL must be set');
   } else {

@@ -55,11 +55,16 @@ async function startWorker(name, turns) {
   return { url, workspaces: path.join(dataDir, 'workspaces') };
 }
 
+// The run capability of `appId`'s builder turns (any string, for the worker); its per-app
+// routes want it back as X-Run-Capability.
+const capabilityOf = (appId) => `cap-run-${appId}`;
+
 // One builder turn: the worker messages of its SSE response, without [DONE].
 async function turn(worker, appId, prompt, extra = {}) {
   const r = await fetch(`${worker}/sessions/${appId}/messages`, {
     method: 'POST', headers: auth,
-    body: JSON.stringify({ runId: `run-${appId}`, workspaceId: 'ws1', prompt, systemPrompt: 'You are the app builder.', ...extra }),
+    body: JSON.stringify({ runId: `run-${appId}`, workspaceId: 'ws1', prompt, systemPrompt: 'You are the app builder.',
+      runCapability: capabilityOf(appId), ...extra }),
   });
   assert.equal(r.status, 200, await r.clone().text());
   const events = await new SseReader(r, { payload: true }).toEnd();
@@ -166,7 +171,8 @@ async function main() {
     assert.equal(JSON.parse(read(ws, 'node_modules/clsx/package.json')).version, '2.1.1');
     assert.ok(fs.existsSync(path.join(ws, 'node_modules/typescript/bin/tsc')));
 
-    const r = await fetch(`${worker.url}/sessions/app-pk/source-snapshot`, { headers: auth });
+    const r = await fetch(`${worker.url}/sessions/app-pk/source-snapshot`,
+      { headers: { ...auth, 'x-run-capability': capabilityOf('app-pk') } });
     assert.equal(r.status, 200);
     snapshot = (await r.json()).files;
     assert.equal(snapshot['package.json'], read(ws, 'package.json'));
@@ -185,7 +191,7 @@ async function main() {
     ]);
     const missing = await fetch(`${worker.url}/sessions/app-pk/messages`, {
       method: 'POST', headers: auth,
-      body: JSON.stringify({ runId: 'run-app-pk', workspaceId: 'ws1', prompt: 'x', hasDraft: true }),
+      body: JSON.stringify({ runId: 'run-app-pk', workspaceId: 'ws1', prompt: 'x', hasDraft: true, runCapability: capabilityOf('app-pk') }),
     });
     assert.equal(missing.status, 409, 'the web writes the draft first');
     for (const [p, content] of Object.entries(snapshot)) {

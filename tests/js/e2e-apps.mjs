@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { harness, identityProvider } from './harness.mjs';
+import { harness, identityProvider, runCapability, secretsKeyOf } from './harness.mjs';
 
 const args = process.argv.slice(2);
 const buildDir = path.resolve(args[args.indexOf('--build') + 1] ?? 'build');
@@ -136,6 +136,8 @@ await run(async () => {
     assert.ok(chat.text.includes('Noted.'), chat.text);
     const turn = worker.turns.at(-1);
     assert.equal(turn.settings.settings.runtimeId, 'runtime-a');
+    assert.equal(turn.runCapability, runCapability(secretsKeyOf(`${tmp}/web`), 'builder', 'default', app.id, runId),
+      'the turn carries the capability the web minted for this run');
     const now = (await call(web, 'GET', `${ws}/apps/${app.id}`)).json;
     assert.equal(now.runtimeId, 'runtime-a');
     assert.equal(now.runtimeParams.effort, turn.settings.settings.runtimeParams.effort);

@@ -33,7 +33,8 @@ const web = http.createServer((req, res) => {
   let body = '';
   req.on('data', (d) => { body += d; });
   req.on('end', () => {
-    webCalls.push({ path: req.url, auth: req.headers.authorization, body: JSON.parse(body || 'null') });
+    webCalls.push({ path: req.url, auth: req.headers.authorization, capability: req.headers['x-run-capability'],
+      body: JSON.parse(body || 'null') });
     res.writeHead(200, { 'content-type': 'application/json' });
     if (req.url === '/api/internal/workspace-integrations') res.end(JSON.stringify(integrationsReply));
     else res.end('{"ok":true}');
@@ -69,11 +70,15 @@ const dataDirOf = (name) => path.join(tmp, `${name}-data`);
 // Where the worker keeps an app's workspace (PLATFORM_DATA_DIR/workspaces/<appId>).
 const workspaceOf = (name, appId) => path.join(dataDirOf(name), 'workspaces', appId);
 
+// The run capability a builder turn of `appId` is dispatched with (any string, for the worker).
+const capabilityOf = (appId) => `cap-builder-ws1-${appId}`;
+
 // One builder turn: the worker messages of its SSE response, without [DONE].
 async function turn(worker, appId, prompt) {
   const r = await fetch(`${worker}/sessions/${appId}/messages`, {
     method: 'POST', headers: auth,
-    body: JSON.stringify({ runId: `run-${appId}`, workspaceId: 'ws1', prompt, systemPrompt: 'You are the app builder.' }),
+    body: JSON.stringify({ runId: `run-${appId}`, workspaceId: 'ws1', prompt, systemPrompt: 'You are the app builder.',
+      runCapability: capabilityOf(appId) }),
   });
   assert.equal(r.status, 200, await r.clone().text());
   const events = await new SseReader(r, { payload: true }).toEnd();
@@ -288,6 +293,7 @@ async function main() {
 
     assert.deepEqual(webCalls.map((c) => c.path), ['/api/internal/workspace-integrations', '/api/internal/integration-requirements']);
     for (const c of webCalls) assert.equal(c.auth, `Bearer ${token}`);
+    for (const c of webCalls) assert.equal(c.capability, capabilityOf('app-int'), `${c.path} carries the turn's X-Run-Capability`);
     assert.deepEqual(webCalls[0].body, { workspaceId: 'ws1', appId: 'app-int', runId: 'run-app-int' });
     const sync = webCalls[1].body;
     assert.equal(sync.workspaceId, 'ws1');

@@ -10,7 +10,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { harness, identityProvider, use, toolTurn, endTurn } from './harness.mjs';
+import { harness, identityProvider, use, toolTurn, endTurn, runCapability, secretsKeyOf } from './harness.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name) => {
@@ -249,10 +249,12 @@ async function main() {
     assert.equal(vg.published.hash, v1(agentsV2));
   });
 
+  let lastRunId;  // the app's latest builder turn: the worker's per-app routes want its capability
   await check('a worker that lost the workspace gets the draft back before the next turn; the draft survives', async () => {
     fs.rmSync(path.join(dataDir, 'workspaces', app.id), { recursive: true, force: true });
     const runs = `/api/workspaces/${ws}/apps/${app.id}/runs`;
     const run = ok(await call('creator', 'POST', runs, {}), 201);
+    lastRunId = run.id;
     const chatPath = `${runs}/${run.id}/chat`;
     const body = (messages) => ({ messages, runtimeModel: 'claude-sonnet-4-5-20250929' });
     const u1 = { id: 'w1', role: 'user', parts: [{ type: 'text', text: 'Start over.' }] };
@@ -270,12 +272,19 @@ async function main() {
 
   await check('worker: the source snapshot excludes dependencies and build output; file writes stay inside the workspace', async () => {
     const w = worker.match[1];
-    const snap = await (await fetch(`${w}/sessions/${app.id}/source-snapshot`)).json();
+    const capability = runCapability(secretsKeyOf(dataDir), 'builder', ws, app.id, lastRunId);
+    const snap = await (await fetch(`${w}/sessions/${app.id}/source-snapshot`, { headers: { 'x-run-capability': capability } })).json();
     const paths = Object.keys(snap.files);
     assert.ok(paths.includes('agents.json') && paths.includes('package.json'), paths.join(','));
     assert.ok(!paths.some((p) => /(^|\/)(node_modules|dist|\.git)\//.test(p)), 'no excluded dirs');
     assert.equal(snap.fileCount, paths.length);
-    assert.equal((await fetch(`${w}/sessions/app_none/source-snapshot`)).status, 404);
+    // Without the capability of the app's latest turn (or for an app the worker never ran a turn of): 403.
+    for (const [appId, headers] of [[app.id, {}], [app.id, { 'x-run-capability': `${capability}0` }], ['app_none', {}],
+      ['app_none', { 'x-run-capability': capability }]]) {
+      const r = await fetch(`${w}/sessions/${appId}/source-snapshot`, { headers });
+      assert.equal(r.status, 403, `${appId} ${JSON.stringify(headers)}`);
+      assert.equal((await r.json()).error.code, 'invalid_run_capability');
+    }
     for (const bad of ['../escape.txt', '/etc/x', 'node_modules/x.js', 'src/../../x', 'dist/a.js', '.git/config']) {
       const r = await fetch(`${w}/sessions/${app.id}/files`, { method: 'PUT', headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ path: bad, content: 'x' }) });

@@ -9,6 +9,7 @@
 //   the page it started from with a code the page explains (programs keep the JSON);
 // - an expired token is refreshed once, on demand, when an app action needs it;
 // - the builder's requirement sync replaces the app's set; workspace-integrations is metadata;
+//   both want the capability of the builder run they name, while it has not ended;
 // - canary secrets and tokens appear in no response and no log.
 // No worker is needed (agents.json edits tolerate an unreachable worker).
 //
@@ -19,7 +20,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { harness, identityProvider } from './harness.mjs';
+import { harness, identityProvider, runCapability, secretsKeyOf } from './harness.mjs';
 
 const args = process.argv.slice(2);
 const buildDir = path.resolve(args[args.indexOf('--build') + 1] ?? 'build');
@@ -112,10 +113,11 @@ async function providerHandler(req, res) {
 // ---- calls (every response text kept for the canary check) ----
 const responses = [];
 let base;
-async function call(who, method, p, body, { redirect = 'follow', internal = false, headers: extra = {} } = {}) {
+async function call(who, method, p, body, { redirect = 'follow', internal = false, capability, headers: extra = {} } = {}) {
   const headers = { ...extra };
   if (who) headers.authorization = `Bearer ${users[who]}`;
   if (internal) headers.authorization = `Bearer ${INTERNAL}`;
+  if (capability) headers['x-run-capability'] = capability;
   if (body !== undefined) headers['content-type'] = 'application/json';
   const res = await fetch(p.startsWith('http') ? p : base + p, { method, headers, redirect, body: body === undefined ? undefined : JSON.stringify(body) });
   const text = await res.text();
@@ -184,6 +186,10 @@ async function main() {
   const runA = ok(await call('creator', 'POST', `/api/workspaces/${ws}/apps/${appA}/runs`, {}), 201).id;
   const appPath = `/api/workspaces/${ws}/apps/${appA}`;
   const secretsA = `${appPath}/integrations/secrets`;
+  // The internal routes: the internal token and the capability the web mints for the builder
+  // run the body names (from the secrets key in its data dir).
+  const builderCapability = (appId, runId) => runCapability(secretsKeyOf(dataDir), 'builder', ws, appId, runId);
+  const asTurnA = { internal: true, capability: builderCapability(appA, runA) };
 
   await check('the secrets key file is created 0600 in the data dir', async () => {
     const st = fs.statSync(path.join(dataDir, 'secrets.key'));
@@ -207,18 +213,40 @@ async function main() {
       permissionGroups: [{ name: 'read', description: 'Read', permissions: ['read'] }],
       secrets: secrets.map((s) => ({ name: s, label: s, description: s, required: true })),
       setupInstructions: { overview: 'o', steps: [{ title: 't', description: 'd', url: 'https://example.test' }], links: [] } });
-    assertError(await call(null, 'POST', '/api/internal/integration-requirements', setup([])), 401, 'unauthenticated');
-    let r = ok(await call(null, 'POST', '/api/internal/integration-requirements', setup([one('old.example.com', ['OLD_KEY']), one('127.0.0.1', ['API_KEY'])]), { internal: true }));
+    assertError(await call(null, 'POST', '/api/internal/integration-requirements', setup([]), { capability: asTurnA.capability }), 401, 'unauthenticated');
+    assertError(await call(null, 'POST', '/api/internal/integration-requirements', setup([]), { internal: true }), 403, 'invalid_run_capability');
+    assertError(await call(null, 'POST', '/api/internal/workspace-integrations', { workspaceId: ws, appId: appA, runId: runA }, { internal: true }),
+      403, 'invalid_run_capability');
+    let r = ok(await call(null, 'POST', '/api/internal/integration-requirements', setup([one('old.example.com', ['OLD_KEY']), one('127.0.0.1', ['API_KEY'])]), asTurnA));
     assert.equal(r.ok, true);
     assert.deepEqual(r.integrations.map((i) => i.domain).sort(), ['127.0.0.1', 'old.example.com']);
-    r = ok(await call(null, 'POST', '/api/internal/integration-requirements', setup([one('127.0.0.1', ['API_KEY'])]), { internal: true }));
+    r = ok(await call(null, 'POST', '/api/internal/integration-requirements', setup([one('127.0.0.1', ['API_KEY'])]), asTurnA));
     assert.deepEqual(r.integrations.map((i) => i.domain), ['127.0.0.1']);
-    assertError(await call(null, 'POST', '/api/internal/integration-requirements', setup([{ name: 'bad' }]), { internal: true }), 422, 'invalid_setup');
-    assertError(await call(null, 'POST', '/api/internal/integration-requirements', { ...setup([]), appId: appB }, { internal: true }), 404, 'not_found');
-    const w = ok(await call(null, 'POST', '/api/internal/workspace-integrations', { workspaceId: ws, appId: appA, runId: runA }, { internal: true }));
+    assertError(await call(null, 'POST', '/api/internal/integration-requirements', setup([{ name: 'bad' }]), asTurnA), 422, 'invalid_setup');
+    // Run A's capability does not name app B; one minted for app B finds no such run there.
+    assertError(await call(null, 'POST', '/api/internal/integration-requirements', { ...setup([]), appId: appB }, asTurnA), 403, 'invalid_run_capability');
+    assertError(await call(null, 'POST', '/api/internal/integration-requirements', { ...setup([]), appId: appB },
+      { internal: true, capability: builderCapability(appB, runA) }), 404, 'not_found');
+    const w = ok(await call(null, 'POST', '/api/internal/workspace-integrations', { workspaceId: ws, appId: appA, runId: runA }, asTurnA));
     assert.equal(w.integrations.length, 1);
     assert.deepEqual(w.integrations[0].secrets.map((s) => [s.name, s.configured]), [['API_KEY', false]]);
     assert.equal(w.integrations[0].configured, false);
+  });
+
+  await check('a builder run that has ended: its capability syncs and lists nothing (409 run_finished)', async () => {
+    const ended = ok(await call('creator', 'POST', `/api/workspaces/${ws}/apps/${appA}/runs`, {}), 201).id;
+    // Its turn fails on the missing worker; the stream ends once the run has.
+    const chat = await call('creator', 'POST', `${appPath}/runs/${ended}/chat`,
+      { messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'hi' }] }] });
+    assert.equal(chat.status, 200, chat.text);
+    assert.equal(ok(await call('creator', 'GET', `${appPath}/runs/${ended}/chat`)).status, 'failed');
+    const capability = builderCapability(appA, ended);
+    assertError(await call(null, 'POST', '/api/internal/integration-requirements',
+      { workspaceId: ws, appId: appA, runId: ended, setup: { integrations: [] } }, { internal: true, capability }), 409, 'run_finished');
+    assertError(await call(null, 'POST', '/api/internal/workspace-integrations',
+      { workspaceId: ws, appId: appA, runId: ended }, { internal: true, capability }), 409, 'run_finished');
+    const list = ok(await call('admin', 'GET', `${appPath}/integrations`));
+    assert.deepEqual(list.integrations.map((i) => i.domain), ['127.0.0.1'], 'the requirements run A synced are kept');
   });
 
   await check('static secrets are write-only and app-scoped', async () => {
@@ -229,7 +257,7 @@ async function main() {
     const entry = list.integrations.find((i) => i.domain === '127.0.0.1');
     assert.deepEqual(entry.secrets.map((s) => [s.name, s.configured]), [['API_KEY', true]]);
     assert.equal(entry.configured, true);
-    const w = ok(await call(null, 'POST', '/api/internal/workspace-integrations', { workspaceId: ws, appId: appA, runId: runA }, { internal: true }));
+    const w = ok(await call(null, 'POST', '/api/internal/workspace-integrations', { workspaceId: ws, appId: appA, runId: runA }, asTurnA));
     assert.ok(!JSON.stringify(w).includes('OTHER_KEY'), 'app B\'s grant is not listed for app A');
   });
 

@@ -15,7 +15,7 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import path from 'node:path';
-import { harness } from './harness.mjs';
+import { harness, runCapability, secretsKeyOf } from './harness.mjs';
 
 const args = process.argv.slice(2);
 const buildDir = path.resolve(args[args.indexOf('--build') + 1] ?? 'build');
@@ -26,10 +26,10 @@ const DEEP = 100000;
 
 // node:http with a declared length, so DELETE bodies are framed; a dropped connection (the
 // server died) resolves with status 0 instead of throwing.
-function send(base, method, p, body) {
+function send(base, method, p, body, extraHeaders = {}) {
   const u = new URL(base);
   const data = body === undefined ? undefined : Buffer.isBuffer(body) ? body : Buffer.from(body);
-  const headers = data ? { 'content-type': 'application/json', 'content-length': data.length } : {};
+  const headers = { ...(data ? { 'content-type': 'application/json', 'content-length': data.length } : {}), ...extraHeaders };
   const began = Date.now();
   return new Promise((resolve) => {
     const req = http.request({ host: u.hostname, port: u.port, method, path: p, headers }, (res) => {
@@ -99,11 +99,11 @@ function variants(template, limit) {
 const errorBody = (r) => (typeof r.json?.error?.code === 'string' && typeof r.json?.error?.message === 'string') ||
   (r.json?.jsonrpc === '2.0' && typeof r.json?.error?.code === 'number');
 
-// Sends every variant to one route, then checks the server is still up.
-async function hammer(base, health, [method, p, template, reads, extra = [], limit = 64]) {
+// Sends every variant to one route (with `headers`), then checks the server is still up.
+async function hammer(base, health, [method, p, template, reads, extra = [], limit = 64, headers = {}]) {
   const seen = [];
   for (const v of [...variants(template, limit), ...extra]) {
-    const r = await send(base, method, p, v.body);
+    const r = await send(base, method, p, v.body, headers);
     const where = `${method} ${p} (${v.name}): ${r.status} ${r.text.slice(0, 200)}`;
     assert.notEqual(r.status, 0, `no reply: ${where}`);
     assert.ok(r.status !== 500 && r.status !== 503, where);
@@ -157,6 +157,12 @@ await run(async () => {
   const runId = (await json('POST', `${A}/runs`, {}, 201)).id;
   const agentRun = (await json('POST', `${A}/agent-runs`, { agentId: 'helper', prompt: 'p', draft: true }, 201)).id;
   const runBody = { workspaceId: 'default', appId: app, runId: agentRun, agentId: 'helper' };
+  // The internal routes read the body, then want the capability of the run it names (403
+  // otherwise): sent along, the agent run's (the integration routes: the builder run's), a valid
+  // body goes on to the handler as before.
+  const secretsKey = secretsKeyOf(path.join(tmp, 'web'));
+  const agentCap = { 'x-run-capability': runCapability(secretsKey, 'agent', 'default', app, agentRun) };
+  const builderCap = { 'x-run-capability': runCapability(secretsKey, 'builder', 'default', app, runId) };
   const message = { id: 'm1', role: 'user', parts: [{ type: 'text', text: 'hi' }], metadata: { from: 'test' } };
 
   // [method, path, template, reads its body, extra variants, the route's depth limit]
@@ -184,7 +190,7 @@ await run(async () => {
     ['POST', `${A}/reviews/rev_x/reject`, { note: 'n' }, true],
     ['POST', `${A}/data`, { op: 'insert', collection: 'notes', scope: 'draft', data: { a: 1 } }, true],
     ['POST', '/api/internal/app-data', { ...runBody, action: 'write',
-      request: { op: 'insert', collection: 'notes', data: { a: 1 } } }, true],
+      request: { op: 'insert', collection: 'notes', data: { a: 1 } } }, true, [], 64, agentCap],
     ['POST', `${A}/agent-runs`, { agentId: 'helper', prompt: 'p', draft: true }, true],
     ['POST', `${A}/agent-runs/${agentRun}/stream?startOnly=1`, {}, false],
     ['POST', `${A}/agent-runs/${agentRun}/stop`, {}, false],
@@ -197,20 +203,21 @@ await run(async () => {
     ['POST', `${A}/app-tools/lookup/execute`, { draft: true, input: { q: 'x' } }, true],
     ['POST', `${A}/app-tools/lookup/report-failure`, { input: { q: 'x' }, result: { success: false, errorCode: 'X' },
       description: 'd', attemptedTask: 't' }, true],
-    ['POST', '/api/internal/tool-execute', { ...runBody, toolName: 'lookup', input: '{"q":"x"}' }, true],
+    ['POST', '/api/internal/tool-execute', { ...runBody, toolName: 'lookup', input: '{"q":"x"}' }, true, [], 64, agentCap],
     ['POST', '/api/internal/tool-failure-report', { ...runBody, toolName: 'lookup', description: '"d"',
-      attemptedTask: '"t"', failures: [{ toolName: 'lookup', input: {}, error: { errorCode: 'X' } }] }, true],
-    ['POST', '/api/internal/agent-run-complete', { ...runBody, status: 'completed', summary: 's' }, true],
+      attemptedTask: '"t"', failures: [{ toolName: 'lookup', input: {}, error: { errorCode: 'X' } }] }, true, [], 64, agentCap],
+    ['POST', '/api/internal/agent-run-complete', { ...runBody, status: 'completed', summary: 's' }, true, [], 64, agentCap],
     ['POST', '/api/internal/integration-requirements', { workspaceId: 'default', appId: app, runId,
-      setup: { integrations: [] } }, true],
-    ['POST', '/api/internal/workspace-integrations', { workspaceId: 'default', appId: app, runId }, true],
+      setup: { integrations: [] } }, true, [], 64, builderCap],
+    ['POST', '/api/internal/workspace-integrations', { workspaceId: 'default', appId: app, runId }, true, [], 64, builderCap],
   ];
   // The worker's templates are invalid in a harmless way (no runId, a bad path, an unknown
   // key), so a body that gets through starts no runtime and writes nothing. Its bodies come from
   // the web and carry runtime output back, so they may nest as deep as stored JSON (1024).
   const workerRoutes = [
-    ['POST', '/sessions/app_x/messages', { prompt: 'p', messages: [message], runtimeId: 'runtime-a' }, true, [], 1024],
-    ['POST', '/sessions/app_x/agent-run', { prompt: 'p', runtimeId: 'runtime-a' }, true, [], 1024],
+    ['POST', '/sessions/app_x/messages', { prompt: 'p', messages: [message], runtimeId: 'runtime-a', runCapability: 'cap-x' },
+      true, [], 1024],
+    ['POST', '/sessions/app_x/agent-run', { prompt: 'p', runtimeId: 'runtime-a', runCapability: 'cap-x' }, true, [], 1024],
     ['POST', '/sessions/app_x/agent-run/arun_x/stop', {}, false],
     ['PUT', '/sessions/app_x/files', { path: '../outside', content: 'c' }, true, [], 1024],
     ['PUT', '/provider-keys/NOT_A_KEY', { value: 'v' }, true],

@@ -14,7 +14,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { harness, SseReader, toolTurn, use } from './harness.mjs';
+import { harness, SseReader, toolTurn, use, runCapability } from './harness.mjs';
 import { apiClient, startPlatform } from './browser/platform.mjs';
 
 const args = process.argv.slice(2);
@@ -105,8 +105,10 @@ async function main() {
 
   let built;  // dist/ as the worker's build left it: path → bytes
   let doneDigest;
+  let turnCapability;  // the builder turn's run capability, as the web minted it
   await check('a builder turn through platform-web writes src/App.tsx and done_building builds it', async () => {
     const runRec = await call('POST', `${appPath}/runs`, {});
+    turnCapability = runCapability(secretsKey, 'builder', 'default', app.id, runRec.id);
     const res = await fetch(`${p.web}${appPath}/runs/${runRec.id}/chat`, {
       method: 'POST', headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Build a heading.' }] }] }),
@@ -126,6 +128,16 @@ async function main() {
     assert.equal(js.length, 1, [...built.keys()].join());
     assert.ok(built.get(js[0]).includes(marker), 'the bundle holds the app the turn wrote');
     assert.ok(built.get('index.html').includes(`./${js[0]}`), 'index.html loads the bundle by a relative URL');
+    // The worker gives the build to the holder of the turn's capability only.
+    const artifact = (headers) => fetch(`${p.worker}/sessions/${app.id}/preview-artifact`, { headers });
+    const mine = await artifact({ 'x-run-capability': turnCapability });
+    assert.equal(mine.status, 200, await mine.clone().text());
+    await mine.arrayBuffer();
+    for (const headers of [{}, { 'x-run-capability': runCapability(secretsKey, 'builder', 'default', other.id, runRec.id) }]) {
+      const refused = await artifact(headers);
+      assert.equal(refused.status, 403, JSON.stringify(headers));
+      assert.equal((await refused.json()).error.code, 'invalid_run_capability');
+    }
   });
 
   const worker = started['p-worker'];
@@ -150,8 +162,10 @@ async function main() {
   await check('a fresh worker on the same address has no build; the preview is unchanged', async () => {
     const fresh = await start('p-worker-2', worker.cmd, [], { ...worker.env, PLATFORM_WORKER_PORT: new URL(p.worker).port }, worker.ready);
     assert.equal(fresh.match[1], p.worker);
-    const artifact = await fetch(`${p.worker}/sessions/${app.id}/preview-artifact`);
-    assert.equal(artifact.status, 404, 'the new worker holds no build of the app');
+    // The new worker ran no turn of the app: the old turn's capability is not one it knows.
+    const artifact = await fetch(`${p.worker}/sessions/${app.id}/preview-artifact`, { headers: { 'x-run-capability': turnCapability } });
+    assert.equal(artifact.status, 403, 'the new worker holds no turn (and no build) of the app');
+    assert.equal((await artifact.json()).error.code, 'invalid_run_capability');
     const shown = await call('GET', appPath);
     assert.equal(shown.preview.digest, doneDigest);
     entryA = shown.preview.url;

@@ -4,8 +4,9 @@
 // approved through the governance routes, secrets and OAuth through the integration settings.
 // Every execution rule: secret injection, missing placeholder → no call, input to a tool
 // without input placeholders → failure, unconfigured → mock, OAuth without an account → mock,
-// staleness and re-approval, internal tool-execute acting as the run's user, failure reports
-// creating repair runs with audit events, the loop guard, canaries never leaving the server,
+// staleness and re-approval, internal tool-execute acting as the run's user (and only with the
+// run's capability, while the run is live), failure reports creating repair runs with audit
+// events, the loop guard, canaries never leaving the server,
 // also when the provider echoes the key encoded (JSON escapes, twice escaped, percent, base64).
 //
 // Usage: node e2e-tool-execution.mjs --build DIR --project DIR
@@ -14,7 +15,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { harness, identityProvider } from './harness.mjs';
+import { harness, identityProvider, runCapability, secretsKeyOf } from './harness.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name) => {
@@ -157,8 +158,12 @@ async function main() {
     try { json = JSON.parse(text); } catch { json = undefined; }
     return { status: res.status, json, text, location: res.headers.get('location') };
   };
-  const internal = (p, body, tokenValue = INTERNAL) => call(null, 'POST', p, body,
-    tokenValue ? { authorization: `Bearer ${tokenValue}` } : {});
+  // The internal routes: the internal token and the capability the web minted for the run
+  // (X-Run-Capability, from the web's secrets key in its data dir).
+  const secretsKey = secretsKeyOf(dataDir);
+  const agentCapability = (appId, id) => runCapability(secretsKey, 'agent', ws, appId, id);
+  const internal = (p, body, tokenValue = INTERNAL, capability) => call(null, 'POST', p, body, {
+    ...(tokenValue ? { authorization: `Bearer ${tokenValue}` } : {}), ...(capability ? { 'x-run-capability': capability } : {}) });
   const ok = (r, status = 200) => {
     assert.equal(r.status, status, r.text);
     return r.json;
@@ -285,8 +290,14 @@ async function main() {
 
   // An agent run of the draft, triggered by collab: internal calls act as collab.
   const runId = ok(await call('collab', 'POST', `${appPath}/agent-runs`, { agentId: 'helper', prompt: 'find deals', draft: true }), 201).id;
-  const toolExecute = (extra, tokenValue) => internal('/api/internal/tool-execute',
-    { workspaceId: ws, appId: app, runId, agentId: 'helper', toolName: 'agent_deals', input: JSON.stringify({ stage: 'lost' }), ...extra }, tokenValue);
+  const runCap = agentCapability(app, runId);
+  const toolExecute = (extra, tokenValue = INTERNAL, capability = runCap) => internal('/api/internal/tool-execute',
+    { workspaceId: ws, appId: app, runId, agentId: 'helper', toolName: 'agent_deals', input: JSON.stringify({ stage: 'lost' }), ...extra },
+    tokenValue, capability);
+  const refusedCapability = (r, what) => {
+    assert.equal(r.status, 403, `${what}: ${r.text}`);
+    assert.equal(r.json.error.code, 'invalid_run_capability', what);
+  };
 
   await check('internal tool-execute: the approved agent tool runs for the run; refusals', async () => {
     const r = ok(await toolExecute({}));
@@ -295,10 +306,52 @@ async function main() {
     assert.equal((await toolExecute({}, null)).status, 401);
     assert.equal((await toolExecute({}, 'wrong-token')).status, 401);
     assert.equal((await toolExecute({ agentId: 'someone' })).status, 403);
-    assert.equal((await toolExecute({ appId: other })).status, 404);
+    // The run's capability names its app and run: for any other it is refused before the lookup.
+    refusedCapability(await toolExecute({ appId: other }), 'the run\'s capability for another app');
+    // A capability minted for a run that does not exist reaches the lookup.
+    const nope = await toolExecute({ appId: other }, INTERNAL, agentCapability(other, runId));
+    assert.equal(nope.status, 404, nope.text);
+    assert.equal(nope.json.error.code, 'not_found');
     const notMine = await toolExecute({ toolName: 'static_deals' });
     assert.equal(notMine.status, 403);
     assert.equal(notMine.json.error.code, 'tool_not_approved');
+  });
+
+  await check('internal tool-execute wants the run\'s own capability: none, a wrong one, another run\'s, a builder one are 403', async () => {
+    const before = seen.length;
+    refusedCapability(await toolExecute({}, INTERNAL, null), 'the right bearer, no X-Run-Capability');
+    refusedCapability(await toolExecute({}, INTERNAL, `${runCap.slice(0, -1)}${runCap.at(-1) === '0' ? '1' : '0'}`), 'a tampered capability');
+    refusedCapability(await toolExecute({}, INTERNAL, runCapability(secretsKey, 'builder', ws, app, runId)), 'a builder capability');
+    refusedCapability(await toolExecute({}, INTERNAL, runCapability(crypto.randomBytes(32), 'agent', ws, app, runId)), 'another key\'s capability');
+    const runB = ok(await call('collab', 'POST', `${appPath}/agent-runs`, { agentId: 'helper', prompt: 'find more deals', draft: true }), 201).id;
+    refusedCapability(await toolExecute({}, INTERNAL, agentCapability(app, runB)), 'run B\'s capability for run A');
+    refusedCapability(await toolExecute({ runId: runB }), 'run A\'s capability for run B');
+    // With neither the token nor a capability, the token is what is checked first.
+    assert.equal((await toolExecute({}, null, null)).status, 401);
+    assert.equal(seen.length, before, 'the provider was never called');
+  });
+
+  await check('a finished agent run\'s capability: tool-execute and tool-failure-report are 409 run_finished', async () => {
+    const runC = ok(await call('collab', 'POST', `${appPath}/agent-runs`, { agentId: 'helper', prompt: 'and more', draft: true }), 201).id;
+    const capC = agentCapability(app, runC);
+    const ofC = { workspaceId: ws, appId: app, runId: runC, agentId: 'helper' };
+    assert.equal(ok(await toolExecute({ runId: runC }, INTERNAL, capC)).success, true, 'live, it runs the tool');
+    const completion = { workspaceId: ws, appId: app, runId: runC, status: 'completed', result: 'done' };
+    refusedCapability(await internal('/api/internal/agent-run-complete', completion), 'agent-run-complete without the capability');
+    assert.equal(ok(await internal('/api/internal/agent-run-complete', completion, INTERNAL, capC)).duplicate, false);
+    const before = seen.length;
+    const finished = (r, what) => {
+      assert.equal(r.status, 409, `${what}: ${r.text}`);
+      assert.equal(r.json.error.code, 'run_finished', what);
+    };
+    finished(await toolExecute({ runId: runC }, INTERNAL, capC), 'tool-execute');
+    finished(await internal('/api/internal/tool-failure-report', { ...ofC, toolName: 'agent_deals',
+      description: JSON.stringify('the tool keeps failing'), attemptedTask: JSON.stringify('list deals'),
+      failures: [{ toolName: 'agent_deals', input: {}, executeStatus: 200, error: { errorCode: 'MISSING_INPUT', errorCategory: 'input' } }] },
+    INTERNAL, capC), 'tool-failure-report');
+    assert.equal(seen.length, before, 'the provider was not called for the finished run');
+    // The worker's retried callback still answers 200.
+    assert.equal(ok(await internal('/api/internal/agent-run-complete', completion, INTERNAL, capC)).duplicate, true);
   });
 
   await check('a provider echoing the key encoded: internal tool-execute answers the agent without it in any form', async () => {
@@ -379,14 +432,17 @@ async function main() {
       error: { error: 'missing input', errorCode: 'MISSING_INPUT', errorCategory: 'input' } }];
     const body = { workspaceId: ws, appId: app, runId, agentId: 'helper', toolName: 'agent_deals',
       description: JSON.stringify('the tool keeps failing'), attemptedTask: JSON.stringify('list deals'), failures };
-    assert.equal((await internal('/api/internal/tool-failure-report', body, 'wrong-token')).status, 401);
-    assert.equal((await internal('/api/internal/tool-failure-report', { ...body, appId: other })).status, 404);
-    const first = ok(await internal('/api/internal/tool-failure-report', body), 202);
+    const report = (b, tokenValue = INTERNAL, capability = runCap) => internal('/api/internal/tool-failure-report', b, tokenValue, capability);
+    assert.equal((await report(body, 'wrong-token')).status, 401);
+    refusedCapability(await report(body, INTERNAL, null), 'no capability');
+    refusedCapability(await report({ ...body, appId: other }), 'the run\'s capability for another app');
+    assert.equal((await report({ ...body, appId: other }, INTERNAL, agentCapability(other, runId))).status, 404);
+    const first = ok(await report(body), 202);
     assert.equal(first.ok, true, JSON.stringify(first));
     assert.equal((await builderRun(first.builderRunId)).runReason, 'app_tool_failure');
-    const second = ok(await internal('/api/internal/tool-failure-report', body), 202);
+    const second = ok(await report(body), 202);
     assert.equal(second.ok, true);
-    const third = ok(await internal('/api/internal/tool-failure-report', body));
+    const third = ok(await report(body));
     assert.equal(third.ok, false);
     assert.equal(third.status, 'loop_guard');
     assert.match(third.error, /repair/);
@@ -403,6 +459,7 @@ async function main() {
       assert.ok(!log.includes(c), `the log carried ${c.slice(0, 14)}`);
     }
     assert.ok(log.includes('tool=static_deals'), 'tool outcomes are logged (ids only)');
+    assert.ok(!log.includes(runCap), 'the log carried a run capability');
     for (const c of canaries) assert.ok(!events.includes(c), `an event carried ${c.slice(0, 14)}`);
     assert.match(events, /"runReason":"app_tool_failure"/);
     eventsAbort.abort();

@@ -28,6 +28,8 @@ const canary = {
   redis: 'redis://:canary-redis-pass-8812@127.0.0.1:1',
   identity: 'canary-identity-secret-3391',
   cookie: 'canary-cookie-value-4471',
+  // The run's capability: the worker repeats it to the web server, never to the runtime.
+  capability: 'canary-run-capability-6620',
 };
 
 // Everything the stand-in web server received, by route.
@@ -37,7 +39,7 @@ const completion = (runId) => (received.complete.has(runId) ? Promise.resolve(re
   : new Promise((resolve) => completeWaiters.set(runId, resolve)));
 
 function webRoute(req, body) {
-  const record = { auth: req.headers.authorization, body, raw: JSON.stringify(body) };
+  const record = { auth: req.headers.authorization, capability: req.headers['x-run-capability'], body, raw: JSON.stringify(body) };
   if (req.url === '/api/internal/tool-execute') {
     received.execute.push(record);
     if (body.toolName === 'get_weather') {
@@ -159,6 +161,7 @@ async function main() {
     runId: 'run1', appId: 'app1', workspaceId: 'ws1', prompt: 'Get the weather in Oslo and post the weekly report',
     systemPrompt: 'You are the reporter agent.', agentConfig, allowedTools: ['mcp__app_data__update_app_data'],
     callbackUrl: `${webUrl}/api/internal/agent-run-complete`, sourceFiles: { 'README.md': 'app\n' },
+    runCapability: canary.capability,
   };
   const started = await fetch(`${worker}/sessions/app1__agent__run1/agent-run`, {
     method: 'POST',
@@ -250,6 +253,7 @@ async function main() {
     const weather = received.execute.find((r) => r.body.toolName === 'get_weather');
     assert.ok(weather, 'get_weather reached the web server');
     assert.equal(weather.auth, `Bearer ${canary.internal}`);
+    assert.equal(weather.capability, canary.capability, 'the run capability comes back as X-Run-Capability');
     assert.deepEqual(Object.keys(weather.body).sort(), ['agentId', 'appId', 'input', 'runId', 'toolName', 'workspaceId']);
     assert.deepEqual(weather.body, { workspaceId: 'ws1', appId: 'app1', runId: 'run1', agentId: 'reporter',
       toolName: 'get_weather', input: '{"city":"Oslo"}' });
@@ -257,6 +261,7 @@ async function main() {
 
   await check('the data tool writes the declared collection through the web server', async () => {
     assert.equal(received.data.length, 1);
+    assert.equal(received.data[0].capability, canary.capability);
     assert.deepEqual(received.data[0].body, { workspaceId: 'ws1', appId: 'app1', runId: 'run1', agentId: 'reporter',
       action: 'write', request: { collection: 'notes', op: 'insert', data: { city: 'Oslo', tempC: 21 } } });
   });
@@ -265,6 +270,7 @@ async function main() {
     assert.equal(received.report.length, 1);
     const report = received.report[0];
     assert.equal(report.auth, `Bearer ${canary.internal}`);
+    assert.equal(report.capability, canary.capability);
     assert.equal(report.body.runId, 'run1');
     assert.equal(report.body.toolName, 'post_report');
     assert.equal(report.body.failures.length, 1);
@@ -281,6 +287,7 @@ async function main() {
 
   await check('the run completes; its transcript holds the tool results and no canary', async () => {
     assert.equal(done.body.status, 'completed', JSON.stringify(done.body.error));
+    assert.equal(done.capability, canary.capability, 'the completion callback carries the capability too');
     const results = done.body.transcript.filter((m) => m.type === 'user').flatMap((m) => m.message.content)
       .filter((c) => c.type === 'tool_result');
     assert.equal(results.length, 4);

@@ -61,7 +61,7 @@ async function turn(worker, appId, prompt, { sessionState = null, runId = 'run1'
   const r = await fetch(`${worker}/sessions/${appId}/messages`, {
     method: 'POST', headers,
     body: JSON.stringify({ runId, workspaceId: 'ws1', appId, prompt, systemPrompt: 'You are the platform builder. BUILDER-PROMPT-MARK',
-      settings: runtimeB(params), sessionState }),
+      settings: runtimeB(params), sessionState, runCapability: `cap-${appId}-${runId}` }),
   });
   assert.equal(r.status, 200, await r.clone().text());
   const events = await new SseReader(r, { payload: true }).toEnd();
@@ -340,7 +340,7 @@ async function agentRunCheck() {
           runId: 'r1', appId: 'app1', workspaceId: 'ws1', prompt: 'Summarize the app.', systemPrompt: 'You are an app agent.',
           agentConfig: { id: 'helper', tools: [], dataCollections: [] }, allowedTools: ['WebFetch', 'Bash'],
           callbackUrl: `http://127.0.0.1:${receiver.address().port}/api/internal/agent-run-complete`,
-          sourceFiles: { 'src/App.tsx': 'export default 1;\n' }, settings: runtimeB(),
+          sourceFiles: { 'src/App.tsx': 'export default 1;\n' }, settings: runtimeB(), runCapability: 'cap-app1-r1',
         }),
       });
       assert.equal(r.status, 202);
@@ -386,7 +386,7 @@ async function standInWeb(toolsOf) {
         return reply(200, { city, tempC: 21 });
       }
       const body = JSON.parse(raw || '{}');
-      const record = { auth: req.headers.authorization, body, raw };
+      const record = { auth: req.headers.authorization, capability: req.headers['x-run-capability'], body, raw };
       if (req.url === '/api/internal/tool-execute') {
         received.execute.push(record);
         const tool = toolsOf(body.agentId).find((t) => t.name === body.toolName);
@@ -444,7 +444,7 @@ async function appToolsAgentCheck() {
           runId: 'r-tools', appId: 'app1', workspaceId: 'ws1', prompt: 'Note the weather in Oslo.',
           systemPrompt: 'You are the weather notes agent.', agentConfig, allowedTools: [],
           callbackUrl: `${web.url}/api/internal/agent-run-complete`, sourceFiles: { 'README.md': 'app\n' },
-          settings: runtimeB(),
+          settings: runtimeB(), runCapability: 'cap-app1-r-tools',
         }),
       });
       assert.equal(r.status, 202, await r.clone().text());
@@ -461,6 +461,7 @@ async function appToolsAgentCheck() {
       assert.deepEqual(web.received.endpoint, ['Oslo'], 'the test endpoint got the input placeholder');
       assert.equal(web.received.data.length, 1);
       assert.equal(web.received.data[0].auth, `Bearer ${token}`);
+      for (const c of [done, exec, web.received.data[0]]) assert.equal(c.capability, 'cap-app1-r-tools', 'the run\'s capability');
       assert.deepEqual(web.received.data[0].body, { workspaceId: 'ws1', appId: 'app1', runId: 'r-tools', agentId: 'weather-notes',
         action: 'write', request: { collection: 'notes', op: 'insert', data: { city: 'Oslo', tempC: 21 } } });
 

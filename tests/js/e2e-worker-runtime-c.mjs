@@ -147,7 +147,7 @@ async function main() {
       const body = JSON.parse(raw || '{}');
       let reply = null;
       if (req.url === '/api/internal/tool-execute') {
-        received.execute.push({ auth: req.headers.authorization, body });
+        received.execute.push({ auth: req.headers.authorization, capability: req.headers['x-run-capability'], body });
         const tool = (agentTools.get(body.agentId) ?? []).find((t) => t.name === body.toolName);
         const input = JSON.parse(body.input);
         const url = tool.endpoint.url.replace(/\{\{(\w+)\}\}/g, (_, k) => encodeURIComponent(input[k] ?? ''));
@@ -156,9 +156,10 @@ async function main() {
       } else if (req.url === '/api/internal/app-data') {
         received.data.push(body);
         received.dataAuth = req.headers.authorization;
+        received.dataCapability = req.headers['x-run-capability'];
         reply = { ok: true, docId: 'doc-1', version: 1 };
       } else if (req.url === '/api/internal/agent-run-complete') {
-        const record = { auth: req.headers.authorization, body, raw };
+        const record = { auth: req.headers.authorization, capability: req.headers['x-run-capability'], body, raw };
         received.complete.set(body.runId, record);
         waiters.get(body.runId)?.(record);
         reply = { ok: true };
@@ -210,7 +211,7 @@ async function main() {
   const auth = { authorization: `Bearer ${internalToken}`, 'content-type': 'application/json' };
   const settings = (runtimeModel, runtimeParams = {}) => ({ settings: { runtimeId: 'runtime-c', runtimeModel, runtimeParams } });
   const builderBody = (runId, prompt, runtimeModel, extra = {}) => ({
-    runId, workspaceId: 'ws1', appId: 'app1', prompt, systemPrompt, settings: settings(runtimeModel), ...extra });
+    runId, workspaceId: 'ws1', appId: 'app1', prompt, systemPrompt, settings: settings(runtimeModel), runCapability: `cap-${runId}`, ...extra });
   const postTurn = (w, body, app = 'app1') => fetch(`${w.url}/sessions/${app}/messages`,
     { method: 'POST', headers: auth, body: JSON.stringify(body) });
   const messagesOf = async (res) => {
@@ -372,7 +373,7 @@ async function main() {
       agentConfig: { id: 'notes', tools: [], dataCollections: ['notes'] },
       allowedTools: ['WebFetch', 'Bash', 'mcp__app_data__update_app_data'],
       callbackUrl: `${webUrl}/api/internal/agent-run-complete`, sourceFiles: { 'README.md': 'app\n' },
-      settings: settings('agent/m'),
+      settings: settings('agent/m'), runCapability: 'cap-ar1',
     };
     const r = await fetch(`${worker.url}/sessions/app1__agent__ar1/agent-run`, { method: 'POST', headers: auth, body: JSON.stringify(body) });
     assert.equal(r.status, 202, await r.clone().text());
@@ -457,7 +458,7 @@ async function main() {
       runId: 'ar-tools', appId: 'app1', workspaceId: 'ws1', prompt: 'Note the weather in Oslo',
       systemPrompt: 'You are the weather notes agent.', agentConfig, allowedTools: [],
       callbackUrl: `${webUrl}/api/internal/agent-run-complete`, sourceFiles: { 'README.md': 'app\n' },
-      settings: settings('tools/m'),
+      settings: settings('tools/m'), runCapability: 'cap-ar-tools',
     };
     const r = await fetch(`${worker.url}/sessions/app1__agent__ar-tools/agent-run`, { method: 'POST', headers: auth, body: JSON.stringify(body) });
     assert.equal(r.status, 202, await r.clone().text());
@@ -473,6 +474,8 @@ async function main() {
     assert.deepEqual(received.endpoint, ['Oslo'], 'the test endpoint got the input placeholder');
     const data = received.data.slice(dataBefore);
     assert.equal(received.dataAuth, `Bearer ${internalToken}`);
+    assert.deepEqual([done.capability, received.execute[0].capability, received.dataCapability], Array(3).fill('cap-ar-tools'),
+      'the run\'s capability on every call to the web');
     assert.deepEqual(data, [{ workspaceId: 'ws1', appId: 'app1', runId: 'ar-tools', agentId: 'weather-notes',
       action: 'write', request: { collection: 'notes', op: 'insert', data: { city: 'Oslo', tempC: 21 } } }]);
 
@@ -617,7 +620,7 @@ async function main() {
     assert.equal(e.code, 'runtime_not_available');
     assert.match(e.message, /0\.1\.174 has no `run --format json`/);
     const agent = await fetch(`${old.url}/sessions/app9__agent__ar9/agent-run`, { method: 'POST', headers: auth,
-      body: JSON.stringify({ runId: 'ar9', appId: 'app9', workspaceId: 'ws1', prompt: 'x', settings: settings('agent/m') }) });
+      body: JSON.stringify({ runId: 'ar9', appId: 'app9', workspaceId: 'ws1', prompt: 'x', settings: settings('agent/m'), runCapability: 'cap-ar9' }) });
     assert.equal(agent.status, 503);
     assert.equal((await agent.json()).error.code, 'runtime_not_available');
     const models = await fetch(`${old.url}/opencode/models`, { headers: auth });

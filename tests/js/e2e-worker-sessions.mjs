@@ -39,7 +39,7 @@ async function main() {
     const r = await fetch(`${worker}/sessions/app1/messages`, {
       method: 'POST', headers,
       body: JSON.stringify({ runId: 'run1', workspaceId: 'ws1', appId: 'app1', prompt, systemPrompt: 'Builder.',
-        settings: { settings: { runtimeId: 'runtime-a' } }, sessionState }),
+        settings: { settings: { runtimeId: 'runtime-a' } }, sessionState, runCapability: 'cap-run1' }),
     });
     assert.equal(r.status, 200);
     const events = await new SseReader(r, { payload: true }).toEnd();

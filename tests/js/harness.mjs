@@ -175,3 +175,21 @@ export async function assembleMessage(body) {
   for await (const m of readUIMessageStream({ stream: chunks, onError: (e) => { throw e; } })) last = m;
   return last;
 }
+
+// platform-web's 32-byte secrets key, as PLATFORM_SECRETS_KEY spells it (64 hex chars, or
+// base64), or as the web keeps it in <data dir>/secrets.key when that is unset (hex and a
+// newline, written at the web's first start).
+export function secretsKeyFrom(text) {
+  const t = text.trim();
+  const key = /^[0-9a-fA-F]{64}$/.test(t) ? Buffer.from(t, 'hex') : Buffer.from(t, 'base64');
+  if (key.length !== 32) throw new Error('not a 32-byte secrets key');
+  return key;
+}
+export const secretsKeyOf = (dataDir) => secretsKeyFrom(fs.readFileSync(path.join(dataDir, 'secrets.key'), 'utf8'));
+
+// The capability platform-web mints for one run and checks, as X-Run-Capability, on its
+// /api/internal/* routes: kind is 'builder' for a builder turn, 'agent' for an app-agent run.
+export function runCapability(secretsKey, kind, workspaceId, appId, runId) {
+  const k = crypto.createHmac('sha256', secretsKey).update('platform run capabilities v1').digest();
+  return `rc1.${crypto.createHmac('sha256', k).update(`${kind}\n${workspaceId}\n${appId}\n${runId}`).digest('hex')}`;
+}
