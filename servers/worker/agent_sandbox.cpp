@@ -23,6 +23,7 @@
 #include "../common/socket_io.hpp"
 #include "platform/api_error.hpp"
 #include "platform/egress_head.hpp"
+#include "platform/internet_door.hpp"
 #include "platform/url.hpp"
 #include "random_hex.hpp"
 #include "worker_config.hpp"
@@ -67,8 +68,14 @@ std::size_t recv_some(int fd, char* buf, std::size_t size, clock_type::time_poin
 }
 
 void refuse(int fd, int status, std::string_view message) {
-  std::string body = R"({"error":{"code":"egress_refused","message":")" + std::string(message) + "\"}}";
-  std::string reply = "HTTP/1.1 " + std::to_string(status) + (status == 502 ? " Bad Gateway" : " Bad Request") +
+  std::string text;
+  for (char c : message) {
+    if (c == '"' || c == '\\') text += '\\';
+    if (static_cast<unsigned char>(c) >= 0x20) text += c;
+  }
+  std::string body = R"({"error":{"code":"egress_refused","message":")" + text + "\"}}";
+  std::string reply = "HTTP/1.1 " + std::to_string(status) +
+                      (status == 502 ? " Bad Gateway" : status == 403 ? " Forbidden" : " Bad Request") +
                       "\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: " +
                       std::to_string(body.size()) + "\r\n\r\n" + body;
   send_all(fd, reply);
@@ -136,16 +143,9 @@ void serve_provider(int fd, const provider_route& route) {
   ::shutdown(fd, SHUT_WR);
 }
 
-// The broker door: bytes both ways to the broker's own listener, which answers /mcp/* only.
-void serve_broker(int fd, int port) {
-  fd_guard up(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
-  if (up.fd < 0 || port <= 0) return;
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_port = htons(static_cast<std::uint16_t>(port));
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (::connect(up.fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) return;
-  pollfd p[2] = {{fd, POLLIN, 0}, {up.fd, POLLIN, 0}};
+// Bytes both ways between the jail's side and `up` until both ends are done.
+void relay_both(int fd, int up) {
+  pollfd p[2] = {{fd, POLLIN, 0}, {up, POLLIN, 0}};
   bool open[2] = {true, true};
   char buf[65536];
   while (open[0] || open[1]) {
@@ -155,7 +155,7 @@ void serve_broker(int fd, int port) {
     for (int i = 0; i < 2; ++i) {
       if (!open[i] || !(p[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
       ssize_t n = ::recv(p[i].fd, buf, sizeof buf, 0);
-      int other = p[1 - i].fd;
+      int other = i == 0 ? up : fd;
       if (n <= 0) {
         open[i] = false;
         p[i].fd = -1;
@@ -165,6 +165,85 @@ void serve_broker(int fd, int port) {
       if (!send_all(other, std::string_view(buf, static_cast<std::size_t>(n)))) return;
     }
   }
+}
+
+// A TCP connection to the first of `addresses` that answers within `deadline`; -1 when none.
+int connect_any(const std::vector<ip_address>& addresses, std::uint16_t port, clock_type::time_point deadline) {
+  for (const auto& a : addresses) {
+    sockaddr_storage ss{};
+    socklen_t len = 0;
+    if (a.is_v4()) {
+      auto* v4 = reinterpret_cast<sockaddr_in*>(&ss);
+      v4->sin_family = AF_INET;
+      v4->sin_port = htons(port);
+      std::memcpy(&v4->sin_addr, a.bytes.data(), 4);
+      len = sizeof *v4;
+    } else {
+      auto* v6 = reinterpret_cast<sockaddr_in6*>(&ss);
+      v6->sin6_family = AF_INET6;
+      v6->sin6_port = htons(port);
+      std::memcpy(&v6->sin6_addr, a.bytes.data(), 16);
+      len = sizeof *v6;
+    }
+    int fd = ::socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    if (fd < 0) continue;
+    int r = ::connect(fd, reinterpret_cast<sockaddr*>(&ss), len);
+    if (r != 0 && errno == EINPROGRESS) {
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock_type::now()).count();
+      pollfd p{fd, POLLOUT, 0};
+      int err = 0;
+      socklen_t el = sizeof err;
+      if (left > 0 && ::poll(&p, 1, static_cast<int>(left)) == 1 && ::getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &el) == 0 && err == 0) r = 0;
+    }
+    if (r == 0) {
+      int flags = ::fcntl(fd, F_GETFL);
+      ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+      return fd;
+    }
+    ::close(fd);
+  }
+  return -1;
+}
+
+// The broker door: bytes both ways to the broker's own listener, which answers /mcp/* only.
+void serve_broker(int fd, int port) {
+  if (port <= 0) return;
+  int up = connect_any({ip_address::v4(0x7f000001)}, static_cast<std::uint16_t>(port), clock_type::now() + std::chrono::seconds(5));
+  if (up < 0) return;
+  fd_guard guard(up);
+  relay_both(fd, up);
+}
+
+// The internet door (platform/internet_door.hpp): one CONNECT per connection, to an address the
+// guard allows, then bytes both ways; TLS runs end to end through it.
+void serve_internet(int fd, const address_allow_list& allow) {
+  auto deadline = clock_type::now() + head_timeout;
+  egress_head_reader reader(16 * 1024);
+  char buf[16384];
+  while (reader.current() == egress_head_reader::state::need_more) {
+    std::size_t n = recv_some(fd, buf, sizeof buf, deadline);
+    if (n == 0) return;
+    reader.feed(std::string_view(buf, n));
+  }
+  if (reader.current() == egress_head_reader::state::too_large) return refuse(fd, 400, "the request head is too large");
+  auto target = parse_connect_head(reader.head());
+  if (!target) return refuse(fd, 403, target.error().message);
+  std::vector<ip_address> resolved;
+  if (target->literal) {
+    auto u = parse_url("https://" + (target->host.find(':') != std::string::npos ? "[" + target->host + "]" : target->host) + "/");
+    if (u && u->address()) resolved.push_back(*u->address());
+  } else {
+    auto found = system_resolve(target->host, std::chrono::seconds(10));
+    if (found) resolved = std::move(*found);
+  }
+  auto addresses = internet_door_addresses(*target, resolved, allow);
+  if (!addresses) return refuse(fd, 403, addresses.error().message);
+  int up = connect_any(*addresses, target->port, clock_type::now() + std::chrono::seconds(15));
+  if (up < 0) return refuse(fd, 502, "the host " + target->host + " did not answer on port " + std::to_string(target->port));
+  fd_guard guard(up);
+  if (!send_all(fd, "HTTP/1.1 200 Connection established\r\n\r\n")) return;
+  if (!reader.rest().empty() && !send_all(up, reader.rest())) return;
+  relay_both(fd, up);
 }
 
 // A socket in the jail's doors directory and the thread accepting on it; every connection on a
@@ -329,6 +408,7 @@ struct agent_sandbox::impl {
   std::string root;
   std::vector<std::string> installs;  // the runtimes' CLIs, read-only in every jail
   std::shared_ptr<http_transport::tls_context> tls;
+  std::shared_ptr<const address_allow_list> internet_allow;
   std::string description;
 };
 
@@ -346,6 +426,9 @@ result<std::shared_ptr<agent_sandbox>> agent_sandbox::create(const config& cfg, 
   // The jails' identities pass through to reach their own dirs; nothing here is listable.
   ::chmod(i.root.c_str(), 0711);
   for (const auto* p : {&cfg.claude_path, &cfg.codex_path, &cfg.opencode_path}) add_install(i.installs, *p);
+  auto allow = address_allow_list::parse(cfg.sandbox_internet_allow);
+  if (!allow) return fail(api_error::invalid_config, "PLATFORM_SANDBOX_INTERNET_ALLOW: " + allow.error().message);
+  i.internet_allow = std::make_shared<const address_allow_list>(std::move(*allow));
   if (cfg.sandbox_mode == "off") {
     i.description = "off (PLATFORM_SANDBOX=off: every agent runs as the worker's own user, with all it can reach)";
     return s;
@@ -384,6 +467,7 @@ result<std::unique_ptr<turn_jail>> agent_sandbox::open(const jail_plan& plan) co
   j->node_modules_ = plan.node_modules.empty() ? std::string() : absolute(plan.node_modules);
   j->provider_ = plan.provider;
   j->broker_ = plan.broker;
+  j->internet_ = plan.internet;
   j->broker_token_var_ = plan.broker_token_var;
   j->placeholder_ = "platform-sandbox-" + random_hex(16);
   j->read_only_ = impl_->installs;
@@ -428,6 +512,12 @@ result<std::unique_ptr<turn_jail>> agent_sandbox::open(const jail_plan& plan) co
     route->secret = plan.provider->secret;
     route->tls = impl_->tls;
     auto d = door::open(j->doors_dir_ + "/provider.sock", j->identity_, [route](int fd) { serve_provider(fd, *route); });
+    if (!d) return tl::unexpected(d.error());
+    j->doors_->open.push_back(std::move(*d));
+  }
+  if (plan.internet) {
+    auto allow = impl_->internet_allow;
+    auto d = door::open(j->doors_dir_ + "/internet.sock", j->identity_, [allow](int fd) { serve_internet(fd, *allow); });
     if (!d) return tl::unexpected(d.error());
     j->doors_->open.push_back(std::move(*d));
   }
@@ -484,6 +574,7 @@ result<process_spec> turn_jail::wrap(process_spec inner) const {
   r.node_modules = node_modules_;
   if (provider_) r.egress.push_back(sandbox_egress::provider);
   if (broker_) r.egress.push_back(sandbox_egress::broker);
+  if (internet_) r.egress.push_back(sandbox_egress::internet);
   r.env = std::move(inner.env);
   r.placeholder = placeholder_;
   r.broker_token_var = broker_token_var_;

@@ -3,8 +3,9 @@
 // jail built by the core's rules (platform/sandbox_jail.hpp) and applied by the driver
 // (adapters/sandbox_driver.hpp). This is the glue: a private HOME and TMPDIR per jailed
 // process, owned by the app's sandbox uid; and the jail's doors, sockets the worker listens on:
-// the provider door (the real credential swapped in on the way out, platform/egress_head.hpp)
-// and the broker door (the broker's own listener, /mcp/* only).
+// the provider door (the real credential swapped in on the way out, platform/egress_head.hpp),
+// the broker door (the broker's own listener, /mcp/* only) and the internet door (CONNECT to
+// public addresses only, platform/internet_door.hpp).
 #include <memory>
 #include <optional>
 #include <string>
@@ -33,6 +34,7 @@ struct jail_plan {
   std::vector<std::string> read_only;  // beyond the system dirs, the runtime installs and the relay
   std::optional<provider_door_plan> provider;
   bool broker = false;
+  bool internet = false;  // the internet door (platform/internet_door.hpp): WebFetch, npm, a page
   std::string broker_token_var;  // where the turn's broker token rides, when in the environment
 };
 
@@ -79,6 +81,7 @@ class turn_jail {
   std::vector<std::string> read_only_;
   std::optional<provider_door_plan> provider_;
   bool broker_ = false;
+  bool internet_ = false;
   std::string broker_token_var_;
   sandbox_identity identity_;
   std::string placeholder_;

@@ -82,6 +82,7 @@ result<std::unique_ptr<runtime_turn>> runtime_a_turn::start(const config& cfg, c
   plan.workspace = t->cwd_;
   plan.node_modules = req.app_agent() ? std::string() : jail_node_modules(cfg, t->cwd_);
   plan.broker = req.broker.has_value();
+  plan.internet = true;  // WebFetch and what the shell fetches, through the guard
   std::string upstream = "https://api.anthropic.com";
   std::erase_if(credential.env, [&](const std::string& e) {
     if (!e.starts_with("ANTHROPIC_BASE_URL=")) return false;

@@ -335,6 +335,7 @@ result<void> codex_turn::open_jail(const turn_request& req) {
   plan.workspace = cwd_;
   plan.node_modules = req.app_agent() ? std::string() : jail_node_modules(cfg_, cwd_);
   plan.broker = true;
+  plan.internet = true;  // web search and fetch, and what the shell fetches, through the guard
   plan.broker_token_var = codex_broker_token_var;
   bool login = cfg_.codex_key.empty() && cfg_.codex_base_url.empty();
   if (!login || !cfg_.sandbox->enabled()) {

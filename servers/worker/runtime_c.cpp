@@ -195,6 +195,7 @@ result<void> runtime_c_turn::prepare(const turn_request& req, const std::string&
   plan.workspace = cwd_;
   plan.node_modules = req.app_agent() ? std::string() : jail_node_modules(cfg_, cwd_);
   plan.broker = req.broker.has_value();
+  plan.internet = true;  // WebFetch and what the shell fetches, through the guard
   if (cfg_.sandbox->enabled()) {
     auto route = provider_route(cfg_, *base, req.model);
     if (!route) return tl::unexpected(route.error());

@@ -95,6 +95,10 @@ result<config> config_from_env(const std::string& exe_path) {
     return fail(api_error::invalid_config, "PLATFORM_SANDBOX_TEST_OPEN is for the sandbox's own tests, never production");
   }
   c.sandbox_test_open = *openings;
+  c.sandbox_internet_allow = env("PLATFORM_SANDBOX_INTERNET_ALLOW");
+  if (!c.sandbox_internet_allow.empty() && c.production) {
+    return fail(api_error::invalid_config, "PLATFORM_SANDBOX_INTERNET_ALLOW is for tests' stand-ins, never production");
+  }
   c.sandbox_dir = env("PLATFORM_SANDBOX_DIR", env("PLATFORM_DATA_DIR", "./data") + "/sandboxes");
   auto uid_base = env_number("PLATFORM_SANDBOX_UID_BASE", c.sandbox_uid_base, 1000, 0x7fff0000LL);
   if (!uid_base) return tl::unexpected(uid_base.error());

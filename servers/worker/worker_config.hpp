@@ -84,6 +84,9 @@ struct config {
   std::uint32_t sandbox_uid_count = 1000;
   // PLATFORM_SANDBOX_TEST_OPEN: walls a test opens to see its check fail (refused in production).
   sandbox_openings sandbox_test_open;
+  // PLATFORM_SANDBOX_INTERNET_ALLOW: addresses the internet door reaches although the guard
+  // refuses them (ip_guard.hpp's allow-list syntax), for tests' stand-ins; refused in production.
+  std::string sandbox_internet_allow;
   // Set at start once the sandbox works (main.cpp); shared by every copy of this config.
   std::shared_ptr<agent_sandbox> sandbox;
 };

@@ -64,6 +64,7 @@ const canary = {
   codex: `canary-codex-${rand()}`,         // runtime-b's key
   fileKey: `sk-ant-canary-file-${rand()}`,   // provider-keys.json: the key the worker uses
   secretsKey: `canary-secrets-key-${rand()}`,
+  runCapability: `canary-internal-${rand()}`,  // the turns' and the agent run's X-Run-Capability: the worker's, never the jail's
   victim: `VICTIM-MARKER-${rand()}`,
 };
 const digest = (s) => crypto.createHash('sha256').update(s).digest('hex').slice(0, 16);
@@ -202,6 +203,12 @@ async function main() {
   const ip = internal.address().port;
   const hostAddr = Object.values(os.networkInterfaces()).flat()
     .find((a) => a && a.family === 'IPv4' && !a.internal)?.address ?? '';
+  // The stand-in for the public internet: on 127.0.0.1, which the internet door's guard refuses
+  // like any loopback address, except that the worker's test-only allow-list names this port.
+  const publicHits = [];
+  const publicSite = http.createServer((req, res) => { publicHits.push(req.url); res.end(`PUBLIC-SITE-ANSWERED${req.url}`); });
+  await new Promise((r) => publicSite.listen(0, '127.0.0.1', r));
+  const publicPort = publicSite.address().port;
 
   // The stand-in web server: the app-agent run's completion callback.
   const callbacks = new Map();
@@ -211,7 +218,7 @@ async function main() {
     req.on('end', () => {
       if (req.url === '/api/internal/agent-run-complete') {
         const body = JSON.parse(raw || '{}');
-        callbacks.set(body.runId, { auth: req.headers.authorization, body, raw });
+        callbacks.set(body.runId, { auth: req.headers.authorization, capability: req.headers['x-run-capability'], body, raw });
       }
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end('{"ok":true}');
@@ -233,10 +240,19 @@ async function main() {
       proc: `echo PROCS=$(ls /proc | grep -cE '^[0-9]+$') INIT=$(tr '\\0' ' ' </proc/1/cmdline | cut -c1-60); echo UID=$(id -u) GID=$(id -g);`
         + ` grep -E '^(CapEff|CapPrm|NoNewPrivs)' /proc/self/status; cat /proc/*/environ | tr '\\0' '\\n' | grep -E 'KEY|TOKEN';`
         + ' echo PROC-DONE',
-      net: `curl -s -m 3 http://127.0.0.1:${ip}/${rt.id} || echo NET-REFUSED-LOCAL;`
-        + (hostAddr ? ` curl -s -m 3 http://${hostAddr}:${ip}/${rt.id} || echo NET-REFUSED-HOST;` : '')
+      // Direct first (--noproxy: around the internet door the jail's HTTPS_PROXY names).
+      net: `curl -s -m 3 --noproxy '*' http://127.0.0.1:${ip}/${rt.id} || echo NET-REFUSED-LOCAL;`
+        + (hostAddr ? ` curl -s -m 3 --noproxy '*' http://${hostAddr}:${ip}/${rt.id} || echo NET-REFUSED-HOST;` : '')
         + ` curl -s -m 3 -H 'Host: 127.0.0.1:${ip}' http://127.0.0.1:47801/${rt.id} ; echo;`
         + ` curl -s -m 3 -x http://127.0.0.1:47801 http://127.0.0.1:${ip}/${rt.id} ; echo;`
+        // The internet door (HTTPS_PROXY): a tunnel to the internal service, on loopback and on
+        // the host's address, is refused; a plain http:// request through it too.
+        + ` env -u NO_PROXY -u no_proxy curl -sf -m 3 -p -x http://127.0.0.1:47803 http://127.0.0.1:${ip}/${rt.id} || echo NET-REFUSED-DOOR-LOCAL;`
+        + (hostAddr ? ` env -u NO_PROXY -u no_proxy curl -sf -m 3 -p -x http://127.0.0.1:47803 http://${hostAddr}:${ip}/${rt.id} || echo NET-REFUSED-DOOR-HOST;` : '')
+        + ` env -u NO_PROXY -u no_proxy curl -sf -m 3 -x http://127.0.0.1:47803 http://127.0.0.1:${ip}/${rt.id} || echo NET-REFUSED-DOOR-PLAIN;`
+        // ... and the allowed path: the public stand-in, through the proxy the jail was given.
+        + ' echo PROXY=$HTTPS_PROXY;'
+        + ` env -u NO_PROXY -u no_proxy curl -s -m 5 -p -x "$HTTPS_PROXY" http://127.0.0.1:${publicPort}/${rt.id}; echo;`
         // Every model server's and the worker's ports, which only exist once they run (below).
         + ' . ./probe-ports.env; echo PORTS=$MODEL_PORTS,$WORKER_PORT;'
         + ` for p in $MODEL_PORTS; do curl -s -m 3 http://127.0.0.1:$p/v1/models?from=${rt.id} || echo NET-REFUSED-MODEL-$p; done;`
@@ -302,7 +318,7 @@ async function main() {
     PLATFORM_WORKER_PORT: '0', PLATFORM_DATA_DIR: data, TMPDIR: workerTmp, INTERNAL_API_TOKEN: canary.internal,
     ANTHROPIC_BASE_URL: rtA.modelUrl, ANTHROPIC_API_KEY: canary.anthropic, CLAUDE_CODE_MAX_RETRIES: '0',
     PLATFORM_CODEX_BASE_URL: `${rtB.modelUrl}/v1`, CODEX_API_KEY: canary.codex, PLATFORM_CODEX_APP_SERVER_WARM: '0',
-    PLATFORM_SANDBOX_TEST_OPEN: openWall,
+    PLATFORM_SANDBOX_TEST_OPEN: openWall, PLATFORM_SANDBOX_INTERNET_ALLOW: `127.0.0.1:${publicPort}`,
     PLATFORM_OPENCODE_CONFIG: opencodeConfig, PLATFORM_OPENCODE_PATH: path.join(runtimesNm, '.bin/opencode'),
     OPENAI_API_KEY: canary.openai, GEMINI_API_KEY: canary.gemini,
   }, /listening on (http:\S+)/);
@@ -329,7 +345,7 @@ async function main() {
     const streamed = fetch(`${workerUrl}/sessions/${rt.app}/messages`, {
       method: 'POST', headers,
       body: JSON.stringify({ runId: 'run1', workspaceId: 'ws1', appId: rt.app, prompt: 'Probe the sandbox.',
-        systemPrompt: 'Builder.', settings: { settings: rt.settings }, sessionState: null }),
+        systemPrompt: 'Builder.', settings: { settings: rt.settings }, sessionState: null, runCapability: canary.runCapability }),
     }).then(async (r) => {
       if (r.status !== 200) throw new Error(`the turn was refused: ${r.status} ${(await r.text()).slice(0, 300)}`);
       return new SseReader(r, { payload: true }).toEnd();
@@ -445,12 +461,29 @@ async function main() {
         assert.ok(net.includes('NET-REFUSED-LOCAL') && net.includes('NET-REFUSED-WORKER'), net.slice(0, 600));
         for (const p of modelPorts) assert.ok(net.includes(`NET-REFUSED-MODEL-${p}`), `model server ${p}: ${net.slice(0, 600)}`);
         if (hostAddr) assert.ok(net.includes('NET-REFUSED-HOST'));
+        assert.ok(net.includes('NET-REFUSED-DOOR-LOCAL') && net.includes('NET-REFUSED-DOOR-PLAIN'), `the internet door: ${net.slice(0, 600)}`);
+        if (hostAddr) assert.ok(net.includes('NET-REFUSED-DOOR-HOST'), `the internet door, host address: ${net.slice(0, 600)}`);
       }
       assert.ok(out.net.includes('NET-DONE'), 'the plain network probe ran');
       assert.deepEqual(internalHits.filter((u) => u.includes(rt.id)), [], 'the internal service was reached');
       for (const other of runtimes) {
         assert.ok(!other.requests().some((q) => q.path.startsWith(`/v1/models?from=${rt.id}`)), `${other.id}'s model server was reached directly`);
       }
+    });
+
+    await check(`${rt.id}: network: the internet door is the jail's HTTPS_PROXY and reaches what its guard allows (the test's allow-listed stand-in)`, async () => {
+      const net = probe('net');
+      if (net === null) return assert.fail('the network probe did not run');
+      assert.match(net, /^PROXY=http:\/\/127\.0\.0\.1:47803$/m, net.slice(0, 600));
+      // runtime-b's shell runs inside codex's own workspace-write sandbox, which has no network
+      // at all (its inner layer): no door is reachable from that shell, and codex's web search
+      // runs at the provider. The other two shells reach the stand-in through the door.
+      if (rt.id === 'runtime-b') {
+        assert.ok(!net.includes('PUBLIC-SITE-ANSWERED'), 'codex\'s inner sandbox let the shell out');
+        return;
+      }
+      assert.ok(net.includes(`PUBLIC-SITE-ANSWERED/${rt.id}`), `through the door: ${net.slice(0, 800)}`);
+      assert.ok(publicHits.includes(`/${rt.id}`));
     });
 
     await wallCheck(rt, ['credentials'], `${rt.id}: credentials: no canary in the environment, the CLI's memory, any model request, tool result or the stream; the door swapped the key in`, async () => {
@@ -508,7 +541,7 @@ async function main() {
         agentConfig: { id: 'notes', tools: [], dataCollections: ['notes'] },
         allowedTools: ['mcp__app_data__read_app_data', 'mcp__app_data__update_app_data'],
         callbackUrl: `${receiverUrl}/api/internal/agent-run-complete`, sourceFiles: { 'README.md': 'app\n' },
-        settings: { settings: { runtimeId: 'runtime-a' } },
+        settings: { settings: { runtimeId: 'runtime-a' } }, runCapability: canary.runCapability,
       }),
     });
     assert.equal(r.status, 202, await r.clone().text());
@@ -535,6 +568,7 @@ async function main() {
     }
     const done = await poll('the run\'s completion callback', () => callbacks.get('ar1'), 30000);
     assert.equal(done.auth, `Bearer ${canary.internal}`);
+    assert.equal(done.capability, canary.runCapability);
     assert.equal(done.body.status, 'completed', JSON.stringify(done.body.error));
     assert.equal(done.body.result, 'Probed.');
     for (const [name, value] of Object.entries(canary)) assert.ok(!done.raw.includes(value), `${name} canary in the callback`);
@@ -551,6 +585,7 @@ async function main() {
   });
   receiver.close();
   internal.close();
+  publicSite.close();
 }
 
 await run(main);

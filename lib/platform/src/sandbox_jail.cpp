@@ -4,6 +4,7 @@
 #include <array>
 
 #include "platform/api_error.hpp"
+#include "platform/internet_door.hpp"
 #include "platform/ascii.hpp"
 
 namespace platform {
@@ -196,6 +197,14 @@ result<sandbox_jail> jail_for(const sandbox_request& r) {
     for (auto e : r.egress) {
       if (std::any_of(j.doors.begin(), j.doors.end(), [e](const sandbox_door& d) { return d.egress == e; })) continue;
       j.doors.push_back({e, sandbox_door_port(e), std::string(sandbox_doors_path) + "/" + std::string(to_string(e)) + ".sock"});
+      if (e == sandbox_egress::internet) {
+        // The door replaces whatever proxy the worker's own environment named.
+        for (auto& v : internet_door_env(sandbox_door_url(e))) {
+          std::string name = v.substr(0, v.find('=') + 1);
+          std::erase_if(j.env, [&](const std::string& have) { return have.starts_with(name); });
+          j.env.push_back(std::move(v));
+        }
+      }
     }
   }
   return j;
