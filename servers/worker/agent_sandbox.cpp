@@ -91,16 +91,25 @@ struct provider_route {
   std::shared_ptr<http_transport::tls_context> tls;
 };
 
-void serve_provider(int fd, const provider_route& route) {
+// The connection's first request head, within head_timeout; false (answered when too large)
+// when there is none to act on.
+bool read_head(int fd, egress_head_reader& reader) {
   auto deadline = clock_type::now() + head_timeout;
-  egress_head_reader reader;
-  char buf[65536];
+  char buf[16384];
   while (reader.current() == egress_head_reader::state::need_more) {
     std::size_t n = recv_some(fd, buf, sizeof buf, deadline);
-    if (n == 0) return;
+    if (n == 0) return false;
     reader.feed(std::string_view(buf, n));
   }
-  if (reader.current() == egress_head_reader::state::too_large) return refuse(fd, 400, "the request head is too large");
+  if (reader.current() != egress_head_reader::state::too_large) return true;
+  refuse(fd, 400, "the request head is too large");
+  return false;
+}
+
+void serve_provider(int fd, const provider_route& route) {
+  egress_head_reader reader;
+  if (!read_head(fd, reader)) return;
+  char buf[65536];
   egress_head_rules rules{route.placeholder, route.secret, route.upstream.authority(), route.path_prefix};
   auto request = rewrite_egress_request(reader.head(), rules);
   if (!request) return refuse(fd, 400, "the request breaks the provider door's rules");
@@ -217,15 +226,8 @@ void serve_broker(int fd, int port) {
 // The internet door (platform/internet_door.hpp): one CONNECT per connection, to an address the
 // guard allows, then bytes both ways; TLS runs end to end through it.
 void serve_internet(int fd, const address_allow_list& allow) {
-  auto deadline = clock_type::now() + head_timeout;
   egress_head_reader reader(16 * 1024);
-  char buf[16384];
-  while (reader.current() == egress_head_reader::state::need_more) {
-    std::size_t n = recv_some(fd, buf, sizeof buf, deadline);
-    if (n == 0) return;
-    reader.feed(std::string_view(buf, n));
-  }
-  if (reader.current() == egress_head_reader::state::too_large) return refuse(fd, 400, "the request head is too large");
+  if (!read_head(fd, reader)) return;
   auto target = parse_connect_head(reader.head());
   if (!target) return refuse(fd, 403, target.error().message);
   std::vector<ip_address> resolved;
@@ -327,7 +329,12 @@ void own_at(int dir, const sandbox_identity& who, int depth, bool skip_node_modu
     if (name == "." || name == "..") continue;
     struct stat st {};
     if (::fstatat(dir, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
-    if (st.st_uid != who.uid || st.st_gid != who.gid) (void)::fchownat(dir, e->d_name, who.uid, who.gid, AT_SYMLINK_NOFOLLOW);
+    // A file with another link lives elsewhere too (a read-only package cache linked in): giving
+    // it away here would give it away there.
+    bool linked_elsewhere = !S_ISDIR(st.st_mode) && st.st_nlink > 1;
+    if (!linked_elsewhere && (st.st_uid != who.uid || st.st_gid != who.gid)) {
+      (void)::fchownat(dir, e->d_name, who.uid, who.gid, AT_SYMLINK_NOFOLLOW);
+    }
     // node_modules is mounted read-only over the workspace's: not the jail's to own.
     if (!S_ISDIR(st.st_mode) || (skip_node_modules && depth == 0 && name == "node_modules")) continue;
     int sub = ::openat(dir, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -497,7 +504,7 @@ result<std::unique_ptr<turn_jail>> agent_sandbox::open(const jail_plan& plan) co
     }
   }
   if (!j->jailed_) return j;
-  own_workspace(j->workspace_, j->identity_);
+  own_path(j->workspace_, j->identity_, !plan.own_node_modules);
   j->doors_ = std::make_unique<turn_jail::doors>();
   if (plan.provider) {
     auto target = parse_url(plan.provider->upstream);

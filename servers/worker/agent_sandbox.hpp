@@ -34,6 +34,9 @@ struct jail_plan {
   std::vector<std::string> read_only;  // beyond the system dirs, the runtime installs and the relay
   std::optional<provider_door_plan> provider;
   bool broker = false;
+  // The workspace's node_modules is the jail's too (a staging dir npm installs into), rather
+  // than a tree only mounted read-only.
+  bool own_node_modules = false;
   bool internet = false;  // the internet door (platform/internet_door.hpp): WebFetch, npm, a page
   std::string broker_token_var;  // where the turn's broker token rides, when in the environment
 };

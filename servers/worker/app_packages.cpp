@@ -195,14 +195,51 @@ struct npm_run {
   const config& cfg;
   const npm_limits& limits;
   fs::path staging;
+  std::string app_id;  // whose jail npm runs in
 };
+
+// An offline worker installs from its shared package cache, which npm cannot read read-only (on
+// a hit it writes the packument back) and no app may write. So each install gets a private
+// cache: the shared index copied, the content linked (the links stay the worker's, read-only to
+// the jail: the sandbox never gives away a file linked elsewhere). Online, the private cache
+// starts empty and npm fills it through the internet door.
+void seed_private_cache(const fs::path& shared, const fs::path& mine) {
+  std::error_code ec;
+  fs::create_directories(mine / "_cacache", ec);
+  fs::copy(shared / "_cacache" / "index-v5", mine / "_cacache" / "index-v5", fs::copy_options::recursive, ec);
+  fs::path content = shared / "_cacache" / "content-v2";
+  for (fs::recursive_directory_iterator it(content, fs::directory_options::none, ec), end; !ec && it != end; it.increment(ec)) {
+    auto st = it->symlink_status(ec);
+    fs::path to = mine / "_cacache" / "content-v2" / fs::relative(it->path(), content, ec);
+    if (fs::is_directory(st)) {
+      fs::create_directories(to, ec);
+    } else if (fs::is_regular_file(st)) {
+      std::error_code link_ec;
+      fs::create_hard_link(it->path(), to, link_ec);
+      if (link_ec) fs::copy_file(it->path(), to, link_ec);  // another file system
+    }
+  }
+}
 
 tl::expected<void, packages_error> run_npm(const npm_run& run, const std::vector<package_pin>& pins) {
   std::string node = find_node();
   std::string npm = node.empty() ? std::string() : find_npm(node);
   if (npm.empty()) return failure(api_error::npm_unavailable, "no npm executable was found on this worker");
-  temp_home home;
-  if (home.path.empty()) return failure(api_error::npm_unavailable, "cannot create a temporary home for npm");
+  if (!run.cfg.sandbox) return failure(api_error::npm_unavailable, "the worker has no sandbox to run npm in");
+  // npm in the app's jail: the staging dir its only writable place of the app's, the registry
+  // through the internet door (none when offline).
+  std::error_code ec;
+  jail_plan plan;
+  plan.app_id = run.app_id;
+  plan.workspace = run.staging.string();
+  plan.own_node_modules = true;
+  plan.internet = !run.cfg.npm_offline;
+  plan.read_only = {fs::canonical(node, ec).parent_path().string(), fs::canonical(npm, ec).parent_path().parent_path().string()};
+  auto jail = run.cfg.sandbox->open(plan);
+  if (!jail) return failure(jail.error());
+  const std::string home = (*jail)->home();
+  const std::string cache = home + "/npm-cache";
+  if (run.cfg.npm_offline) seed_private_cache(run.cfg.npm_cache, cache);
   std::vector<std::string> argv = {npm, "install"};
   for (const auto& p : pins) argv.push_back(p.text());
   for (const char* flag : {"--save-exact", "--ignore-scripts", "--no-audit", "--no-fund", "--update-notifier=false",
@@ -213,19 +250,18 @@ tl::expected<void, packages_error> run_npm(const npm_run& run, const std::vector
   }
   argv.push_back(run.cfg.npm_offline ? "--offline" : "--prefer-offline");
   std::vector<std::string> env = {"PATH=" + fs::path(node).parent_path().string() + ":/usr/local/bin:/usr/bin:/bin",
-                                  "HOME=" + home.path,
-                                  "TMPDIR=" + home.path,
                                   "LANG=C.UTF-8",
                                   "NO_COLOR=1",
                                   "CI=1",
-                                  "npm_config_cache=" + run.cfg.npm_cache,
-                                  "npm_config_userconfig=" + home.path + "/.npmrc"};
+                                  "npm_config_cache=" + cache,
+                                  "npm_config_userconfig=" + home + "/.npmrc"};
   if (!run.cfg.npm_registry.empty()) env.push_back("npm_config_registry=" + run.cfg.npm_registry);
-  auto r = run_bounded(argv, run.staging.string(), env, run.limits.timeout, run.limits.output_tail_bytes * 4);
+  auto r = run_bounded(argv, run.staging.string(), env, run.limits.timeout, run.limits.output_tail_bytes * 4, jail->get());
   if (r.ok) return {};
   std::vector<std::pair<std::string, std::string>> names = {{run.staging.string(), "<workspace>"},
+                                                            {cache, "<npm cache>"},
                                                             {run.cfg.npm_cache, "<npm cache>"},
-                                                            {home.path, "<home>"}};
+                                                            {home, "<home>"}};
   if (!run.cfg.npm_registry.empty()) names.emplace_back(run.cfg.npm_registry, "<registry>");
   packages_error e;
   e.code = code_of(api_error::npm_failed);
@@ -387,7 +423,7 @@ tl::expected<install_result, packages_error> install(const config& cfg, const fs
   if (ec) return failure(api_error::template_unavailable, "the app template's node_modules is not installed: run scripts/setup-template.sh");
   if (auto c = copy_base_tree(base, staging.path / "node_modules"); !c) return failure(c.error());
 
-  if (auto r = run_npm(npm_run{cfg, limits, staging.path}, pins); !r) return tl::unexpected(r.error());
+  if (auto r = run_npm(npm_run{cfg, limits, staging.path, ws.filename().string()}, pins); !r) return tl::unexpected(r.error());
 
   // What npm left: in a restore the app's own lock stays (npm may add other platforms' optional
   // packages to its copy); an add keeps npm's package.json and lock, checked like any other.

@@ -170,6 +170,14 @@ async function main() {
     assert.ok(!isLink(path.join(ws, 'node_modules')), 'the app has its own tree');
     assert.equal(JSON.parse(read(ws, 'node_modules/clsx/package.json')).version, '2.1.1');
     assert.ok(fs.existsSync(path.join(ws, 'node_modules/typescript/bin/tsc')));
+    // npm ran in the app's jail, as its sandbox uid (a root worker's jails: 61000 and up), from
+    // a private cache: the shared one holds nothing of that uid.
+    if (process.getuid() === 0) {
+      const owner = fs.statSync(path.join(ws, 'node_modules/clsx/package.json')).uid;
+      assert.ok(owner >= 61000 && owner < 62000, `npm wrote the tree as uid ${owner}, not the app's sandbox uid`);
+      const foreign = execFileSync('find', [npmCache, '-not', '-uid', '0', '-print', '-quit']).toString().trim();
+      assert.equal(foreign, '', 'a file of the shared npm cache belongs to a sandbox uid');
+    }
 
     const r = await fetch(`${worker.url}/sessions/app-pk/source-snapshot`,
       { headers: { ...auth, 'x-run-capability': capabilityOf('app-pk') } });
