@@ -42,6 +42,10 @@ const { tmp, check: harnessCheck, start, run } = harness('platform-walls-e2e-');
 // SANDBOX_OPEN_WALL=<wall>: the worker opens that one wall (PLATFORM_SANDBOX_TEST_OPEN) and
 // only runtime-a's turn runs; each check of that wall must then FAIL, which shows it can.
 const openWall = process.env.SANDBOX_OPEN_WALL ?? '';
+// SANDBOX_SHAPE=production: the same probes against a worker in the production shape of
+// docs/operations.md (PLATFORM_ENV=production, its INTERNAL_API_TOKEN, the web at
+// PLATFORM_WEB_URL), which takes no test switch: no wall opened, no allow-list for the door.
+const production = process.env.SANDBOX_SHAPE === 'production';
 async function wallCheck(rt, walls, name, fn) {
   if (!openWall) return harnessCheck(name, fn);
   if (!walls.includes(openWall)) return undefined;
@@ -318,7 +322,8 @@ async function main() {
     PLATFORM_WORKER_PORT: '0', PLATFORM_DATA_DIR: data, TMPDIR: workerTmp, INTERNAL_API_TOKEN: canary.internal,
     ANTHROPIC_BASE_URL: rtA.modelUrl, ANTHROPIC_API_KEY: canary.anthropic, CLAUDE_CODE_MAX_RETRIES: '0',
     PLATFORM_CODEX_BASE_URL: `${rtB.modelUrl}/v1`, CODEX_API_KEY: canary.codex, PLATFORM_CODEX_APP_SERVER_WARM: '0',
-    PLATFORM_SANDBOX_TEST_OPEN: openWall, PLATFORM_SANDBOX_INTERNET_ALLOW: `127.0.0.1:${publicPort}`,
+    ...(production ? { PLATFORM_ENV: 'production', PLATFORM_WEB_URL: receiverUrl }
+      : { PLATFORM_SANDBOX_TEST_OPEN: openWall, PLATFORM_SANDBOX_INTERNET_ALLOW: `127.0.0.1:${publicPort}` }),
     PLATFORM_OPENCODE_CONFIG: opencodeConfig, PLATFORM_OPENCODE_PATH: path.join(runtimesNm, '.bin/opencode'),
     OPENAI_API_KEY: canary.openai, GEMINI_API_KEY: canary.gemini,
   }, /listening on (http:\S+)/);
@@ -471,15 +476,17 @@ async function main() {
       }
     });
 
-    await check(`${rt.id}: network: the internet door is the jail's HTTPS_PROXY and reaches what its guard allows (the test's allow-listed stand-in)`, async () => {
+    await check(`${rt.id}: network: the internet door is the jail's HTTPS_PROXY and reaches what its guard allows (${production ? 'in production no allow-list: not the loopback stand-in' : 'the test\'s allow-listed stand-in'})`, async () => {
       const net = probe('net');
       if (net === null) return assert.fail('the network probe did not run');
       assert.match(net, /^PROXY=http:\/\/127\.0\.0\.1:47803$/m, net.slice(0, 600));
       // runtime-b's shell runs inside codex's own workspace-write sandbox, which has no network
       // at all (its inner layer): no door is reachable from that shell, and codex's web search
       // runs at the provider. The other two shells reach the stand-in through the door.
-      if (rt.id === 'runtime-b') {
-        assert.ok(!net.includes('PUBLIC-SITE-ANSWERED'), 'codex\'s inner sandbox let the shell out');
+      // In production nothing is allow-listed: the stand-in on loopback stays refused.
+      if (rt.id === 'runtime-b' || production) {
+        assert.ok(!net.includes('PUBLIC-SITE-ANSWERED'), 'the shell reached the loopback stand-in');
+        assert.deepEqual(publicHits.filter((u) => u.includes(rt.id)), []);
         return;
       }
       assert.ok(net.includes(`PUBLIC-SITE-ANSWERED/${rt.id}`), `through the door: ${net.slice(0, 800)}`);
