@@ -1002,6 +1002,23 @@ void runtime_b_normalizer::complete_command(dom::element item, std::string& out)
 }
 
 // One Write or Edit per changed file; several files get `<item id>:<index>` tool ids.
+namespace {
+
+// `content` as the lines of a unified diff that removes it: "-" before each line.
+std::string removed_lines(std::string_view content) {
+  std::string out;
+  out.reserve(content.size() + content.size() / 16 + 1);
+  bool line_start = true;
+  for (char c : content) {
+    if (line_start) out.push_back('-');
+    out.push_back(c);
+    line_start = c == '\n';
+  }
+  return out;
+}
+
+}  // namespace
+
 running_item* runtime_b_normalizer::start_file_change(dom::element item, std::string& out) {
   std::string_view id = str_at(item, "id");
   running_item* r = find_running(id);
@@ -1025,6 +1042,11 @@ running_item* runtime_b_normalizer::start_file_change(dom::element item, std::st
     input.str("file_path", str_at(change, "path"));
     if (kind_type == "add") {
       input.str("content", str_at(change, "diff"));
+    } else if (kind_type == "delete") {
+      // Codex gives a deleted file's old content as it was, not as diff lines: shown as a
+      // diff, every line of it is a removed one.
+      input.str("kind", kind_type);
+      input.str("diff", removed_lines(str_at(change, "diff")));
     } else {
       input.str("kind", kind_type.empty() ? std::string_view("update") : kind_type);
       input.str("diff", str_at(change, "diff"));
