@@ -336,6 +336,20 @@ result<worker_client::stop_answer> worker_client::stop_agent_run(std::string_vie
   }
 }
 
+result<worker_client::stop_answer> worker_client::stop_turn(std::string_view app_id, std::string_view run_id) const {
+  httplib::Client cli(base_url_);
+  cli.set_tcp_nodelay(true);
+  cli.set_connection_timeout(5, 0);
+  cli.set_read_timeout(10, 0);
+  std::string path = "/sessions/" + path_segment(app_id) + "/turns/" + path_segment(run_id) + "/stop";
+  auto res = cli.Post(path, auth_headers(token_), "", "application/json");
+  if (!res) return fail(api_error::worker_unreachable, "the worker is unreachable: " + httplib::to_string(res.error()));
+  if (res->status == 404) return stop_answer::not_held;
+  if (res->status != 200) return fail_worker_http(res->status, "the worker refused to stop the turn");
+  auto j = servers::parse_json_within(res->body);
+  return j.is_object() && j.value("stopped", false) ? stop_answer::stopping : stop_answer::ended;
+}
+
 result<std::string> worker_client::opencode_models() const {
   httplib::Client cli(base_url_);
   cli.set_tcp_nodelay(true);

@@ -113,6 +113,11 @@ class worker_client {
   enum class stop_answer : unsigned char { stopping, ended, not_held };
   result<stop_answer> stop_agent_run(std::string_view app_id, std::string_view run_id) const;
 
+  // POST /sessions/{appId}/turns/{runId}/stop: the builder turn's runtime ended there, its
+  // output over, when this returns `stopping` (`not_held`: the worker runs no such turn).
+  // Errors: `worker_unreachable`, `worker_http_<status>`.
+  result<stop_answer> stop_turn(std::string_view app_id, std::string_view run_id) const;
+
   // GET /opencode/models: runtime-c's discovered catalog as JSON text (metadata only).
   // Errors: `worker_unreachable`, `worker_http_<status>` (503 when opencode is not usable).
   result<std::string> opencode_models() const;

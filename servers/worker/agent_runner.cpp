@@ -338,6 +338,8 @@ void stop_agent_run(agent_run_table& table, const std::string& key, const std::s
   auto run = table.find(key, agent_run_table::clock::now());
   if (!run || run->run_id() != run_id) return send_error(res, api_error::not_found, "no such agent run on this worker");
   if (!run->request_stop()) return send_error(res, api_error::not_running, "the run has ended already");
+  // Answered once the runtime is gone: a stop's reply means the spending stopped.
+  run->wait_released(std::chrono::steady_clock::now() + std::chrono::seconds(5));
   res.status = 202;
   res.set_content(json({{"runId", run_id}, {"status", "stopping"}}).dump(), "application/json");
 }

@@ -49,6 +49,12 @@ void agent_run::set_interrupt(std::function<void()> interrupt) {
   interrupt_ = std::move(interrupt);
   // A stop that came before the runtime started ends it as soon as it does.
   if (interrupt_ && stop_requested_) interrupt_();
+  if (!interrupt_) grew_.notify_all();
+}
+
+void agent_run::wait_released(std::chrono::steady_clock::time_point deadline) {
+  std::unique_lock lock(mu_);
+  grew_.wait_until(lock, deadline, [&] { return !interrupt_ || state_ != agent_run_state::running; });
 }
 
 namespace {

@@ -44,6 +44,9 @@ class agent_run {
   // What request_stop() calls while the run's runtime runs; the run's thread sets it when the
   // runtime started and clears it (nullptr) before releasing the runtime.
   void set_interrupt(std::function<void()> interrupt);
+  // After request_stop(): until the runtime is released (its output ended, its processes gone),
+  // at most until `deadline`.
+  void wait_released(std::chrono::steady_clock::time_point deadline);
   [[nodiscard]] const std::string& key() const { return key_; }
   [[nodiscard]] const std::string& run_id() const { return run_id_; }
 

@@ -104,6 +104,7 @@ bool carries_text(const std::string& line) { return line.find(R"("type":"text_de
 
 struct turn_stream {
   std::unique_ptr<granted_turn> turn;
+  std::shared_ptr<turn_stop> stop = std::make_shared<turn_stop>();
   std::string workspace_dir;
   std::string files_before;  // workspace_fingerprint at the start of the turn
   turn_timing timing;
@@ -196,6 +197,7 @@ bool next_turn_chunk(turn_stream& state, session_table& sessions, const std::str
   }
   if (trace) state.timing.report(app_id, run_id, std::nullopt);
   int code = state.turn->exit_code();
+  state.stop->ended();
   if (!state.turn->result_seen()) {
     // Only the exit code: stderr may quote the prompt or files.
     json err = {{"type", "error"}, {"error", "The runtime exited with code " + std::to_string(code) + " before finishing the turn."}};
@@ -252,16 +254,27 @@ void post_messages(worker_app& app, const worker_call& call, httplib::Response& 
   state->timing = std::move(timing);
   app.turns_running.fetch_add(1);
   state->turn = std::make_unique<granted_turn>(std::move(*turn), std::move(*lease));
+  state->stop->attach(state->turn.get());
+  app.running.add(app_id, t->run_id, state->stop);
   res.set_header("Cache-Control", "no-cache");
   res.set_chunked_content_provider(
       "text/event-stream",
       [state, &sessions = app.sessions, app_id, run_id = t->run_id, trace = cfg.trace](std::size_t, httplib::DataSink& sink) {
         return next_turn_chunk(*state, sessions, app_id, run_id, trace, sink);
       },
-      [state, &app](bool) {  // a web server that went away ends the turn
+      [state, &app, app_id, run_id = t->run_id](bool) {  // a web server that went away ends the turn
+        app.running.remove(app_id, run_id, state->stop.get());
+        state->stop->ended();
         state->turn.reset();
         app.turns_running.fetch_sub(1);
       });
+}
+
+void stop_turn(worker_app& app, const worker_call& call, httplib::Response& res) {
+  auto stop = app.running.find(call.id(1), call.id(2));
+  if (!stop) return send_error(res, api_error::not_found, "no such builder turn runs on this worker");
+  bool stopped = stop->stop(std::chrono::steady_clock::now() + std::chrono::seconds(5));
+  res.set_content(json({{"runId", call.id(2)}, {"stopped", stopped}}).dump(), "application/json");
 }
 
 void get_provider_session_state(worker_app& app, const worker_call& call, httplib::Response& res) {

@@ -10,5 +10,8 @@ namespace platform::worker {
 
 void post_messages(worker_app& app, const worker_call& call, httplib::Response& res);
 void get_provider_session_state(worker_app& app, const worker_call& call, httplib::Response& res);
+// POST /sessions/{appId}/turns/{runId}/stop: ends the turn's runtime now (its process group
+// killed) and answers once its output has ended: {runId, stopped} (false: it had ended already).
+void stop_turn(worker_app& app, const worker_call& call, httplib::Response& res);
 
 }  // namespace platform::worker

@@ -7,6 +7,7 @@
 #include "agent_runs.hpp"
 #include "app_capabilities.hpp"
 #include "broker.hpp"
+#include "running_turns.hpp"
 #include "sessions.hpp"
 #include "worker_config.hpp"
 #include "worker_registry.hpp"
@@ -19,7 +20,8 @@ struct worker_app {
   worker_registry& registry;
   broker& brk;
   agent_run_table& agent_runs;
-  app_capabilities capabilities{};  // each app's latest builder turn's, for the per-app routes
+  app_capabilities capabilities{};
+  running_turns running{};  // the builder turns streaming now, for a user's stop  // each app's latest builder turn's, for the per-app routes
   std::atomic<std::uint64_t> turns_started{0};  // tests count runtime queries
   std::atomic<std::uint64_t> agent_runs_started{0};
   // Draining (docs/operations.md, "Several workers"): the operator is taking this worker away.

@@ -129,6 +129,7 @@ constexpr route routes[] = {
     // builder turns and the app's workspace (spec "Worker endpoints")
     {"POST",   "/sessions/{app}/messages",                web,     refuse, object, post_messages},
     {"GET",    "/sessions/{app}/session-state",           web,     serve,  none,   get_provider_session_state},
+    {"POST",   "/sessions/{app}/turns/{run}/stop",        web,     serve,  none,   stop_turn},
     {"GET",    "/sessions/{app}/source-snapshot",         web_app, serve,  none,   source_snapshot},
     {"PUT",    "/sessions/{app}/files",                   web,     serve,  object, files},
     {"PUT",    "/sessions/{app}/source",                  web,     serve,  object, source},
