@@ -34,6 +34,7 @@ struct chat_service::turn {
   std::atomic<bool> claim_lost{false};
   std::atomic<bool> stop_requested{false};
   request_cancel worker_request;              // ends the worker stream at once on a stop
+  std::atomic<const worker_client*> streaming_on{nullptr};  // the worker running it, once asked
   std::unique_ptr<stream_writer> writer;      // the stream's events into the cache store
   std::unique_ptr<subscription> stop_listener;  // the run's stop channel, while the turn runs
 };
@@ -143,6 +144,14 @@ result<turn_start> chat_service::start(turn_request request) {
   auto listener = cache_.subscribe(stop_channel(t->req.key), [weak](std::string_view, std::string_view) {
     if (auto held = weak.lock()) {
       held->stop_requested = true;
+      // The runtime first, then the stream: the worker answers once the runtime is gone, so
+      // the run ends (and the stop is answered) only after the spending stopped.
+      if (const worker_client* w = held->streaming_on.load()) {
+        if (auto r = w->stop_turn(held->req.key.app_id, held->req.key.run_id); !r) {
+          std::fprintf(stderr, "web: stop app=%s run=%s: the worker did not stop it: %s\n", held->req.key.app_id.c_str(),
+                       held->req.key.run_id.c_str(), r.error().code.c_str());
+        }
+      }
       held->worker_request.cancel();
     }
   });
@@ -261,8 +270,11 @@ result<void> chat_service::stream_turn(turn& t, builder_turn& bt, chat_service_t
   std::string request = compact_json(body);
   auto stream = [&](const worker_client& w) {
     if (!request_at) request_at = std::chrono::steady_clock::now();
+    t.streaming_on = &w;
     return w.stream_messages(key.app_id, request,
                              [&](std::string_view data) {
+                               // After a stop, what the killed runtime's end says is not the turn's.
+                               if (t.stop_requested.load()) return false;
                                std::optional<std::chrono::steady_clock::time_point> text_at;
                                if (cfg_.trace && !timing_reported && data.find(R"("type":"text_delta")") != std::string_view::npos) {
                                  text_at = std::chrono::steady_clock::now();
@@ -349,7 +361,12 @@ void chat_service::housekeeping() {
     }
     auto expired = db_.fail_expired_claims(now);
     if (expired) {
-      for (const auto& k : *expired) publish_builder_event(cache_, "run.failed", k, run_status::failed, "");
+      for (const auto& k : *expired) {
+        // The event says what kind of run failed (a repair run's runReason), as a turn's own end does.
+        auto run = db_.get_builder_run(k);
+        std::string reason = run && *run ? (*run)->run_reason : std::string();
+        publish_builder_event(cache_, "run.failed", k, run_status::failed, reason);
+      }
     }
     lock.lock();
   }
