@@ -121,6 +121,10 @@ void execute_app_tool(web_app& app, const route_call& call, httplib::Response& r
   auto t = approved_tool(app, ids.at(0), ids.at(1), scope, ids.at(2), std::nullopt, res);
   if (!t) return;
   auto reply = app.tools->run(app, t->first, {ids.at(0), ids.at(1), call.by->who.user_id, *input});
+  // A repair is filed against the draft's spec by its editors (report-failure): a failure of
+  // the published page offers none, since none of its viewers' reports could name the spec
+  // that failed there.
+  if (!is_draft && reply.can_request_builder_repair) reply.can_request_builder_repair = false;
   send_json(res, 200, reply.to_json());
 }
 
