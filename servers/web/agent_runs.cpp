@@ -416,6 +416,7 @@ json agent_run_summary_json(const agent_run_summary& s) {
           {"appId", s.app_id},
           {"agentId", s.agent_id},
           {"agentName", s.agent_name},
+          {"sessionId", s.session_id ? json(*s.session_id) : json(nullptr)},
           {"status", to_string(s.status)},
           {"sourceVersion", s.draft ? "draft" : "published"},
           {"draft", s.draft},
@@ -513,6 +514,14 @@ result<bool> complete_agent_run(web_app& app, const json& body) {
     if (u) done.usage_json = run_usage_to_json(*u);
   }
   json transcript = body.contains("transcript") && body["transcript"].is_array() ? body["transcript"] : json::array();
+  // The runtime's session: the worker message shape's system init carries it.
+  for (const auto& m : transcript) {
+    if (m.is_object() && m.value("type", "") == "system" && m.value("subtype", "") == "init" && m.contains("session_id") &&
+        m["session_id"].is_string() && !m["session_id"].get_ref<const std::string&>().empty()) {
+      done.session_id = m["session_id"].get<std::string>();
+      break;
+    }
+  }
   done.transcript_json = compact_json(transcript);
   done.messages_json = transcript_messages(
       transcript_stream(transcript, key, done.status == agent_run_status::failed ? done.error : std::nullopt));

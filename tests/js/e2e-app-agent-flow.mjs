@@ -298,6 +298,8 @@ async function main() {
     assert.equal(s.error, null);
     assert.equal(s.activeStreamId, null);
     assert.ok(!('transcript' in s) && !('messages' in s));
+    // The spec's record carries the runtime's session: Claude Code's own session id (a UUID).
+    assert.match(String(s.sessionId), /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, `sessionId ${s.sessionId}`);
   });
 
   let messagesA;

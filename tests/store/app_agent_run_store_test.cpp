@@ -194,7 +194,8 @@ TEST_CASE("agent run store backends") {
       REQUIRE(f.db->app_agent_runs().set_active_stream(key, "s1", 3100).value());
       agent_run_completion done{agent_run_status::completed, R"({"answer":42})", std::nullopt,
                                 R"({"totalCostUsd":0.5,"totalInputTokens":10})", R"([{"type":"result"}])",
-                                R"([{"id":"m","role":"assistant","parts":[]}])", 4000};
+                                R"([{"id":"m","role":"assistant","parts":[]}])", 4000, "sess-0123"};
+      CHECK(f.db->app_agent_runs().summary(key).value()->session_id == std::nullopt);
       CHECK(f.db->app_agent_runs().finish(key, done).value());
       agent_run_completion retry = done;
       retry.status = agent_run_status::failed;
@@ -209,6 +210,8 @@ TEST_CASE("agent run store backends") {
       CHECK(run->transcript_json == R"([{"type":"result"}])");
       CHECK(run->messages_json == R"([{"id":"m","role":"assistant","parts":[]}])");
       CHECK(run->finished_at == 4000);
+      CHECK(run->session_id == "sess-0123");
+      CHECK(f.db->app_agent_runs().summary(key).value()->session_id == "sess-0123");
       // The viewer that still held its stream lets go; the run stays completed.
       CHECK(f.db->app_agent_runs().clear_active_stream(key, "s1", 4100).value());
       CHECK(f.db->app_agent_runs().summary(key).value()->status == agent_run_status::completed);

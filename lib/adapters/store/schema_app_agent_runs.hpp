@@ -20,6 +20,8 @@ inline const std::vector<migration>& app_agent_run_migrations() {
            "updated_at BIGINT NOT NULL, started_at BIGINT NOT NULL DEFAULT 0, finished_at BIGINT NOT NULL DEFAULT 0)",
            "CREATE INDEX app_agent_runs_by_app ON app_agent_runs (workspace_id, app_id, created_at)",
        }},
+      // The runtime's session of the run (spec "App agent run": sessionId), from its transcript.
+      {301, {"ALTER TABLE app_agent_runs ADD COLUMN session_id TEXT"}},
   };
   return all;
 }

@@ -64,6 +64,7 @@ struct agent_run_summary {
   std::optional<std::string> error;
   std::optional<std::string> usage_json;   // RunUsage JSON; nullopt until completion
   std::optional<std::string> active_stream_id;
+  std::optional<std::string> session_id;   // the runtime's session, once the run finished
   std::int64_t created_at = 0;
   std::int64_t updated_at = 0;
   std::int64_t started_at = 0;             // 0 until the first start
@@ -88,6 +89,7 @@ struct agent_run_completion {
   std::string transcript_json = "[]";
   std::string messages_json = "[]";
   std::int64_t now = 0;
+  std::optional<std::string> session_id;  // the runtime's, from the transcript's system init
 };
 
 // Failures as in store.hpp: store_unavailable, store_conflict, store_corrupt, store_invalid.
