@@ -7,6 +7,12 @@
 // its origin, a popup at the app's origin, pages at another app's preview origin and at another
 // site) reach no API and get no reply. Once published, the app's own page shows the published
 // build on the published data, and a viewer (external mode) gets the published agents there.
+// That app is written with the SDK's names of before the spec's (`docs`, `void trigger(...)`),
+// which still work. A second app, on a platform of its own, is written with the spec's names
+// (issue 33): a collection of 5,000 documents shows whole (read page by page through the
+// bridge), live (an insert through the API appears, the app's own insert at once), useDoc finds
+// a document far past the first page of 200 and follows its changes, and a trigger the app
+// ignores that cannot start shows `failed` with its error, with no unhandled rejection.
 //
 // Usage: node browser/e2e-app-sdk.mjs --build DIR --project DIR
 import assert from 'node:assert/strict';
@@ -88,6 +94,48 @@ const turns = [
   toolTurn(use('t_build', 'mcp__platform__done_building', { summary: 'Notes' })),
   { blocks: [{ type: 'text', text: 'Built the notes app.' }], stop_reason: 'end_turn' },
 ];
+
+// The spec's names only (spec "SDK surface in the workspace template"): `data`, `insert`,
+// useDoc's `data`, and a trigger whose result the app ignores (no agents.json: it cannot start).
+const specApp = `import { useState } from 'react';
+import { useAgent, useCollection, useDoc } from './platform/index.ts';
+
+type Note = { text: string };
+
+function Picked({ id }: { id: string }) {
+  const { data, loading } = useDoc<Note>('notes', id);
+  return <p data-testid="picked">{loading ? 'loading' : data ? data.data.text : 'no such note'}</p>;
+}
+
+export default function App() {
+  const { data, loading, insert } = useCollection<Note>('notes');
+  const ghost = useAgent('no-such-agent');
+  const [text, setText] = useState('');
+  const [picked, setPicked] = useState('');
+  return (
+    <main className="p-6">
+      <h1 className="text-xl font-semibold">Spec notes</h1>
+      <p data-testid="count">{loading ? 'loading' : data.length + ' notes'}</p>
+      <form onSubmit={(e) => { e.preventDefault(); void insert({ text }); setText(''); }}>
+        <input className="border px-1" aria-label="Note" value={text} onChange={(e) => setText(e.target.value)} />
+        <button className="border px-2" type="submit">Save</button>
+      </form>
+      <input className="border px-1" aria-label="Note id" value={picked} onChange={(e) => setPicked(e.target.value)} />
+      {picked ? <Picked id={picked} /> : null}
+      <button className="border px-2" type="button" onClick={() => ghost.trigger('Hello')}>Ask</button>
+      <p data-testid="ghost-status">{ghost.status}</p>
+      {ghost.error ? <p data-testid="ghost-error">{ghost.error}</p> : null}
+      <ol className="h-64 overflow-auto">{data.map((d) => <li key={d.id} data-pending={d.version === 0 ? 'yes' : 'no'}>{d.data.text}</li>)}</ol>
+    </main>
+  );
+}
+`;
+const specTurns = [
+  toolTurn(use('t_write', 'Bash', { command: `cat > src/App.tsx <<'EOF'\n${specApp}EOF`, description: 'Write the app' })),
+  toolTurn(use('t_build', 'mcp__platform__done_building', { summary: 'Spec notes' })),
+  { blocks: [{ type: 'text', text: 'Built the spec notes app.' }], stop_reason: 'end_turn' },
+];
+const seededCount = 5000;
 
 run(async () => {
   const idp = identityProvider();
@@ -386,6 +434,94 @@ run(async () => {
     assert.equal(mine.length, 1, JSON.stringify(runs.runs));
     assert.equal(mine[0].status, 'completed');
     await viewerContext.close();
+  });
+
+  // A platform of its own (local mode), whose scripted builder writes the spec's app.
+  const sp = await startPlatform(t, { buildDir: t.buildDir, projectDir: t.projectDir, turns: specTurns, name: 'spec' });
+  const specCall = apiClient(sp.web);
+  const specRun = await createRun(sp.web, 'Spec notes', { call: specCall });
+  const specData = `/api/workspaces/default/apps/${specRun.app.id}/data`;
+  const insertNote = (text) => specCall('POST', specData, { scope: 'draft', collection: 'notes', op: 'insert', data: { text } });
+  const specContext = await browser.newContext(viewport);
+  const specSeen = recordRequests(specContext);
+  const specPage = watch(await specContext.newPage());
+  const specFrame = specPage.frameLocator('[data-testid="preview-frame"]');
+  const specAppFrame = () => specPage.frames().find((f) => f.url().includes('.preview.localhost'));
+  const seeded = [];
+
+  await check(`an app on the spec's names: a collection of ${seededCount} documents shows whole, read page by page through the bridge`, async () => {
+    const turn = await fetch(sp.web + specRun.chat, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Notes, the spec way' }] }] }),
+    });
+    const body = await turn.text();
+    assert.equal((await specCall('GET', specRun.chat)).status, 'completed', body.slice(-3000));
+    // Seeded through the API before the app opens, 50 at a time (one insert per request).
+    for (let i = 0; i < seededCount; i += 50) {
+      const batch = await Promise.all(Array.from({ length: Math.min(50, seededCount - i) }, (_, j) => insertNote(`seeded ${i + j}`)));
+      seeded.push(...batch.map((r) => r.document));
+    }
+    await specPage.goto(specRun.page);
+    await specFrame.getByTestId('count').getByText(`${seededCount} notes`, { exact: true }).waitFor({ timeout: 60000 });
+    assert.equal(await specFrame.locator('li').count(), seededCount);
+    const lists = specSeen.filter((r) => r.method === 'GET' && r.path === `${specData}/notes`);
+    const cursors = new Set(lists.map((r) => new URLSearchParams(r.search).get('cursor')).filter(Boolean));
+    assert.ok(cursors.size >= seededCount / 200 - 1, `the list was not read by its cursors: ${lists.length} reads, ${cursors.size} cursors`);
+    await screenshot(specPage, tmp, 'app-sdk-spec-names');
+  });
+
+  await check('an insert from elsewhere (the API) appears in the whole list; the app\'s own insert shows at once, once', async () => {
+    await insertNote('from elsewhere');
+    await specFrame.getByTestId('count').getByText(`${seededCount + 1} notes`, { exact: true }).waitFor();
+    await specFrame.locator('li').last().getByText('from elsewhere', { exact: true }).waitFor();
+    // The insert's answer is held: the note shows before it, as a guess.
+    let release;
+    const held = new Promise((r) => (release = r));
+    await specPage.route(`${sp.web}${specData}`, async (route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      const response = await route.fetch();
+      await held;
+      await route.fulfill({ response });
+    });
+    await specFrame.getByLabel('Note', { exact: true }).fill('my own note');
+    await specFrame.getByRole('button', { name: 'Save' }).click();
+    await specFrame.locator('li[data-pending="yes"]').getByText('my own note').waitFor();
+    assert.equal(await specFrame.getByTestId('count').innerText(), `${seededCount + 2} notes`);
+    release();
+    await specFrame.locator('li[data-pending="no"]').getByText('my own note').waitFor();
+    await specPage.unroute(`${sp.web}${specData}`);
+    assert.equal(await specFrame.locator('li', { hasText: 'my own note' }).count(), 1);
+    assert.equal(await specFrame.getByTestId('count').innerText(), `${seededCount + 2} notes`);
+  });
+
+  await check('useDoc finds a document far past the first page of 200, and follows its changes', async () => {
+    const far = seeded[4321];
+    const firstPage = await specCall('GET', `${specData}/notes?scope=draft&limit=200`);
+    assert.ok(!firstPage.documents.some((d) => d.id === far.id), 'the document is on the first page');
+    await specFrame.getByLabel('Note id').fill(far.id);
+    await specFrame.getByTestId('picked').getByText('seeded 4321', { exact: true }).waitFor();
+    await specCall('POST', specData, { scope: 'draft', collection: 'notes', op: 'update', docId: far.id, data: { text: 'seeded 4321, edited' } });
+    await specFrame.getByTestId('picked').getByText('seeded 4321, edited', { exact: true }).waitFor();
+    await specFrame.getByLabel('Note id').fill('doc_none');
+    await specFrame.getByTestId('picked').getByText('no such note').waitFor();
+  });
+
+  await check('a trigger the app ignores that cannot start: status failed with its error, no unhandled rejection', async () => {
+    const errors = [];
+    specPage.on('pageerror', (e) => errors.push(String(e)));
+    await specAppFrame().evaluate(() => {
+      window.__rejections = [];
+      addEventListener('unhandledrejection', (e) => window.__rejections.push(String(e.reason)));
+    });
+    await specFrame.getByRole('button', { name: 'Ask' }).click();
+    await specFrame.getByTestId('ghost-status').getByText('failed', { exact: true }).waitFor();
+    assert.ok((await specFrame.getByTestId('ghost-error').innerText()).length > 0, 'no error shown');
+    // Rejection events are tasks queued by then; one more task of the frame runs after them.
+    const rejections = await specAppFrame().evaluate(() => new Promise((r) => setTimeout(() => r(window.__rejections), 0)));
+    assert.deepEqual(rejections, []);
+    assert.deepEqual(errors, []);
+    await screenshot(specPage, tmp, 'app-sdk-spec-failed-trigger');
   });
 
   await browser.close();

@@ -33,7 +33,7 @@ export default function App() {
       {error ? <p className="text-sm text-red-600">{error}</p> : null}
       {notes.loading ? <p className="text-sm text-gray-500">Loading…</p> : null}
       <ul className="space-y-2">
-        {notes.docs.map((n) => (
+        {notes.data.map((n) => (
           <li key={n.id} className={`flex items-center gap-2 ${n.version === 0 ? 'opacity-60' : ''}`}>
             <span className="flex-1">{n.data.text}</span>
             <button className="text-sm text-red-600" onClick={() => void notes.remove(n.id)}>Remove</button>
@@ -42,7 +42,7 @@ export default function App() {
       </ul>
 
       <section className="rounded border p-4">
-        <button className="rounded border px-3 py-1" disabled={summarizer.isRunning} onClick={() => void summarizer.trigger('Summarize the notes in one paragraph.')}>
+        <button className="rounded border px-3 py-1" disabled={summarizer.isRunning} onClick={() => summarizer.trigger('Summarize the notes in one paragraph.')}>
           {summarizer.isRunning ? 'Summarizing…' : 'Summarize'}
         </button>
         {summarizer.status === 'completed' ? <p className="mt-2">{String(summarizer.result)}</p> : null}

@@ -17,6 +17,7 @@ export interface IntegrationToolResult {
   details?: unknown;
 }
 
+/** A run's status on the wire (platform:agent:update); useAgent's `status` folds it into the spec's four. */
 export type AgentStatus = 'pending' | 'running' | 'streaming' | 'completed' | 'failed';
 
 export interface AgentUpdate {
