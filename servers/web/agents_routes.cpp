@@ -119,14 +119,32 @@ void publish_build(web_app& app, const app_record& a) {
   }
 }
 
+// A publish (direct or through a review) needs the draft's build: without one the published
+// page would show viewers nothing while the dialog said "Published".
+bool has_draft_build(web_app& app, const app_record& a, httplib::Response& res) {
+  auto build = app.db.previews().app_preview_of(a.workspace_id, a.id, source_scope::draft);
+  if (!build) return send_store_error(res, build.error()), false;
+  if (*build) return true;
+  send_error(res, api_error::no_build,
+             "the app has no build to publish yet: ask the builder to finish the app (it builds it with done_building), then publish");
+  return false;
+}
+
 void publish_app(web_app& app, const route_call& call, httplib::Response& res) {
   const app_record& a = *call.app;
+  if (!has_draft_build(app, a, res)) return;
   auto outcome = app.db.governance().publish(a.workspace_id, a.id, call.by->who.user_id, now_ms());
   if (!outcome) return send_store_error(res, outcome.error());
   switch (*outcome) {
-    case publish_outcome::published:
+    case publish_outcome::published: {
       publish_build(app, a);
-      return send_view(app, res, a, source_scope::published, 200);
+      // An app without agents.json has no publication record; the reply still says who
+      // published it and when.
+      json extra = json::object();
+      auto p = app.db.governance().publication(a.workspace_id, a.id);
+      if (p && !*p) extra["published"] = {{"hash", nullptr}, {"publishedBy", call.by->who.user_id}, {"publishedAt", now_ms()}};
+      return send_view(app, res, a, source_scope::published, 200, std::move(extra));
+    }
     case publish_outcome::no_draft: return send_error(res, api_error::no_draft, "the app has no draft source to publish");
     case publish_outcome::unapproved:
       return send_error(res, api_error::not_approved, "agents.json must be approved by an admin or owner before publishing");
@@ -200,6 +218,7 @@ void decide_review(web_app& app, const route_call& call, httplib::Response& res,
   const std::string& review_id = call.ids.at(2);
   auto note = note_of(*call.body, res);
   if (!note) return;
+  if (approve && !has_draft_build(app, a, res)) return;
   auto out = app.db.governance().decide_review(a.workspace_id, a.id, review_id, approve, call.by->who.user_id,
                                                *note, now_ms());
   if (!out) return send_store_error(res, out.error());

@@ -14,9 +14,10 @@
 // Usage: node e2e-app-agent-runs.mjs --build DIR --project DIR [--dead-workers]
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { readUIMessageStream } from 'ai';
-import { harness, SseReader, runCapability, secretsKeyOf } from './harness.mjs';
+import { harness, SseReader, runCapability, secretsKeyOf, toolTurn, use, endTurn } from './harness.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name) => args[args.indexOf(name) + 1];
@@ -57,6 +58,28 @@ const agentsJson = (extra = []) => ({
   ],
 });
 const draftOnlyAgent = { id: 'drafty', name: 'Drafty', description: 'Only in the draft.', systemPrompt: 'You draft.' };
+
+// The builder turn that gives the app its build (a publish needs one: 409 no_build before): it
+// writes src/App.tsx and calls done_building, on a model server of its own that the agents' one
+// replaces on the same port.
+const builderScenario = {
+  turns: [
+    toolTurn(use('t_write', 'Bash', { command: "cat > src/App.tsx <<'EOF'\nexport default function App() {\n  return <h1>Agents</h1>;\n}\nEOF", description: 'Write the app' })),
+    toolTurn(use('t_build', 'mcp__platform__done_building', { summary: 'Agents' })),
+    endTurn('Built the app.'),
+  ],
+  aux: endTurn('Title'),
+};
+
+function freePort() {
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
 
 async function json(res) {
   const text = await res.text();
@@ -99,10 +122,14 @@ async function waitFor(what, fn, ms = 60000) {
 
 async function main() {
   fs.writeFileSync(path.join(tmp, 'scenario.json'), JSON.stringify(scenario));
-  const model = await start('model', 'python3', [path.join(projectDir, 'tests/model_server/model_server.py'),
-    '--script', path.join(tmp, 'scenario.json'), '--port', '0', '--log', path.join(tmp, 'requests.jsonl'),
+  fs.writeFileSync(path.join(tmp, 'builder-scenario.json'), JSON.stringify(builderScenario));
+  // The builder's model server answers first; the app agents' one takes its port after the build.
+  const modelPort = await freePort();
+  const startModel = (name, file, log) => start(name, 'python3', [path.join(projectDir, 'tests/model_server/model_server.py'),
+    '--script', path.join(tmp, file), '--port', String(modelPort), '--log', path.join(tmp, log),
     '--idle-exit', '600'], {}, /^(\d+)\n/m);
-  const modelUrl = `http://127.0.0.1:${model.match[1]}`;
+  const builderModel = await startModel('builder-model', 'builder-scenario.json', 'builder-requests.jsonl');
+  const modelUrl = `http://127.0.0.1:${modelPort}`;
   const startWorker = (name, port) => start(name, path.join(buildDir, 'servers/worker/platform-worker'), [], {
     PLATFORM_WORKER_PORT: String(port),
     PLATFORM_DATA_DIR: path.join(tmp, 'worker-data'),
@@ -140,8 +167,30 @@ async function main() {
   assert.equal(patched.valid, true, JSON.stringify(patched.problems));
   const approved = await post(`${appPath}/agents/approval`, { approvalHash: patched.hash });
   assert.equal(approved.status, 200, await approved.text());
+  await check('an approved draft without a build is not published (409 no_build): no published agents, build or run', async () => {
+    const refused = await post(`${appPath}/publish`, {});
+    assert.equal(refused.status, 409);
+    assert.equal((await json(refused)).error.code, 'no_build');
+    const shown = await json(await fetch(web + appPath));
+    assert.deepEqual([shown.preview, shown.publishedPreview], [null, null]);
+    assert.equal((await json(await fetch(`${web}${appPath}/agents`))).published, null);
+    const run = await post(runsPath, { agentId: 'helper', prompt: 'Too early' });
+    assert.equal(run.status, 404, 'no published agent to run');
+  });
+  // The builder turn that builds the app; then its model server makes way for the agents' one.
+  const builderRun = await json(await post(`${appPath}/runs`, {}));
+  const turn = await post(`${appPath}/runs/${builderRun.id}/chat`, { messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Build the app.' }] }] });
+  assert.equal(turn.status, 200, await turn.clone().text());
+  await new SseReader(turn, { payload: true }).toEnd();
+  assert.equal((await json(await fetch(`${web}${appPath}/runs/${builderRun.id}/chat`))).status, 'completed');
+  assert.ok((await json(await fetch(web + appPath))).preview, 'the builder turn built the app');
+  const builderExited = new Promise((resolve) => builderModel.child.once('exit', resolve));
+  builderModel.child.kill('SIGKILL');
+  await builderExited;
+  await startModel('model', 'scenario.json', 'requests.jsonl');
   const published = await post(`${appPath}/publish`, {});
   assert.equal(published.status, 200, await published.text());
+  assert.ok((await json(await fetch(web + appPath))).publishedPreview, 'the published page has the build');
   const draftPatch = await json(await send('PATCH', `${appPath}/agents`, agentsJson([draftOnlyAgent])));
   assert.equal(draftPatch.valid, true, JSON.stringify(draftPatch.problems));
   // Approved (not published): draft runs may use their data tools.

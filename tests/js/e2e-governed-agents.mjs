@@ -1,8 +1,10 @@
 // Governed agents end to end: platform-web (external auth, roles from memberships) +
 // platform-worker + the real Claude Code CLI on the scripted model server. A builder turn
 // writes agents.json with the Write tool and stops at present_agents; the draft snapshot
-// follows it. Then roles on GET/PATCH/approval/publish, approval of the exact payload, an
-// edit that makes the approval stale, re-approval and publish.
+// follows it. A draft without a build is never published (409 no_build, before not_approved;
+// also when a review is approved); the next turn of the run writes the app and builds it
+// with done_building. Then roles on GET/PATCH/approval/publish, approval of the exact payload,
+// an edit that makes the approval stale, re-approval and publish.
 //
 // Usage: node e2e-governed-agents.mjs --build DIR --project DIR
 import assert from 'node:assert/strict';
@@ -10,7 +12,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { harness, identityProvider, use, toolTurn, endTurn, runCapability, secretsKeyOf } from './harness.mjs';
+import { harness, identityProvider, use, toolTurn, endTurn, runCapability, secretsKeyOf, SseReader } from './harness.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name) => {
@@ -45,6 +47,12 @@ const agentsV1 = {
 };
 const agentsV2 = structuredClone(agentsV1);
 agentsV2.agents[0].systemPrompt = 'You summarize CRM deals in one paragraph.';
+
+// What the builder's second turn writes (with a shell command) before done_building builds it.
+const appTsx = `export default function App() {
+  return <main className="p-8"><h1 className="text-2xl font-bold">Open deals</h1></main>;
+}
+`;
 
 
 // The present_agents card inside a tool output, however the MCP result wraps it.
@@ -129,6 +137,9 @@ async function main() {
     turns: [
       toolTurn(use('toolu_write', 'Write', { file_path: workspaceFile('agents.json'), content: JSON.stringify(agentsV1, null, 2) })),
       toolTurn(use('toolu_present', 'mcp__platform__present_agents', {})),
+      // The run's next turn (after the agents card): the app written and built.
+      toolTurn(use('toolu_app', 'Bash', { command: `cat > src/App.tsx <<'EOF'\n${appTsx}EOF`, description: 'Write the app' })),
+      toolTurn(use('toolu_build', 'mcp__platform__done_building', { summary: 'Open deals' })),
       endTurn('AFTER THE AGENTS CARD'),
     ],
     aux: { blocks: [{ type: 'text', text: 'Title' }], stop_reason: 'end_turn' },
@@ -147,15 +158,18 @@ async function main() {
     assert.equal(g.problems[0].code, 'file_missing');
   });
 
+  const appPath = `/api/workspaces/${ws}/apps/${app.id}`;
+  const publishPath = `${appPath}/publish`;
   let card;
+  let firstRun;
   await check('a builder turn writes agents.json with the Write tool; the draft snapshot follows the workspace', async () => {
-    const run = ok(await call('creator', 'POST', `/api/workspaces/${ws}/apps/${app.id}/runs`, {}), 201);
-    const chat = await call('creator', 'POST', `/api/workspaces/${ws}/apps/${app.id}/runs/${run.id}/chat`, {
+    firstRun = ok(await call('creator', 'POST', `${appPath}/runs`, {}), 201);
+    const chat = await call('creator', 'POST', `${appPath}/runs/${firstRun.id}/chat`, {
       messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Add a deal summarizer agent.' }] }],
       runtimeModel: 'claude-sonnet-4-5-20250929',
     });
     assert.equal(chat.status, 200, chat.text);
-    assert.ok(!chat.text.includes('AFTER THE AGENTS CARD'), 'the approval stop ended the turn');
+    assert.ok(!chat.text.includes('AFTER THE AGENTS CARD') && !chat.text.includes('toolu_build'), 'the approval stop ended the turn');
     const output = chat.text.split('\n').filter((l) => l.startsWith('data: {'))
       .map((l) => JSON.parse(l.slice(6))).find((c) => c.type === 'tool-output-available' && c.toolCallId === 'toolu_present');
     assert.ok(output, 'the present_agents card reached the stream');
@@ -186,6 +200,58 @@ async function main() {
     assertError(await call('stranger', 'GET', agentsPath), 404);
   });
 
+  // What viewers get of the app: its published agents view and the published page's build.
+  const publishedState = async () => {
+    const vg = ok(await call('viewer', 'GET', agentsPath));
+    const shown = ok(await call('viewer', 'GET', appPath));
+    return { agentsJson: vg.agentsJson, hash: vg.hash, published: vg.published, publishedPreview: shown.publishedPreview };
+  };
+  const nothingPublished = { agentsJson: null, hash: null, published: null, publishedPreview: null };
+
+  await check('a draft without a build is not published: 409 no_build (before not_approved), also by approving a review; viewers get nothing', async () => {
+    assert.equal(ok(await call('admin', 'GET', appPath)).preview, null, 'the turn made no build');
+    assert.deepEqual(await publishedState(), nothingPublished);
+    const refused = await call('admin', 'POST', publishPath, {});
+    assertError(refused, 409, 'no_build');
+    assert.match(refused.json.error.message, /no build/);
+    assertError(await call('owner', 'POST', publishPath, {}), 409, 'no_build');
+    // A review of that draft: approving it publishes nothing either, and it stays pending.
+    const asked = ok(await call('collab', 'POST', `${appPath}/reviews`, { note: 'Before the build.' }), 201);
+    assertError(await call('admin', 'POST', `${appPath}/reviews/${asked.id}/approve`, {}), 409, 'no_build');
+    const [review] = ok(await call('creator', 'GET', `${appPath}/reviews`)).reviews;
+    assert.deepEqual([review.id, review.status, review.decidedBy], [asked.id, 'pending', null]);
+    assert.deepEqual(await publishedState(), nothingPublished);
+    assert.equal(ok(await call('creator', 'GET', agentsPath)).published, null);
+    ok(await call('admin', 'POST', `${appPath}/reviews/${asked.id}/reject`, { note: 'Nothing to publish yet.' }));
+  });
+
+  await check('the next turn of the run writes the app and done_building builds it: the draft has a build, nothing is published', async () => {
+    const chatPath = `${appPath}/runs/${firstRun.id}/chat`;
+    const history = ok(await call('creator', 'GET', chatPath));
+    const res = await fetch(web + chatPath, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token('creator')}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ messages: [...history.messages, { id: 'u2', role: 'user', parts: [{ type: 'text', text: 'Now build the app.' }] }],
+        runtimeModel: 'claude-sonnet-4-5-20250929' }),
+    });
+    assert.equal(res.status, 200, await res.clone().text());
+    await new SseReader(res, { payload: true }).toEnd();
+    const after = ok(await call('creator', 'GET', chatPath));
+    assert.equal(after.status, 'completed');
+    const done = after.messages.flatMap((m) => m.parts).find((x) => x.toolName === 'mcp__platform__done_building');
+    assert.ok(done, 'the done_building part');
+    const payload = JSON.parse(done.output.filter((c) => c.type === 'text').map((c) => c.text).join(''));
+    assert.equal(payload.ok, true, JSON.stringify(payload).slice(0, 2000));
+    const shown = ok(await call('creator', 'GET', appPath));
+    assert.equal(shown.preview?.digest, payload.preview.digest, 'the draft preview is the build done_building made');
+    assert.equal(shown.publishedPreview, null);
+    assert.deepEqual(await publishedState(), nothingPublished);
+    // The draft's agents.json did not change: its (missing) approval neither.
+    const g = ok(await call('creator', 'GET', agentsPath));
+    assert.deepEqual(g.agentsJson, agentsV1);
+    assert.equal(g.approvalStatus, 'none');
+  });
+
   await check('publishing before approval is refused', async () => {
     assertError(await call('admin', 'POST', `/api/workspaces/${ws}/apps/${app.id}/publish`, {}), 409, 'not_approved');
   });
@@ -201,7 +267,7 @@ async function main() {
     assert.equal(a.toolsAllowed, true);
   });
 
-  await check('publish promotes the approved payload; viewers then see it', async () => {
+  await check('publish promotes the approved payload and the draft\'s build; viewers then see it', async () => {
     const p = ok(await call('owner', 'POST', `/api/workspaces/${ws}/apps/${app.id}/publish`, {}));
     assert.equal(p.scope, 'published');
     assert.equal(p.published.hash, card.approvalHash);
@@ -210,6 +276,9 @@ async function main() {
     assert.deepEqual(vg.agentsJson, agentsV1);
     assert.equal(vg.approvalStatus, 'approved');
     assert.equal(vg.toolsAllowed, true);
+    const shown = ok(await call('owner', 'GET', appPath));
+    assert.ok(shown.publishedPreview, 'the published page has a build');
+    assert.equal(shown.publishedPreview.digest, shown.preview.digest);
   });
 
   let patched;
@@ -327,7 +396,7 @@ async function main() {
     const rejected = ok(await call('owner', 'POST', `${reviews}/${asked.id}/reject`, { note: 'The draft changed; ask again.' }));
     assert.equal(rejected.status, 'rejected');
     const list = ok(await call('creator', 'GET', reviews)).reviews;
-    assert.deepEqual(list.map((r) => r.status), ['rejected', 'approved']);
+    assert.deepEqual(list.map((r) => r.status), ['rejected', 'approved', 'rejected']);
     assertError(await call('collab', 'POST', reviews, { note: 42 }), 400, 'invalid_body');
   });
 }

@@ -41,7 +41,7 @@ constexpr std::array rows{
     row{api_error::agent_not_found, {"agent_not_found", 404, "No such agent in the approved agents.json."}},
     row{api_error::tool_not_found, {"tool_not_found", 404, "No such app action in the approved appTools."}},
     row{api_error::data_not_found, {"data_not_found", 404, "No such document in the collection."}},
-    row{api_error::no_build, {"no_build", 404, "The workspace has no preview build."}},
+    row{api_error::no_build, {"no_build", 409, "The app has no build yet (to publish or preview)."}},
     // state conflicts
     row{api_error::conflict, {"conflict", 409, "The request conflicts with the resource (the owner's role)."}},
     row{api_error::no_draft, {"no_draft", 409, "The app has no draft to approve, review or publish."}},

@@ -1,22 +1,27 @@
 // The Members and Publish dialogs of the builder page, in a real browser against the real
 // servers in external sign-in mode (spec "Authentication", "Agent config approval": review;
-// docs/app-runtime.md "Governed agents"). No builder turn: the app and its agents.json
-// (examples/apps/team-notes) are made through the API. Covers: the owner adds a collaborator by
-// user id and changes another member's role in the Members dialog while the owner's own row
-// has no role select, and the members route agrees; a collaborator has no Members button; the
-// collaborator's Publish dialog offers a review request (no "Publish now") and the note makes a
-// pending review; the owner's 409s (publish, and approving the review, before the agents are
-// approved) are sentences, not JSON; the owner approves the agents on the Agents tab, then the
-// review, which publishes the app; the dialog's link opens the published page, which says the
-// app has no build yet (no done_building ran), and before the publish that it was never
-// published, with a way back to the builder.
+// docs/app-runtime.md "Governed agents"). The app's agents.json (examples/apps/team-notes) is
+// made through the API; builder turns (real Claude Code CLI, scripted model) write src/App.tsx
+// and build it with done_building. Covers: the owner adds a collaborator by user id and changes
+// another member's role in the Members dialog while the owner's own row has no role select, and
+// the members route agrees; a collaborator has no Members button; before the app has a build,
+// the Publish dialog says why and what to do (a sentence) and Publish now is disabled, and once
+// a builder turn built the app the open dialog enables it; the collaborator's Publish dialog
+// offers a review request (no "Publish now") and the note makes a pending review; the owner's
+// 409s (publish, and approving the review, before the agents are approved) are sentences, not
+// JSON; the owner approves the agents on the Agents tab, then the review, which publishes the
+// app; the dialog's link opens the published page, which shows the build, and before the
+// publish that it was never published, with a way back to the builder. A second app, without
+// agents.json: a 409 no_build the dialog did not expect (its knowledge of the build stale) is
+// the sentence too and publishes nothing; once built it publishes from the dialog (the reply's
+// `published` says who and when) and its page shows the build.
 //
 // Usage: node browser/e2e-members-publish.mjs --build DIR --project DIR
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { identityProvider } from '../harness.mjs';
-import { apiClient, browserTest, launchBrowser, requireChromium, screenshot, signedInContext, startPlatform } from './platform.mjs';
+import { identityProvider, toolTurn, use } from '../harness.mjs';
+import { apiClient, browserTest, launchBrowser, recordRequests, requireChromium, screenshot, signedInContext, startPlatform } from './platform.mjs';
 
 requireChromium();
 const t = browserTest('platform-members-publish-e2e-');
@@ -25,10 +30,24 @@ const { check, watch, run, tmp } = t;
 // ui/src/publish/publish-errors.ts: what the dialog says for a 409 not_approved.
 const notApprovedSentence =
   'The agents were never approved. A workspace admin or owner must approve them on the Agents tab before the app can be published.';
+// And before the builder's first successful build (also for a 409 no_build).
+const noBuildSentence = 'This app has no build yet. Ask the builder to finish it; it builds the app when it is done.';
+
+// Every builder turn (each app's first) writes the app and builds it.
+const marker = 'Team notes board';
+const appTsx = `export default function App() {
+  return <main className="p-8"><h1 className="text-2xl font-bold">${marker}</h1></main>;
+}
+`;
+const turns = [
+  toolTurn(use('t_write', 'Bash', { command: `cat > src/App.tsx <<'EOF'\n${appTsx}EOF`, description: 'Write the app' })),
+  toolTurn(use('t_build', 'mcp__platform__done_building', { summary: 'Team notes' })),
+  { blocks: [{ type: 'text', text: 'Built the app.' }], stop_reason: 'end_turn' },
+];
 
 run(async () => {
   const idp = identityProvider();
-  const p = await startPlatform(t, { buildDir: t.buildDir, projectDir: t.projectDir, turns: [], name: 'ext', webEnv: idp.env });
+  const p = await startPlatform(t, { buildDir: t.buildDir, projectDir: t.projectDir, turns, name: 'ext', webEnv: idp.env });
   const as = (who) => apiClient(p.web, { authorization: `Bearer ${idp.token(who)}` });
   const owner = as('owner');
   const ws = (await owner('POST', '/api/workspaces', { name: 'Team' })).id;
@@ -41,6 +60,21 @@ run(async () => {
   assert.equal(patched.approvalStatus, 'none');
   const appPage = `${p.web}/w/${ws}/apps/${app.id}`;
   const livePath = `/w/${ws}/apps/${app.id}/live`;
+  // A builder turn of `appId` through the chat route, read to its end: it writes and builds the app.
+  const build = async (appId) => {
+    const appPath = `/api/workspaces/${ws}/apps/${appId}`;
+    const made = await owner('POST', `${appPath}/runs`, {});
+    const res = await fetch(`${p.web}${appPath}/runs/${made.id}/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${idp.token('owner')}` },
+      body: JSON.stringify({ messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'A team notes board' }] }] }),
+    });
+    const body = await res.text();
+    assert.equal((await owner('GET', `${appPath}/runs/${made.id}/chat`)).status, 'completed', body.slice(-3000));
+    const shown = await owner('GET', appPath);
+    assert.ok(shown.preview, 'the turn built the app');
+    return shown.preview;
+  };
 
   const browser = await launchBrowser();
   const signedInPage = async (who) => watch((await signedInContext(browser, p.web, idp.token(who))).page);
@@ -109,12 +143,61 @@ run(async () => {
     assert.equal(roles.workspaces.find((w) => w.id === ws)?.role, 'collaborator');
   });
 
+  await check('before the app has a build, the Publish dialog says why and what to do, and Publish now is disabled (owner and collaborator)', async () => {
+    assert.equal((await owner('GET', A)).preview, null);
+    const page = ownerPage;
+    const seen = recordRequests(page.context());
+    await page.goto(appPage);
+    await page.getByTestId('publish-button').click();
+    const dialog = page.getByTestId('publish-dialog');
+    const note = dialog.getByTestId('publish-no-build');
+    await note.waitFor();
+    assert.equal((await note.innerText()).replace(/\s+/g, ' ').trim(), `No build ${noBuildSentence}`);
+    assert.equal(await dialog.getByTestId('publish-readiness').getAttribute('data-build'), 'none');
+    const publishNow = dialog.getByTestId('publish-now');
+    assert.equal(await publishNow.isDisabled(), true);
+    assert.equal(await publishNow.getAttribute('aria-describedby'), await note.getAttribute('id'));
+    await publishNow.click({ force: true });
+    assert.equal(await dialog.getByRole('alert').count(), 0);
+    assert.doesNotMatch(await dialog.innerText(), /[{}"]|no_build/);
+    for (const [width, height] of [[1440, 900], [390, 844]]) {
+      await page.setViewportSize({ width, height });
+      await note.scrollIntoViewIfNeeded();
+      await screenshot(page, tmp, `publish-dialog-no-build-${width}x${height}`);
+    }
+    await page.setViewportSize({ width: 1300, height: 900 });
+    assert.equal(seen.filter((r) => r.method === 'POST' && r.path === `${A}/publish`).length, 0, 'the disabled button sent nothing');
+    assert.equal((await owner('GET', `${A}/agents`)).published, null);
+
+    await collabPage.getByTestId('publish-button').click();
+    const theirs = collabPage.getByTestId('publish-dialog');
+    assert.equal((await theirs.getByTestId('publish-no-build').innerText()).replace(/\s+/g, ' ').trim(), `No build ${noBuildSentence}`);
+    await collabPage.keyboard.press('Escape');
+    await theirs.waitFor({ state: 'detached' });
+  });
+
+  await check('a builder turn writes the app and done_building builds it: the open Publish dialog enables Publish now without a reload', async () => {
+    const page = ownerPage;
+    const dialog = page.getByTestId('publish-dialog');
+    await dialog.getByTestId('publish-no-build').waitFor();
+    const preview = await build(app.id);
+    // The run's end (a workspace event) makes the page read the app again.
+    await dialog.locator('[data-testid="publish-readiness"][data-build="built"]').waitFor();
+    assert.equal(await dialog.getByTestId('publish-no-build').count(), 0);
+    assert.equal(await dialog.getByTestId('publish-now').isDisabled(), false);
+    assert.equal(await dialog.getByTestId('publish-now').getAttribute('aria-describedby'), null);
+    assert.equal((await owner('GET', A)).preview.digest, preview.digest);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+  });
+
   let reviewId;
   await check('Publish dialog (collaborator): a review request instead of Publish now; the note makes a pending review', async () => {
     const page = collabPage;
     await page.getByTestId('publish-button').click();
     const dialog = page.getByTestId('publish-dialog');
     await dialog.getByText('No review is waiting.').waitFor();
+    await dialog.locator('[data-testid="publish-readiness"][data-build="built"]').waitFor();
     assert.equal(await dialog.getByTestId('publish-now').count(), 0);
     assert.equal(await dialog.getByTestId('publish-readiness').getAttribute('data-status'), 'none');
     const note = 'Added the weather action; please check the summarizer prompt.';
@@ -214,25 +297,93 @@ run(async () => {
     assert.equal(after.published?.hash, after.approvedHash);
     const [review] = (await owner('GET', `${A}/reviews`)).reviews;
     assert.deepEqual([review.status, review.decidedBy], ['approved', 'owner']);
-    // No done_building ran: there is no build for the published page to show.
-    assert.equal((await owner('GET', A)).publishedPreview, null);
+    // The published page shows the draft's build.
+    const shown = await owner('GET', A);
+    assert.equal(shown.publishedPreview?.digest, shown.preview.digest);
   });
 
-  await check('the published link opens /live, which says the app has no build yet (owner and collaborator)', async () => {
+  await check('the published link opens /live, which shows the published build (owner and collaborator)', async () => {
     const page = ownerPage;
     await page.getByTestId('published-link').click();
     await page.waitForURL(`${p.web}${livePath}`);
-    await page
-      .locator('[data-testid="not-published"][data-published="true"]', { hasText: /^This app was published by you on .+, but it has no build yet/ })
-      .waitFor();
+    await page.frameLocator('[data-testid="preview-frame"]').getByRole('heading', { name: marker }).waitFor();
     await page.locator('header').getByText('Published', { exact: true }).waitFor();
+    assert.equal(await page.getByTestId('not-published').count(), 0);
     assert.equal(await page.getByTestId('open-in-builder').getAttribute('href'), `/w/${ws}/apps/${app.id}`);
-    await screenshot(page, tmp, 'published-page-no-build');
+    await screenshot(page, tmp, 'published-page');
 
     await collabPage.goto(`${p.web}${livePath}`);
-    await collabPage
-      .locator('[data-testid="not-published"][data-published="true"]', { hasText: /^This app was published by owner on .+, but it has no build yet/ })
-      .waitFor();
+    await collabPage.frameLocator('[data-testid="preview-frame"]').getByRole('heading', { name: marker }).waitFor();
+    assert.equal(await collabPage.getByTestId('not-published').count(), 0);
+  });
+
+  // An app without agents.json, and so far without a build.
+  const plain = await owner('POST', `/api/workspaces/${ws}/apps`, { name: 'Plain board' });
+  const P = `/api/workspaces/${ws}/apps/${plain.id}`;
+  const plainPage = `${p.web}/w/${ws}/apps/${plain.id}`;
+
+  await check('a 409 no_build the dialog did not expect is the sentence, not JSON, and publishes nothing', async () => {
+    const page = ownerPage;
+    // The page's knowledge of the build is stale: its reads of the app answer with a build
+    // (the first app's); the server knows better.
+    const borrowed = (await owner('GET', A)).preview;
+    const appUrl = `${p.web}${P}`;
+    const stale = async (route) => {
+      const response = await route.fetch();
+      await route.fulfill({ response, json: { ...(await response.json()), preview: borrowed } });
+    };
+    await page.route(appUrl, stale);
+    try {
+      await page.goto(plainPage);
+      await page.getByTestId('publish-button').click();
+      const dialog = page.getByTestId('publish-dialog');
+      await dialog.locator('[data-testid="publish-readiness"][data-build="built"]').waitFor();
+      const refused = await clickFor(page, dialog.getByTestId('publish-now'), 'POST', `${P}/publish`);
+      assert.equal(refused.status(), 409);
+      assert.equal((await refused.json()).error.code, 'no_build');
+      const alert = dialog.getByRole('alert');
+      await alert.waitFor();
+      assert.equal((await alert.innerText()).trim(), noBuildSentence);
+      assert.doesNotMatch(await alert.innerText(), /[{}"]|no_build|done_building/);
+      assert.equal(await dialog.getByTestId('publish-done').count(), 0);
+      await screenshot(page, tmp, 'publish-dialog-409-no-build');
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+    } finally {
+      await page.unroute(appUrl, stale);
+    }
+    const shown = await owner('GET', P);
+    assert.deepEqual([shown.preview, shown.publishedPreview], [null, null]);
+    assert.equal((await owner('GET', `${P}/agents`)).published, null);
+  });
+
+  await check('once built, the app without agents.json publishes from the dialog: the reply says who and when; its page shows the build', async () => {
+    await build(plain.id);
+    const page = ownerPage;
+    await page.goto(plainPage);
+    await page.getByTestId('publish-button').click();
+    const dialog = page.getByTestId('publish-dialog');
+    const readiness = dialog.locator('[data-testid="publish-readiness"][data-build="built"]');
+    await readiness.waitFor();
+    await readiness.getByText('No agents', { exact: true }).waitFor();
+    const before = Date.now();
+    const published = await clickFor(page, dialog.getByTestId('publish-now'), 'POST', `${P}/publish`);
+    assert.equal(published.status(), 200);
+    const reply = await published.json();
+    assert.equal(reply.published?.hash, null);
+    assert.equal(reply.published.publishedBy, 'owner');
+    assert.equal(typeof reply.published.publishedAt, 'number');
+    assert.ok(Math.abs(reply.published.publishedAt - before) < 60000, String(reply.published.publishedAt));
+    await dialog.getByTestId('publish-done').waitFor();
+    assert.equal(await dialog.getByRole('alert').count(), 0);
+    await dialog.getByTestId('publish-readiness').getByText(/^Last published on /).waitFor();
+    await screenshot(page, tmp, 'publish-dialog-published-no-agents');
+    const shown = await owner('GET', P);
+    assert.equal(shown.publishedPreview?.digest, shown.preview.digest);
+    await dialog.getByTestId('published-link').click();
+    await page.waitForURL(`${p.web}/w/${ws}/apps/${plain.id}/live`);
+    await page.frameLocator('[data-testid="preview-frame"]').getByRole('heading', { name: marker }).waitFor();
+    await page.locator('header').getByText('Published', { exact: true }).waitFor();
   });
 
   await browser.close();

@@ -200,7 +200,8 @@ export interface AgentsView {
   approvedBy: string | null;
   approvedAt: string | null;
   toolsAllowed: boolean;
-  published: { hash: string; publishedBy: string; publishedAt: string } | null;
+  /** hash: null for an app published without agents.json. */
+  published: { hash: string | null; publishedBy: string; publishedAt: string } | null;
 }
 
 /** PATCH .../agents answers the draft view plus whether the builder's workspace got the file. */

@@ -1,5 +1,10 @@
 // The publish and review conflicts (409s) in words that say what to do next.
+
+/** Why a publish cannot go through before the builder's first successful build, and what to do. */
+export const noBuildSentence = 'This app has no build yet. Ask the builder to finish it; it builds the app when it is done.';
+
 export const publishErrors = {
+  no_build: noBuildSentence,
   not_approved: 'The agents were never approved. A workspace admin or owner must approve them on the Agents tab before the app can be published.',
   approval_stale: 'agents.json changed after it was approved. A workspace admin or owner must approve the current agents on the Agents tab, then publish again.',
   no_draft: 'There is no draft to publish yet. Let the builder build the app first.',

@@ -8,13 +8,15 @@ import { ErrorNotice } from '../components/error-notice';
 import { useMemberLabel } from '../members/use-member-label';
 import { when } from '../settings/when';
 import { publishErrors } from './publish-errors';
+import { noBuildNoteId } from './publish-readiness';
 import { usePublishAction } from './use-publish-action';
 
 const tone = { pending: 'amber', approved: 'green', rejected: 'red' } as const;
 
 /** One review; a pending one can be approved (which publishes exactly the reviewed draft) or
- *  rejected by an admin or owner. */
-export function ReviewRow({ workspaceId, appId, review: r, canDecide }: { workspaceId: string; appId: string; review: PublishReview; canDecide: boolean }) {
+ *  rejected by an admin or owner. `noBuild`: the app is known to have no build, so approving
+ *  (publishing) would be refused; rejecting still works. */
+export function ReviewRow({ workspaceId, appId, review: r, canDecide, noBuild = false }: { workspaceId: string; appId: string; review: PublishReview; canDecide: boolean; noBuild?: boolean }) {
   const label = useMemberLabel(workspaceId);
   const { run, busy, error } = usePublishAction(workspaceId, appId);
   const [note, setNote] = useState('');
@@ -46,7 +48,7 @@ export function ReviewRow({ workspaceId, appId, review: r, canDecide }: { worksp
             placeholder="Note (optional)"
             className="min-w-0 flex-1 rounded-md border border-zinc-300 px-2 py-1 text-sm focus:border-accent focus:outline-none"
           />
-          <Button variant="primary" disabled={busy} onClick={() => decide('approve')} data-testid={`review-approve-${r.id}`}>
+          <Button variant="primary" disabled={busy || noBuild} aria-describedby={noBuild ? noBuildNoteId : undefined} onClick={() => decide('approve')} data-testid={`review-approve-${r.id}`}>
             Approve and publish
           </Button>
           <Button variant="danger" disabled={busy} onClick={() => decide('reject')} data-testid={`review-reject-${r.id}`}>
