@@ -3,6 +3,7 @@
 # ui/package-lock.json (how the lock is enforced: scripts/npm-pinned-install.mjs), then runs
 # `npm run build` in ui/ (type check, then vite) into ui/dist, which platform-web serves
 # (docs/operations.md, PLATFORM_UI_DIR) and `meson install` installs to share/platform/ui.
+# Each text file gets its .br and .gz beside it (scripts/precompress-ui.mjs).
 # A second run is a no-op: ui/dist/.build-stamp holds the sha256 of the build's inputs (the
 # lock, package.json, index.html, vite.config.ts, tsconfig*.json and every file under src/ and
 # public/), and the build runs again only when they changed or dist lost its index.html.
@@ -26,7 +27,8 @@ inputs_hash() {
     [ -e "ui/$f" ] && inputs+=("$f")
   done
   # Names and contents, in a fixed order: a renamed or removed file changes the hash too.
-  (cd ui && find "${inputs[@]}" -type f -print0 | LC_ALL=C sort -z | xargs -0 -r sha256sum) | sha256sum | cut -d' ' -f1
+  { (cd ui && find "${inputs[@]}" -type f -print0 | LC_ALL=C sort -z | xargs -0 -r sha256sum); sha256sum scripts/precompress-ui.mjs; } |
+    sha256sum | cut -d' ' -f1
 }
 
 stamp=$(inputs_hash)
@@ -36,5 +38,7 @@ fi
 rm -f ui/dist/.build-stamp
 npm --prefix ui run build --silent
 [ -f ui/dist/index.html ] || { echo "setup-ui: the build wrote no ui/dist/index.html" >&2; exit 1; }
+# Compressed once here, never per request (scripts/precompress-ui.mjs).
+node scripts/precompress-ui.mjs ui/dist
 printf '%s' "$stamp" > ui/dist/.build-stamp
 echo "setup-ui: built ui/dist" >&2

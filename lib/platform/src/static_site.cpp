@@ -125,6 +125,36 @@ std::vector<site_header> site_headers(site_file_kind kind, std::string_view cont
   return out;
 }
 
+std::vector<site_encoding> site_encodings_for(std::string_view accept_encoding) {
+  bool br = false, gzip = false, br_refused = false, gzip_refused = false, any = false;
+  std::string_view rest = accept_encoding;
+  while (!rest.empty()) {
+    auto comma = rest.find(',');
+    std::string_view item = rest.substr(0, comma);
+    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+    auto semi = item.find(';');
+    std::string_view coding = trim_ows(item.substr(0, semi));
+    bool refused = false;
+    if (semi != std::string_view::npos) {
+      std::string_view params = item.substr(semi + 1);
+      auto q = params.find("q=");
+      if (q == std::string_view::npos) q = params.find("Q=");
+      if (q != std::string_view::npos) {
+        std::string_view value = trim_ows(params.substr(q + 2));
+        // q=0, 0.0, 0.00, 0.000: refused; anything else is some preference.
+        refused = !value.empty() && value.find_first_not_of("0.") == std::string_view::npos;
+      }
+    }
+    if (iequals(coding, "br")) (refused ? br_refused : br) = true;
+    else if (iequals(coding, "gzip") || iequals(coding, "x-gzip")) (refused ? gzip_refused : gzip) = true;
+    else if (coding == "*" && !refused) any = true;
+  }
+  std::vector<site_encoding> out;
+  if ((br || any) && !br_refused) out.push_back({"br", ".br"});
+  if ((gzip || any) && !gzip_refused) out.push_back({"gzip", ".gz"});
+  return out;
+}
+
 std::string_view ui_not_built_page() {
   return R"(<!doctype html>
 <html lang="en">

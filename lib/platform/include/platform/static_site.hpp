@@ -61,6 +61,17 @@ std::string builder_page_csp_for(std::string_view preview_url);
 // nosniff, and on HTML the page's security headers.
 std::vector<site_header> site_headers(site_file_kind kind, std::string_view content_type);
 
+// The compressed forms of a file the build made beside it (scripts/precompress-ui.mjs), in the
+// order the server tries them for a request's Accept-Encoding: brotli (`.br`), then gzip
+// (`.gz`), each only when the header accepts it (a coding with q=0 is refused; `*` accepts
+// both). The server sends such a file's bytes as they are, with Content-Encoding and
+// `Vary: Accept-Encoding`, and never compresses per request.
+struct site_encoding {
+  std::string_view coding;  // the Content-Encoding value
+  std::string_view suffix;  // of the file beside the original
+};
+std::vector<site_encoding> site_encodings_for(std::string_view accept_encoding);
+
 // The page answered for a page route while no UI is built (HTML, no script).
 std::string_view ui_not_built_page();
 
