@@ -146,3 +146,23 @@ TEST_CASE("the page may frame the configured preview origins instead of the loca
 }
 
 }  // namespace static_site_test
+
+TEST_CASE("site_encodings_for: brotli, then gzip, each only when accepted") {
+  using platform::site_encodings_for;
+  auto codings = [](std::string_view accept) {
+    std::string out;
+    for (const auto& e : site_encodings_for(accept)) out += std::string(e.coding) + std::string(e.suffix) + " ";
+    return out;
+  };
+  CHECK(codings("gzip, deflate, br, zstd") == "br.br gzip.gz ");
+  CHECK(codings("gzip") == "gzip.gz ");
+  CHECK(codings("BR") == "br.br ");
+  CHECK(codings("") == "");
+  CHECK(codings("identity") == "");
+  CHECK(codings("*") == "br.br gzip.gz ");
+  CHECK(codings("*, br;q=0") == "gzip.gz ");
+  CHECK(codings("br;q=0, gzip;q=0.0") == "");
+  CHECK(codings("br;q=0.5, gzip;q=1") == "br.br gzip.gz ");
+  CHECK(codings("x-gzip") == "gzip.gz ");
+  CHECK(codings(" , ;;, br ; q = 0.001") == "br.br ");
+}
