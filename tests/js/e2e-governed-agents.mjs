@@ -32,6 +32,13 @@ const canonical = (v) => (Array.isArray(v) ? `[${v.map(canonical).join(',')}]`
 const v1 = (doc) => `v1:${crypto.createHash('sha256').update(canonical(doc)).digest('hex')}`;
 
 const agentsV1 = {
+  // An app action the page calls (its failure for missing input is the app's to fix: a builder repair).
+  appTools: [{
+    type: 'custom', name: 'deal_lookup', description: 'Looks up deals by stage.', enabled: true, recommended: true,
+    integration: { name: 'Acme CRM', domain: 'api.acme-crm.example', keySlug: 'default' },
+    endpoint: { method: 'GET', url: 'https://api.acme-crm.example/v1/deals', queryParams: { stage: '{{stage}}' } },
+    mockData: [{ deals: [] }, { deals: [{ id: 'd1' }] }, { deals: [{ id: 'd2' }] }],
+  }],
   agents: [{
     id: 'deal-summarizer', name: 'Deal summarizer', description: 'Summarizes open CRM deals.',
     systemPrompt: 'You summarize CRM deals.', dataCollections: ['summaries'],
@@ -279,6 +286,19 @@ async function main() {
     const shown = ok(await call('owner', 'GET', appPath));
     assert.ok(shown.publishedPreview, 'the published page has a build');
     assert.equal(shown.publishedPreview.digest, shown.preview.digest);
+  });
+
+  await check('an app action failing on the published page offers no builder repair; on the draft preview its editors get one', async () => {
+    const exec = (who, body) => call(who, 'POST', `/api/workspaces/${ws}/apps/${app.id}/app-tools/deal_lookup/execute`, body);
+    for (const who of ['viewer', 'owner']) {
+      const live = ok(await exec(who, { input: {} }));
+      assert.equal(live.success, false, JSON.stringify(live));
+      assert.equal(live.errorCode, 'MISSING_INPUT');
+      assert.equal(live.canRequestBuilderRepair, false, `${who} on the published page`);
+    }
+    const draft = ok(await exec('owner', { draft: true, input: {} }));
+    assert.equal(draft.errorCode, 'MISSING_INPUT');
+    assert.equal(draft.canRequestBuilderRepair, true);
   });
 
   let patched;
