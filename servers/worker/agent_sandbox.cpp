@@ -106,6 +106,15 @@ bool read_head(int fd, egress_head_reader& reader) {
   return false;
 }
 
+// Whether the jail's end of a door connection is closed (its process died or hung up).
+bool jail_side_gone(int fd) {
+  pollfd p{fd, POLLIN | POLLRDHUP, 0};
+  if (::poll(&p, 1, 0) <= 0) return false;
+  if (p.revents & (POLLHUP | POLLERR | POLLRDHUP)) return true;
+  char c;
+  return (p.revents & POLLIN) && ::recv(fd, &c, 1, MSG_PEEK | MSG_DONTWAIT) == 0;
+}
+
 void serve_provider(int fd, const provider_route& route) {
   egress_head_reader reader;
   if (!read_head(fd, reader)) return;
@@ -144,8 +153,21 @@ void serve_provider(int fd, const provider_route& route) {
     if (!(*up)->write_all(std::string_view(buf, n), exchange_deadline)) return;
     body_left -= n;
   }
+  // Waits on both sides: a jail that is gone (a stopped
+  // turn) closes the upstream request at once, so the provider stops generating, and billing,
+  // instead of when its reply ends.
   for (;;) {
-    auto n = (*up)->read_some(buf, sizeof buf, exchange_deadline);
+    // What TLS already holds first (a read that would wait ends at once), then a wait on both.
+    auto n = (*up)->read_some(buf, sizeof buf, clock_type::now());
+    if (!n && n.error().kind == http_action_failure::timeout) {
+      if (clock_type::now() >= exchange_deadline) break;
+      pollfd p[2] = {{(*up)->native_handle(), POLLIN, 0}, {fd, POLLRDHUP, 0}};
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(exchange_deadline - clock_type::now()).count();
+      int r = ::poll(p, 2, static_cast<int>(std::clamp<long long>(left, 1, 60'000)));
+      if (r < 0 && errno != EINTR) break;
+      if (p[1].revents != 0 && jail_side_gone(fd)) break;
+      continue;
+    }
     if (!n || *n == 0) break;
     if (!send_all(fd, std::string_view(buf, *n))) break;
   }
@@ -154,7 +176,7 @@ void serve_provider(int fd, const provider_route& route) {
 
 // Bytes both ways between the jail's side and `up` until both ends are done.
 void relay_both(int fd, int up) {
-  pollfd p[2] = {{fd, POLLIN, 0}, {up, POLLIN, 0}};
+  pollfd p[2] = {{fd, POLLIN | POLLRDHUP, 0}, {up, POLLIN, 0}};
   bool open[2] = {true, true};
   char buf[65536];
   while (open[0] || open[1]) {
@@ -166,6 +188,8 @@ void relay_both(int fd, int up) {
       ssize_t n = ::recv(p[i].fd, buf, sizeof buf, 0);
       int other = i == 0 ? up : fd;
       if (n <= 0) {
+        // The jail's side hung up whole (its process is gone): nothing more to relay either way.
+        if (i == 0 && (p[0].revents & (POLLHUP | POLLERR))) return;
         open[i] = false;
         p[i].fd = -1;
         ::shutdown(other, SHUT_WR);

@@ -24,6 +24,7 @@ class granted_turn {
   [[nodiscard]] std::optional<provider_session_state> session() const { return turn_->session(); }
   int exit_code() { return turn_->exit_code(); }
   void interrupt() const { turn_->interrupt(); }
+  [[nodiscard]] bool interrupted() const { return turn_->interrupted(); }
   // Null once next() has reported the end of the turn: the grant ends with the turn.
   [[nodiscard]] broker_lease* lease() const { return lease_.get(); }
 

@@ -29,14 +29,13 @@ class turn_stop {
     ended_ = true;
     cv_.notify_all();
   }
-  // Kills the runtime and waits until its output ended, at most until `deadline`. False when
-  // the turn had ended already.
-  bool stop(std::chrono::steady_clock::time_point deadline) {
+  enum class outcome { already_ended, stopped, still_running };
+  // Kills the runtime and waits until its output ended, at most until `deadline`.
+  outcome stop(std::chrono::steady_clock::time_point deadline) {
     std::unique_lock lock(mu_);
-    if (ended_) return false;
+    if (ended_) return outcome::already_ended;
     if (turn_) turn_->interrupt();
-    cv_.wait_until(lock, deadline, [&] { return ended_; });
-    return true;
+    return cv_.wait_until(lock, deadline, [&] { return ended_; }) ? outcome::stopped : outcome::still_running;
   }
 
  private:

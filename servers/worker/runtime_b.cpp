@@ -319,7 +319,9 @@ result<void> codex_turn::launch(const turn_request& req) {
   auto proc = child_process::spawn(*wrapped);
   if (!proc) return tl::unexpected(proc.error());
   proc_->proc = std::move(*proc);
-  if (!warm_) set_interrupt_group(proc_->proc->pid());  // a warm process outlives the turn
+  // A warm process outlives the turn, but not a user's stop: it is this app's own, and a model
+  // request it holds must end with the stop (the app's next turn starts a fresh one).
+  set_interrupt_group(proc_->proc->pid());
   processes_started.fetch_add(1);
   trace(cfg_, "spawn pid=%d app=%s home=%s warm=%d app_agent=%d", proc_->proc->pid(), req.app_id.c_str(),
         home->c_str(), warm_ ? 1 : 0, o.app_agent ? 1 : 0);

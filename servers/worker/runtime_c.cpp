@@ -8,6 +8,7 @@
 
 #include "../common/json_fields.hpp"
 #include "platform/api_error.hpp"
+#include "platform/user_stop.hpp"
 #include "platform/worker_message.hpp"
 
 namespace platform::worker {
@@ -337,6 +338,7 @@ void runtime_c_turn::end_of_output() {
       queued_.push_back(std::move(l));
     }
   }
+  if (interrupted()) result = error_result_line(std::string(user_stop_reason), session_id_);
   if (foreign_) {
     result = error_result_line(
         "The installed opencode did not print JSON events for `opencode run --format json`, so runtime-c cannot run "
@@ -350,6 +352,9 @@ void runtime_c_turn::end_of_output() {
 }
 
 std::optional<provider_session_state> runtime_c_turn::session() const {
+  // A stopped turn starts nothing more (an export is a jailed opencode of its own); the next
+  // turn resumes from the transcript instead.
+  if (interrupted()) return std::nullopt;
   if (exported_) return *exported_;
   exported_.emplace();
   if (!safe_session_id(session_id_)) return std::nullopt;

@@ -73,9 +73,12 @@ class runtime_turn {
   // From any thread (a user's stop): kills the runtime's process group, so the reading thread's
   // next() ends. Only a process this turn started itself (never a warm one it borrowed).
   void interrupt() const {
+    interrupted_.store(true);
     int group = interrupt_group_.load();
     if (group > 0) ::kill(-group, SIGKILL);
   }
+  // Whether a user's stop interrupted the turn: its end is the stop's, not the runtime's.
+  [[nodiscard]] bool interrupted() const { return interrupted_.load(); }
 
   // When the turn asked for its runtime's process (or took a warm one): where the runtime's own
   // time starts in the worker's turn timing (PLATFORM_CODEX_TRACE). Unset before that.
@@ -92,6 +95,7 @@ class runtime_turn {
 
  private:
   std::atomic<int> interrupt_group_{-1};
+  mutable std::atomic<bool> interrupted_{false};
   std::chrono::steady_clock::time_point spawn_requested_{};
 };
 

@@ -16,6 +16,7 @@
 #include "platform/source_digest.hpp"
 #include "platform/transcript_handoff.hpp"
 #include "platform/ui_stream.hpp"
+#include "platform/user_stop.hpp"
 #include "platform/worker_message.hpp"
 #include "app_workspace.hpp"
 #include "builder_tools.hpp"
@@ -197,13 +198,18 @@ bool next_turn_chunk(turn_stream& state, session_table& sessions, const std::str
   }
   if (trace) state.timing.report(app_id, run_id, std::nullopt);
   int code = state.turn->exit_code();
-  state.stop->ended();
   if (!state.turn->result_seen()) {
     // Only the exit code: stderr may quote the prompt or files.
-    json err = {{"type", "error"}, {"error", "The runtime exited with code " + std::to_string(code) + " before finishing the turn."}};
+    json err = {{"type", "error"},
+                {"error", state.turn->interrupted()
+                              ? std::string(user_stop_reason)
+                              : "The runtime exited with code " + std::to_string(code) + " before finishing the turn."}};
     append_sse_data(out, err.dump());
   }
   if (auto s = state.turn->session()) sessions.put(app_id, run_id, std::move(*s));
+  // After the session's capture, which may run the runtime once more (runtime-c's export): a
+  // stop is answered when nothing of the turn runs.
+  state.stop->ended();
   // Whether the turn wrote files, from the workspace itself rather than from tool names: a turn
   // that only read (ls, cat, Read) has nothing to build.
   std::string files_after = workspace_fingerprint(state.workspace_dir);
@@ -273,8 +279,11 @@ void post_messages(worker_app& app, const worker_call& call, httplib::Response& 
 void stop_turn(worker_app& app, const worker_call& call, httplib::Response& res) {
   auto stop = app.running.find(call.id(1), call.id(2));
   if (!stop) return send_error(res, api_error::not_found, "no such builder turn runs on this worker");
-  bool stopped = stop->stop(std::chrono::steady_clock::now() + std::chrono::seconds(5));
-  res.set_content(json({{"runId", call.id(2)}, {"stopped", stopped}}).dump(), "application/json");
+  auto how = stop->stop(std::chrono::steady_clock::now() + std::chrono::seconds(5));
+  if (how == turn_stop::outcome::still_running) {
+    return send_error(res, api_error::internal, "the turn's runtime did not end within 5 s of its stop");
+  }
+  res.set_content(json({{"runId", call.id(2)}, {"stopped", how == turn_stop::outcome::stopped}}).dump(), "application/json");
 }
 
 void get_provider_session_state(worker_app& app, const worker_call& call, httplib::Response& res) {

@@ -152,6 +152,7 @@ class plain_stream final : public stream {
   io_result<std::size_t> read_some(char* buf, std::size_t size, clock::time_point deadline) override {
     return recv_some(fd_.get(), buf, size, deadline);
   }
+  [[nodiscard]] int native_handle() const override { return fd_.get(); }
 
  private:
   fd_guard fd_;
@@ -193,6 +194,7 @@ class tls_stream final : public stream {
     if (!r) return tl::unexpected(r.error());
     return static_cast<std::size_t>(*r);
   }
+  [[nodiscard]] int native_handle() const override { return fd_.get(); }
 
  private:
   // Runs one OpenSSL call to completion, moving bytes between the BIO pair and the socket.

@@ -33,6 +33,8 @@ class stream {
   virtual io_result<void> write_all(std::string_view bytes, clock::time_point deadline) = 0;
   // Bytes read into `buf`; 0 when the peer closed the connection.
   virtual io_result<std::size_t> read_some(char* buf, std::size_t size, clock::time_point deadline) = 0;
+  // The socket, to wait on it beside another descriptor (poll for POLLIN, then read_some).
+  [[nodiscard]] virtual int native_handle() const = 0;
 };
 
 // TLS client settings shared by every connection: peer verification on, TLS 1.2 or newer,
