@@ -1,7 +1,8 @@
 // App-agent runs on platform-worker end to end, with the real Claude Code CLI and the scripted
 // model server: start returns at once, a late viewer gets the buffer then live messages, a
 // viewer that leaves does not stop the run, the completion callback (internal token, status,
-// result, usage, transcript), capacity with LRU eviction of finished runs, and bad input.
+// result, usage, transcript), capacity with LRU eviction of finished runs, bad input, and a
+// user's stop with the model holding its reply: answered once the runtime is gone (issue 33).
 // A small HTTP server here stands in for the web server's internal callback route.
 //
 // Usage: node e2e-agent-runs.mjs --build DIR --project DIR
@@ -9,7 +10,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { harness, SseReader } from './harness.mjs';
+import { connectionsTo, describeConnection, describeProcess, harness, isCli, runtimeProcesses, SseReader, waitUntil } from './harness.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name) => args[args.indexOf(name) + 1];
@@ -66,8 +67,11 @@ async function main() {
   };
   fs.writeFileSync(path.join(tmp, 'scenario.json'), JSON.stringify(scenario));
   const model = await start('model', 'python3', [path.join(projectDir, 'tests/model_server/model_server.py'),
-    '--script', path.join(tmp, 'scenario.json'), '--port', '0', '--idle-exit', '600'], {}, /^(\d+)\n/m);
+    '--script', path.join(tmp, 'scenario.json'), '--port', '0', '--idle-exit', '600', '--log', path.join(tmp, 'requests.jsonl')],
+  {}, /^(\d+)\n/m);
   const modelUrl = `http://127.0.0.1:${model.match[1]}`;
+  const modelPosts = () => fs.readFileSync(path.join(tmp, 'requests.jsonl'), 'utf8').split('\n').filter(Boolean)
+    .map((l) => JSON.parse(l)).filter((r) => r.method === 'POST' && r.path.startsWith('/v1/messages'));
   const worker = (await start('worker', path.join(buildDir, 'servers/worker/platform-worker'), [], {
     PLATFORM_WORKER_PORT: '0',
     PLATFORM_DATA_DIR: path.join(tmp, 'data'),
@@ -219,6 +223,62 @@ async function main() {
     }
     assert.equal(s, 404);
     assert.equal((await fetch(`${short}/sessions/app1__agent__rt1/agent-run/rt1/events`, { headers: auth })).status, 404);
+  });
+
+  // A user's stop while the model holds the reply: the worker's stop route answers 202 only once
+  // the runtime is released (its output ended), so no process of the run is left by then. Before
+  // issue 33 it answered right after sending the SIGKILL, while the jail was still coming down;
+  // the jail takes only a millisecond or two to get there, so the check below caught that old
+  // reply only when it was faster (about a third of the stops when tried by hand): the worker's
+  // own wait is what makes it hold every time.
+  // A worker of its own: its data dir and TMPDIR (the run's workspace) under one root.
+  const stopRoot = path.join(tmp, 'stop');
+  fs.mkdirSync(path.join(stopRoot, 'tmp'), { recursive: true });
+  const stopWorker = (await start('worker-stop', path.join(buildDir, 'servers/worker/platform-worker'), [], {
+    PLATFORM_WORKER_PORT: '0', PLATFORM_DATA_DIR: path.join(stopRoot, 'data'), TMPDIR: path.join(stopRoot, 'tmp'),
+    INTERNAL_API_TOKEN: token, ANTHROPIC_BASE_URL: modelUrl, ANTHROPIC_API_KEY: 'scripted-model-key', CLAUDE_CODE_MAX_RETRIES: '0',
+  }, /listening on (http:\S+)/)).match[1];
+  const modelPort = new URL(modelUrl).port;
+  const ours = () => runtimeProcesses([`${stopRoot}/`]);
+  let atStop;
+  await check('stop: a held run\'s stop is answered (202) once its runtime is gone: no process of the run is left', async () => {
+    await fetch(`${modelUrl}/control/arm/mid`, { method: 'POST' });  // hold this run's reply
+    const started = await fetch(`${stopWorker}/sessions/app1__agent__rs1/agent-run`, { method: 'POST', headers: auth, body: JSON.stringify(body('rs1')) });
+    assert.equal(started.status, 202);
+    const viewer = new Events(await fetch(`${stopWorker}/sessions/app1__agent__rs1/agent-run/rs1/events`, { headers: auth }));
+    await viewer.until((e) => text(e).includes('part one'));
+    const before = { processes: ours(), connections: connectionsTo(modelPort), requests: modelPosts().length };
+    const t0 = performance.now();
+    const stopped = await fetch(`${stopWorker}/sessions/app1__agent__rs1/agent-run/rs1/stop`, { method: 'POST', headers: auth });
+    const after = { processes: ours(), connections: connectionsTo(modelPort), ms: performance.now() - t0 };
+    atStop = { before, after, viewer };
+    assert.ok(before.processes.some((p) => isCli(p, 'claude')), `the run's Claude Code was seen before the stop: ${before.processes.map(describeProcess).join('\n')}`);
+    assert.equal(stopped.status, 202, await stopped.clone().text());
+    assert.deepEqual(await stopped.json(), { runId: 'rs1', status: 'stopping' });
+    assert.deepEqual(after.processes.map(describeProcess), [], `runtime processes alive after the stop's reply (${after.ms.toFixed(0)} ms)`);
+  });
+
+  await check('stop: the run fails "Stopped by the user." (events and callback), nothing of the held reply; a second stop is 409', async () => {
+    assert.ok(atStop, 'the stop check did not get to the stop');
+    const seen = await atStop.viewer.toEnd();
+    assert.ok(!text(seen).includes('part two'), 'the held reply never came');
+    const last = seen.filter((e) => e !== '[DONE]').map((e) => JSON.parse(e)).at(-1);
+    assert.deepEqual(last, { type: 'error', error: 'Stopped by the user.' });
+    const cb = await callbackOf('rs1');
+    assert.equal(cb.body.status, 'failed');
+    assert.equal(cb.body.error, 'Stopped by the user.');
+    const again = await fetch(`${stopWorker}/sessions/app1__agent__rs1/agent-run/rs1/stop`, { method: 'POST', headers: auth });
+    assert.equal(again.status, 409);
+    assert.equal((await again.json()).error.code, 'not_running');
+    await fetch(`${modelUrl}/control/release/mid`, { method: 'POST' });
+  });
+
+  // The held reply is a request the provider goes on generating, and billing, while it is open.
+  await check('stop: the held model request is closed by the stop\'s reply, and the model gets no further request', async () => {
+    assert.ok(atStop, 'the stop check did not get to the stop');
+    assert.ok(atStop.before.connections.length > 0, 'the held model request was open before the stop');
+    assert.deepEqual(atStop.after.connections.map(describeConnection), [], `model requests still open after the stop's reply (to 127.0.0.1:${modelPort})`);
+    assert.equal(modelPosts().length, atStop.before.requests, 'a model request after the stop');
   });
 }
 

@@ -1,8 +1,8 @@
 // Authentication and roles end to end on platform-web: `external` mode with identity tokens
 // signed here (HS256), workspaces, members and the role rules of the browser routes; then
 // `none` mode's provider setup page; then production mode refusing to start without an
-// internal token. No worker is needed: nothing here reaches a runtime (a chat POST that
-// passed every check would, so the allowed one is not sent).
+// internal token, platform-web's and platform-worker's. No worker is needed: nothing here
+// reaches a runtime (a chat POST that passed every check would, so the allowed one is not sent).
 //
 // Usage: node e2e-auth.mjs --build DIR
 import assert from 'node:assert/strict';
@@ -15,20 +15,22 @@ import { harness } from './harness.mjs';
 const args = process.argv.slice(2);
 const buildDir = path.resolve(args[args.indexOf('--build') + 1] ?? 'build');
 const web = path.join(buildDir, 'servers/web/platform-web');
+const workerBin = path.join(buildDir, 'servers/worker/platform-worker');
 const { tmp, check, start, run } = harness('platform-auth-');
 let webs = 0;
 const startWeb = async (env) => (await start(`web-${webs++}`, web, [], env, /listening on (http:\S+)/)).match[1];
 
-// Runs platform-web expecting it to refuse to start; resolves with its exit code and stderr.
-function refuseToStart(env) {
+// Runs platform-web (or `bin`) expecting it to refuse to start; resolves with its exit code
+// and stderr.
+function refuseToStart(env, bin = web) {
   return new Promise((resolve, reject) => {
-    const child = spawn(web, [], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(bin, [], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let err = '';
     child.stderr.on('data', (d) => { err += d; });
     child.stdout.on('data', (d) => {
       if (/listening on/.test(String(d))) {
         child.kill();
-        reject(new Error('platform-web started'));
+        reject(new Error(`${path.basename(bin)} started`));
       }
     });
     child.on('exit', (code) => resolve({ code, err }));
@@ -228,6 +230,18 @@ async function main() {
     r = await refuseToStart({ ...common, PLATFORM_ENV: 'production', INTERNAL_API_TOKEN: 'x'.repeat(40) });
     assert.match(r.err, /PLATFORM_AUTH_MODE=external/);
     assert.equal(r.err.includes('x'.repeat(40)), false);  // the token is never echoed
+  });
+
+  await check('production mode: platform-worker refuses to start without INTERNAL_API_TOKEN or with one under 32 bytes', async () => {
+    const env = { PLATFORM_ENV: 'production', PLATFORM_WORKER_PORT: '0', PLATFORM_DATA_DIR: path.join(tmp, 'prod-worker') };
+    for (const [what, extra] of [['no token', {}], ['an empty token', { INTERNAL_API_TOKEN: '' }], ['31 bytes', { INTERNAL_API_TOKEN: 'w'.repeat(31) }]]) {
+      const r = await refuseToStart({ ...env, ...extra }, workerBin);
+      assert.notEqual(r.code, 0, what);
+      assert.match(r.err, /^platform-worker: .*INTERNAL_API_TOKEN/m, `${what}: ${r.err}`);
+      if (extra.INTERNAL_API_TOKEN) assert.equal(r.err.includes(extra.INTERNAL_API_TOKEN), false, 'the token is never echoed');
+    }
+    // 32 bytes is enough: the same production worker starts.
+    await start('prod-worker', workerBin, [], { ...env, INTERNAL_API_TOKEN: 'w'.repeat(32) }, /listening on (http:\S+)/);
   });
 }
 

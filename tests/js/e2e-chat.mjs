@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { DefaultChatTransport, readUIMessageStream } from 'ai';
-import { harness, SseReader as EventReader, startModelAndWorker } from './harness.mjs';
+import { connectionsTo, describeConnection, describeProcess, harness, isCli, runtimeProcesses, SseReader as EventReader, startModelAndWorker } from './harness.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name) => {
@@ -271,6 +271,12 @@ async function main() {
     assert.equal(badApp.status, 400);
   });
 
+  // What the host saw around the stop below: the turn's runtime processes and open model
+  // requests while the reply was held, and again the moment the stop's reply arrived.
+  const modelPort = new URL(modelUrl).port;
+  const modelPosts = () => fs.readFileSync(path.join(tmp, 'requests.jsonl'), 'utf8').split('\n').filter(Boolean)
+    .map((l) => JSON.parse(l)).filter((r) => r.method === 'POST' && r.path.startsWith('/v1/messages')).length;
+  let atStop;
   await check('Stop ends a turn mid-stream wherever it runs: abort chunk, partial message kept, run failed', async () => {
     const fresh = await json(await post(a, `/api/workspaces/default/apps/${app.id}/runs`, {}));
     const p = `/api/workspaces/default/apps/${app.id}/runs/${fresh.id}`;
@@ -279,7 +285,11 @@ async function main() {
     const live = new EventReader(res);
     await live.until((e) => e.some((x) => x.includes('Part one.')));
     const stopEvents = new EventReader(await fetch(`${b}/api/workspaces/default/events`));
+    // The model holds its reply at the pause: the turn's Claude Code and its jail are alive.
+    const before = { processes: runtimeProcesses([`${path.join(tmp, 'data')}/`]), connections: connectionsTo(modelPort), requests: modelPosts() };
     const stopped = await post(b, `${p}/stop`, {});  // replica B: the stop travels to A
+    const after = { processes: runtimeProcesses([`${path.join(tmp, 'data')}/`]), connections: connectionsTo(modelPort) };
+    atStop = { before, after, run: p };
     assert.equal(stopped.status, 200);
     const failedEvents = await stopEvents.until((e) => e.some((x) => x.includes('run.failed') && x.includes(fresh.id)));
     const failed = failedEvents.map((x) => JSON.parse(x.slice(6))).find((e) => e.type === 'run.failed' && e.runId === fresh.id);
@@ -306,6 +316,27 @@ async function main() {
     assert.equal((await json(again)).error.code, 'not_streaming');
     assert.equal((await post(a, `/api/workspaces/default/apps/${app.id}/runs/run_nope/stop`, {})).status, 404);
     await fetch(`${modelUrl}/control/release/mid`, { method: 'POST', body: '{}' });
+  });
+
+  // Before issue 33 the web only cut the worker's stream, which the worker noticed when it next
+  // wrote: with the model holding its reply, Claude Code (and its jail) lived on after the stop's
+  // reply, until the model's pause timed out.
+  await check('Stop: once its reply arrived no runtime process of the turn is left (Claude Code, its jail)', async () => {
+    assert.ok(atStop, 'the stop check did not get to the stop');
+    const cli = atStop.before.processes.filter((p) => isCli(p, 'claude'));
+    assert.ok(cli.length > 0, `the held turn's Claude Code was seen before the stop: ${atStop.before.processes.map(describeProcess).join('\n')}`);
+    assert.deepEqual(atStop.after.processes.map(describeProcess), [], 'runtime processes alive after the stop\'s reply');
+  });
+
+  // The held reply is a request the provider goes on generating, and billing, while its
+  // connection is open; the model must see no request of the turn after the stop either.
+  await check('Stop: the held model request is closed by the stop\'s reply, and the model gets no further request', async () => {
+    assert.ok(atStop, 'the stop check did not get to the stop');
+    assert.ok(atStop.before.connections.length > 0, 'the held model request was open before the stop');
+    assert.deepEqual(atStop.after.connections.map(describeConnection), [], `model requests still open after the stop's reply (to 127.0.0.1:${modelPort})`);
+    assert.equal(modelPosts(), atStop.before.requests, 'a model request after the stop');
+    const history = await json(await fetch(`${a}${atStop.run}/chat`));
+    assert.equal(history.status, 'failed');
   });
 
   if (replicas) {

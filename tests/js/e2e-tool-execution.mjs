@@ -6,7 +6,8 @@
 // without input placeholders → failure, unconfigured → mock, OAuth without an account → mock,
 // staleness and re-approval, internal tool-execute acting as the run's user (and only with the
 // run's capability, while the run is live), failure reports creating repair runs with audit
-// events, the loop guard, canaries never leaving the server,
+// events whose turns reach the worker (a stand-in recording them, worker-stand-in.mjs) and run
+// to their end, the loop guard, canaries never leaving the server,
 // also when the provider echoes the key encoded (JSON escapes, twice escaped, percent, base64).
 //
 // Usage: node e2e-tool-execution.mjs --build DIR --project DIR
@@ -15,7 +16,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { harness, identityProvider, runCapability, secretsKeyOf } from './harness.mjs';
+import { harness, identityProvider, runCapability, secretsKeyOf, waitUntil } from './harness.mjs';
+import { workerStandIn } from './worker-stand-in.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name) => {
@@ -132,10 +134,12 @@ async function main() {
   const port = provider.address().port;
   const base = `http://127.0.0.1:${port}`;
   const dataDir = path.join(tmp, 'data');
+  // A worker that answers: the repair runs' turns run (one line of text each) and are recorded.
+  const worker = await workerStandIn();
   const web = (await start('web', path.join(buildDir, 'servers/web/platform-web'), [], {
     PLATFORM_WEB_PORT: '0',
     PLATFORM_DATA_DIR: dataDir,
-    PLATFORM_WORKER_URL: 'http://127.0.0.1:9',  // no worker: repair turns fail fast, runs still exist
+    PLATFORM_WORKER_URL: worker.url,
     PLATFORM_AUTH_MODE: 'external',
     PLATFORM_JWT_ISSUER: issuer,
     PLATFORM_JWT_AUDIENCE: audience,
@@ -400,6 +404,27 @@ async function main() {
 
   const builderRun = async (id) => ok(await call('owner', 'GET', `${appPath}/runs/${id}/chat`));
   const audit = async () => ok(await call('owner', 'GET', `${appPath}/tool-audit`)).events;
+  // The repair run's turn as the worker got it (the run's first and only user message is the
+  // repair prompt), and the run once that turn ended: completed, still a repair run.
+  const repairTurn = async (runId, source, toolName, errorCode) => {
+    const turn = await worker.waitFor(`the repair turn of ${runId}`, () => worker.turns().find((b) => b.runId === runId));
+    assert.equal(turn.appId, app);
+    assert.equal(turn.workspaceId, ws);
+    assert.equal(turn.runCapability, runCapability(secretsKey, 'builder', ws, app, runId));
+    assert.match(turn.prompt, /^\[platform: automatic tool failure repair\]/);
+    assert.ok(turn.prompt.includes(`\`${toolName}\` (errorCode ${errorCode})`), turn.prompt);
+    assert.ok(turn.prompt.includes(`"source":"${source}"`), turn.prompt);
+    assert.deepEqual(turn.messages.map((m) => m.role), ['user']);
+    assert.equal(turn.messages[0].parts[0].text, turn.prompt);
+    const ended = await waitUntil(`the repair run ${runId} to end`, async () => {
+      const r = await builderRun(runId);
+      return r.status !== 'streaming' && r.status !== 'pending' && r;
+    });
+    assert.equal(ended.status, 'completed', JSON.stringify(ended));
+    assert.equal(ended.runReason, 'app_tool_failure');
+    assert.equal(ended.messages.at(-1).role, 'assistant');
+    return turn;
+  };
 
   await check('report-failure: editable draft access, creates a repair run and an audit event', async () => {
     const failed = ok(await exec('collab', 'static_deals', { draft: true, input: {} }));
@@ -410,6 +435,10 @@ async function main() {
     assert.equal(r.status, 'repair_started');
     const runRec = await builderRun(r.builderRunId);
     assert.equal(runRec.runReason, 'app_tool_failure');
+    // The repair run's turn reached the worker and ran to its end; what the person pasted is
+    // only in it as the redacted report.
+    const turn = await repairTurn(r.builderRunId, 'app_action', 'static_deals', 'MISSING_INPUT');
+    assert.ok(!turn.prompt.includes(CANARY_KEY), 'the pasted key reached the worker');
     const events = await audit();
     const ev = events.find((e) => e.builderRunId === r.builderRunId);
     assert.ok(ev, JSON.stringify(events));
@@ -440,12 +469,17 @@ async function main() {
     const first = ok(await report(body), 202);
     assert.equal(first.ok, true, JSON.stringify(first));
     assert.equal((await builderRun(first.builderRunId)).runReason, 'app_tool_failure');
+    const turn = await repairTurn(first.builderRunId, 'agent_tool', 'agent_deals', 'MISSING_INPUT');
+    assert.ok(turn.prompt.includes(`"agentRunId":"${runId}"`), turn.prompt);
     const second = ok(await report(body), 202);
     assert.equal(second.ok, true);
+    await repairTurn(second.builderRunId, 'agent_tool', 'agent_deals', 'MISSING_INPUT');
+    const turnsBefore = worker.turns().length;
     const third = ok(await report(body));
     assert.equal(third.ok, false);
     assert.equal(third.status, 'loop_guard');
     assert.match(third.error, /repair/);
+    assert.equal(worker.turns().length, turnsBefore, 'the loop guard started no turn');
     const events = await audit();
     assert.ok(events.some((e) => e.builderRunId === first.builderRunId && e.actor === `agent_run:${runId}`));
     assert.ok(events.some((e) => e.outcome === 'loop_guard' && e.actor === `agent_run:${runId}`));
@@ -461,11 +495,13 @@ async function main() {
     assert.ok(log.includes('tool=static_deals'), 'tool outcomes are logged (ids only)');
     assert.ok(!log.includes(runCap), 'the log carried a run capability');
     for (const c of canaries) assert.ok(!events.includes(c), `an event carried ${c.slice(0, 14)}`);
+    for (const c of canaries) assert.ok(!worker.requests.some((r) => JSON.stringify(r.body ?? '').includes(c)), `a worker request carried ${c.slice(0, 14)}`);
     assert.match(events, /"runReason":"app_tool_failure"/);
     eventsAbort.abort();
   });
 
   provider.close();
+  worker.server.close();
 }
 
 run(main);

@@ -11,15 +11,16 @@
 // a preview, then ok:false with tsc's message after a type error); an app-agent run calls a
 // custom tool (run by a stand-in web server's tool-execute against a test endpoint on
 // 127.0.0.1) and update_app_data; present_plan through the MCP broker stops the turn after its
-// result; the provider key never reaches the worker's log; a stopped worker leaves no codex
-// process or CODEX_HOME behind.
+// result; a user's stop through the worker's stop route ends a cold turn's codex and its jail
+// before its reply, with the model holding its reply (issue 33); the provider key never
+// reaches the worker's log; a stopped worker leaves no codex process or CODEX_HOME behind.
 //
 // Usage: node e2e-worker-runtime-b.mjs --build DIR --project DIR
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { harness, SseReader } from './harness.mjs';
+import { connectionsTo, describeConnection, describeProcess, harness, isCli, runtimeProcesses, SseReader, waitUntil } from './harness.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name) => args[args.indexOf(name) + 1];
@@ -554,7 +555,81 @@ async function webCheck() {
   });
 }
 
+// A user's stop (issue 33) through the worker's route POST /sessions/{app}/turns/{run}/stop,
+// while the model holds its reply: codex and its jail are gone once the route answers. Cold
+// (PLATFORM_CODEX_APP_SERVER_WARM=0): a warm app-server outlives its turns by design. Before the
+// route existed the web could only cut the worker's stream, which the worker noticed when it next
+// wrote: codex lived on, held, for as long as the model held its reply.
+async function stopCheck() {
+  const model = await modelServer('model-stop', {
+    turns: [
+      // After the pause a shell command: a codex that outlived the stop would run it and ask again.
+      { blocks: [{ type: 'text', text: 'Working on it. ' }, { type: 'pause', name: 'hold' },
+        { type: 'tool_use', id: 'call_after_stop', name: 'exec_command', input: { cmd: 'echo after > after-stop.txt' } }] },
+      { blocks: [{ type: 'text', text: 'Never said.' }] },
+    ],
+  });
+  const root = path.join(tmp, 'worker-stop');
+  fs.mkdirSync(path.join(root, 'tmp'), { recursive: true });
+  // Its data dir and TMPDIR (CODEX_HOME, the jail's) under one root of its own: the other
+  // workers' warm codex processes are not this turn's.
+  const worker = await startWorker('worker-stop', model.url, { PLATFORM_CODEX_APP_SERVER_WARM: '0', TMPDIR: path.join(root, 'tmp') });
+  const modelPort = new URL(model.url).port;
+  const ours = () => runtimeProcesses([`${root}/`]);
+  let at;
+  await check('runtime-b (cold): a stop through the worker\'s route ends codex and its jail before its reply: 200 {stopped:true}, no process left', async () => {
+    const r = await fetch(`${worker}/sessions/app-stop/messages`, {
+      method: 'POST', headers,
+      body: JSON.stringify({ runId: 'run-stop', workspaceId: 'ws1', appId: 'app-stop', prompt: 'Start, then wait.',
+        systemPrompt: 'You are the platform builder.', settings: runtimeB(), sessionState: null, runCapability: 'cap-app-stop-run-stop' }),
+    });
+    if (r.status !== 200) assert.fail(`the turn was refused: ${r.status} ${await r.text()}`);
+    const stream = new SseReader(r, { payload: true });
+    const messagesSoFar = () => stream.events.filter((x) => x !== '[DONE]').map((x) => JSON.parse(x));
+    // The text before the pause is in the worker's stream: the model holds the rest of its reply.
+    await stream.until(() => textOf(messagesSoFar()).includes('Working on it.'));
+    const before = { processes: ours(), connections: connectionsTo(modelPort), requests: model.requests().length };
+    const t0 = performance.now();
+    const stopped = await fetch(`${worker}/sessions/app-stop/turns/run-stop/stop`, { method: 'POST', headers });
+    const after = { processes: ours(), connections: connectionsTo(modelPort), ms: performance.now() - t0 };
+    at = { before, after, stream, status: stopped.status, body: await stopped.text() };
+    assert.ok(before.processes.some((p) => isCli(p, 'codex')), `codex was seen before the stop: ${before.processes.map(describeProcess).join('\n')}`);
+    assert.equal(at.status, 200, at.body);
+    assert.deepEqual(JSON.parse(at.body), { runId: 'run-stop', stopped: true });
+    assert.deepEqual(after.processes.map(describeProcess), [], `runtime processes alive after the stop's reply (${after.ms.toFixed(0)} ms)`);
+  });
+
+  await check('runtime-b: the stopped turn\'s stream ends without a successful result; nothing ran after the stop; a second stop finds no turn (404)', async () => {
+    assert.ok(at, 'the stop check did not get to the stop');
+    await at.stream.toEnd();
+    const messages = at.stream.events.filter((e) => e !== '[DONE]').map((e) => JSON.parse(e));
+    assert.ok(!messages.some((m) => m.type === 'result' && !m.is_error), `a successful result line: ${JSON.stringify(messages.slice(-3)).slice(0, 1500)}`);
+    assert.ok(!textOf(messages).includes('Never said.'));
+    assert.ok(!toolUses(messages).some((c) => c.id === 'call_after_stop'), 'the held tool call never came');
+    await fetch(`${model.url}/control/release/hold`, { method: 'POST' });
+    // The turn is gone from the worker once its stream is released.
+    const again = await waitUntil('the stopped turn to leave the worker', async () => {
+      const res = await fetch(`${worker}/sessions/app-stop/turns/run-stop/stop`, { method: 'POST', headers });
+      return res.status === 404 ? res : null;
+    }, 10000);
+    assert.equal((await again.json()).error.code, 'not_found');
+    const unknown = await fetch(`${worker}/sessions/app-stop/turns/run-nope/stop`, { method: 'POST', headers });
+    assert.equal(unknown.status, 404);
+    assert.equal((await fetch(`${worker}/sessions/app-stop/turns/run-stop/stop`, { method: 'POST' })).status, 401, 'the internal token is required');
+    assert.ok(!fs.existsSync(path.join(root, 'workspaces', 'app-stop', 'after-stop.txt')), 'the held command ran');
+  });
+
+  // The held reply is a request the provider goes on generating, and billing, while it is open.
+  await check('runtime-b: the held model request is closed by the stop\'s reply, and the model gets no further request', async () => {
+    assert.ok(at, 'the stop check did not get to the stop');
+    assert.ok(at.before.connections.length > 0, 'the held model request was open before the stop');
+    assert.deepEqual(at.after.connections.map(describeConnection), [], `model requests still open after the stop's reply (to 127.0.0.1:${modelPort})`);
+    assert.equal(model.requests().length, at.before.requests, 'a model request after the stop');
+  });
+}
+
 async function main() {
+  await stopCheck();
   await webCheck();
   await builderChecks();
   await shellCheck();

@@ -7,6 +7,8 @@
 // (ok with a preview; ok:false with tsc's message after a type error), an app-agent run calling
 // a custom tool (the stand-in web server's tool-execute fetches a test endpoint on 127.0.0.1)
 // and update_app_data,
+// a user's stop through the worker's stop route ending opencode and its jail before its reply
+// while the model holds it (issue 33),
 // GET /opencode/models (metadata only), GET /detect-provider (booleans only), and a real
 // opencode from before `run --format json` (0.1.174) refused before any model request.
 // Each scenario is one provider of the operator's opencode config, served by its own
@@ -17,7 +19,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { harness, SseReader, use } from './harness.mjs';
+import { connectionsTo, describeConnection, describeProcess, harness, isCli, runtimeProcesses, SseReader, use, waitUntil } from './harness.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name) => args[args.indexOf(name) + 1];
@@ -96,6 +98,14 @@ const scenarios = {
       stop_reason: 'tool_use' },
     { blocks: [use('call_done_2', 'platform_done_building', {})], stop_reason: 'tool_use' },
     { blocks: [text('The build has a type error.')], stop_reason: 'end_turn' },
+  ],
+  // A reply held from its start, then a shell command: an opencode that outlived a stop would
+  // run it and ask the model again.
+  stop: [
+    { blocks: [{ type: 'pause', name: 'hold' }, text('Working on it.'),
+      use('call_after_stop', 'bash', { command: 'echo after > after-stop.txt', description: 'After the stop' })],
+    stop_reason: 'tool_use' },
+    { blocks: [text('Never said.')], stop_reason: 'end_turn' },
   ],
   // An app agent calling its custom tool, then writing a note.
   tools: [
@@ -494,6 +504,57 @@ async function main() {
     assert.match(JSON.stringify(weatherTool.function.parameters), /with the fields: city/);
     assert.deepEqual(reqs[0].body.tools.map((t) => t.function.name).sort(),
       ['app_data_read_app_data', 'app_data_update_app_data', 'app_tools_get_weather', 'app_tools_report_tool_call_failed']);
+  });
+
+  // A user's stop (issue 33) through the worker's route POST /sessions/{app}/turns/{run}/stop
+  // while the model holds its reply: opencode and its jail are gone once the route answers.
+  // Before the route the web could only cut the worker's stream, which the worker noticed when it
+  // next wrote: opencode lived on, held, for as long as the model held its reply.
+  let atStop;
+  const stopPort = new URL(servers.stop.url).port;
+  await check('runtime-c: a stop through the worker\'s route ends opencode and its jail before its reply: 200 {stopped:true}, no process left', async () => {
+    const body = { ...builderBody('run-stop', 'Start, then wait', 'stop/m'), appId: 'app-stop' };
+    // Not awaited: the worker's response head may come only with opencode's first message.
+    const stream = postTurn(worker, body, 'app-stop').then(messagesOf);
+    stream.catch(() => {});
+    // The model got the turn's request and holds its reply from its start.
+    await waitUntil('the turn\'s model request', () => requestsOf(servers.stop.log).length === 1, 60000);
+    const before = { processes: runtimeProcesses([tmp]), connections: connectionsTo(stopPort), requests: requestsOf(servers.stop.log).length };
+    const t0 = performance.now();
+    const stopped = await fetch(`${worker.url}/sessions/app-stop/turns/run-stop/stop`, { method: 'POST', headers: auth });
+    const after = { processes: runtimeProcesses([tmp]), connections: connectionsTo(stopPort), ms: performance.now() - t0 };
+    atStop = { before, after, stream };
+    assert.ok(before.processes.some((p) => isCli(p, 'opencode')), `opencode was seen before the stop: ${before.processes.map(describeProcess).join('\n')}`);
+    const answer = await stopped.text();
+    assert.equal(stopped.status, 200, answer);
+    assert.deepEqual(JSON.parse(answer), { runId: 'run-stop', stopped: true });
+    assert.deepEqual(after.processes.map(describeProcess), [], `runtime processes alive after the stop's reply (${after.ms.toFixed(0)} ms)`);
+  });
+
+  await check('runtime-c: the stopped turn\'s stream ends without a successful result; nothing ran after the stop; a second stop finds no turn (404)', async () => {
+    assert.ok(atStop, 'the stop check did not get to the stop');
+    const msgs = await atStop.stream;
+    // A killed turn has not finished: no result that says it succeeded (runtime-a and -b end with an error).
+    assert.ok(!msgs.some((m) => m.type === 'result' && !m.is_error), `a successful result line: ${JSON.stringify(msgs.slice(-3)).slice(0, 1500)}`);
+    assert.ok(!textOf(msgs).includes('Never said.'));
+    assert.ok(!toolUses(msgs).some((c) => c.id === 'call_after_stop'), 'the held tool call never came');
+    await fetch(`${servers.stop.url}/control/release/hold`, { method: 'POST' });
+    const again = await waitUntil('the stopped turn to leave the worker', async () => {
+      const res = await fetch(`${worker.url}/sessions/app-stop/turns/run-stop/stop`, { method: 'POST', headers: auth });
+      return res.status === 404 ? res : null;
+    }, 10000);
+    assert.equal((await again.json()).error.code, 'not_found');
+    assert.equal((await fetch(`${worker.url}/sessions/app-stop/turns/run-nope/stop`, { method: 'POST', headers: auth })).status, 404);
+    assert.equal((await fetch(`${worker.url}/sessions/app-stop/turns/run-stop/stop`, { method: 'POST' })).status, 401, 'the internal token is required');
+    assert.ok(!fs.existsSync(path.join(dataDir, 'workspaces', 'app-stop', 'after-stop.txt')), 'the held command ran');
+  });
+
+  // The held reply is a request the provider goes on generating, and billing, while it is open.
+  await check('runtime-c: the held model request is closed by the stop\'s reply, and the model gets no further request', async () => {
+    assert.ok(atStop, 'the stop check did not get to the stop');
+    assert.ok(atStop.before.connections.length > 0, 'the held model request was open before the stop');
+    assert.deepEqual(atStop.after.connections.map(describeConnection), [], `model requests still open after the stop's reply (to 127.0.0.1:${stopPort})`);
+    assert.equal(requestsOf(servers.stop.log).length, atStop.before.requests, 'a model request after the stop');
   });
 
   await check('GET /opencode/models: tool-call models with metadata only, no key or config', async () => {

@@ -193,3 +193,126 @@ export function runCapability(secretsKey, kind, workspaceId, appId, runId) {
   const k = crypto.createHmac('sha256', secretsKey).update('platform run capabilities v1').digest();
   return `rc1.${crypto.createHmac('sha256', k).update(`${kind}\n${workspaceId}\n${appId}\n${runId}`).digest('hex')}`;
 }
+
+// A stop that stops spending (issue 33): the runtime processes of a test's turns, as the host
+// sees them in /proc, and the model requests still open. Root reads every process's cwd,
+// cmdline and environment; the worker runs as root here and its jails as uids 61000..61999.
+export const inJailRange = (uid) => uid >= 61000 && uid <= 61999;
+
+// Whether /proc/<pid>/stat's text is of a process that has ended: a zombie (state Z), a dead one
+// (X), or one far down the kernel's exit path: exiting (PF_EXITING) with its memory released
+// (vsize 0), which comes before its files are closed, e.g. a jail's pid-namespace init waiting
+// for the namespace's last process to go. A process just killed, still releasing its memory,
+// has not ended.
+export function statEnded(stat) {
+  const after = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return after[0] === 'Z' || after[0] === 'X' || ((Number(after[6]) & 0x4) !== 0 && after[20] === '0');
+}
+
+// Live host processes: pid, ppid, uid, state, name (comm), argv, cmd (argv joined by spaces),
+// cwd and environ ('' when unreadable). Ended ones (statEnded) are left out.
+export function hostProcesses() {
+  const out = [];
+  for (const e of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(e)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${e}/stat`, 'utf8');
+      const after = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const state = after[0];
+      if (statEnded(stat)) continue;
+      const uid = Number(fs.readFileSync(`/proc/${e}/status`, 'utf8').match(/^Uid:\s+(\d+)/m)[1]);
+      const argv = fs.readFileSync(`/proc/${e}/cmdline`, 'utf8').split('\0').filter(Boolean);
+      const read = (f, how) => { try { return how(f); } catch { return ''; } };
+      out.push({
+        pid: Number(e), ppid: Number(after[1]), uid, state, argv, cmd: argv.join(' '),
+        name: read(`/proc/${e}/comm`, (f) => fs.readFileSync(f, 'utf8').trim()),
+        cwd: read(`/proc/${e}/cwd`, (f) => fs.readlinkSync(f)),
+        environ: read(`/proc/${e}/environ`, (f) => fs.readFileSync(f, 'utf8')),
+      });
+    } catch { /* gone meanwhile */ }
+  }
+  return out;
+}
+
+// The runtime CLIs and the jail's own programs, by name (comm is cut at 15 characters; a
+// node-started CLI names its script first).
+const runtimeNames = ['claude', 'claude.exe', 'codex', 'codex.js', 'opencode', 'opencode.js', 'bwrap', 'platform-sandbox-relay'];
+const isRuntime = (p) => [p.name, path.basename(p.argv[0] ?? ''), path.basename(p.argv[1] ?? '')]
+  .some((n) => n && runtimeNames.some((r) => r === n || r.slice(0, 15) === n));
+
+/**
+ * The runtime processes of a test's turns, alive now: those that belong to any of `roots` (the
+ * test's temp dir, an app's workspace). A process of a jail uid working there (cwd) or naming
+ * it (cmdline), or a runtime CLI (claude, codex, opencode, bwrap, platform-sandbox-relay)
+ * naming it in its cmdline or environment.
+ */
+export function runtimeProcesses(roots) {
+  const within = (s) => roots.some((r) => s.includes(r));
+  return hostProcesses().filter((p) => p.pid !== process.pid
+    && ((inJailRange(p.uid) && (roots.some((r) => p.cwd.startsWith(r)) || within(p.cmd)))
+      || (isRuntime(p) && (within(p.cmd) || within(p.environ)))));
+}
+// (A long command line, as bwrap's, by its start and its end: what the jail runs comes last.)
+export const describeProcess = (p) => `pid ${p.pid} (ppid ${p.ppid}) uid ${p.uid} state ${p.state} ${p.name} cwd=${p.cwd}: `
+  + (p.cmd.length > 400 ? `${p.cmd.slice(0, 100)} … ${p.cmd.slice(-300)}` : p.cmd);
+export const isCli = (p, cli) => [p.name, path.basename(p.argv[0] ?? ''), path.basename(p.argv[1] ?? '')]
+  .some((n) => n === cli || n === `${cli}.exe` || n === `${cli}.js`);
+
+// The sockets each process holds open: inode → { pid, name, fd }.
+function socketOwners() {
+  const owners = new Map();
+  for (const e of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(e)) continue;
+    let fds = [];
+    try { fds = fs.readdirSync(`/proc/${e}/fd`); } catch { continue; }
+    for (const fd of fds) {
+      let link = '';
+      try { link = fs.readlinkSync(`/proc/${e}/fd/${fd}`); } catch { continue; }
+      const m = link.match(/^socket:\[(\d+)\]$/);
+      if (!m || owners.has(m[1])) continue;
+      let name = '';
+      try { name = fs.readFileSync(`/proc/${e}/comm`, 'utf8').trim(); } catch { /* gone */ }
+      owners.set(m[1], { pid: Number(e), name, fd: Number(fd) });
+    }
+  }
+  return owners;
+}
+
+/**
+ * Established TCP connections from this host to 127.0.0.1:`port` (/proc/net/tcp and tcp6, the
+ * host's network namespace), but the test's own (its fetches keep connections alive): a model
+ * request still open, whose reply the provider would go on generating. Each: { local, inode,
+ * owner: 'pid N name fd F' }.
+ */
+export function connectionsTo(port) {
+  const found = [];
+  for (const f of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let text = '';
+    try { text = fs.readFileSync(f, 'utf8'); } catch { continue; }
+    for (const line of text.split('\n').slice(1)) {
+      const c = line.trim().split(/\s+/);
+      if (c.length < 10 || c[3] !== '01') continue;  // 01: ESTABLISHED
+      const [addr, hex] = c[2].split(':');
+      if (parseInt(hex, 16) !== Number(port) || !/^(0100007F|0{16}FFFF00000100007F)$/i.test(addr)) continue;
+      found.push({ local: c[1], inode: c[9] });
+    }
+  }
+  if (found.length === 0) return found;
+  const owners = socketOwners();
+  return found.filter((c) => owners.get(c.inode)?.pid !== process.pid).map((c) => {
+    const o = owners.get(c.inode);
+    return { ...c, owner: o ? `pid ${o.pid} ${o.name} fd ${o.fd}` : 'no process' };
+  });
+}
+export const describeConnection = (c) => `${c.local} → the model (socket ${c.inode}, held by ${c.owner})`;
+
+// Polls `pred` until it returns a truthy value (resolved with it), at most `ms`: a wait for a
+// condition, never a timing.
+export async function waitUntil(what, pred, ms = 30000, every = 50) {
+  for (const end = Date.now() + ms; ;) {
+    const v = await pred();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, every));
+  }
+}

@@ -3,7 +3,9 @@
 // page renders the parts as they stream and as persisted. Covers: the reasoning block's
 // "Reasoning..." while the model is still inside its thinking and "Done reasoning" after; the
 // read-only shell wrappers (cat, sed -n, ls, find, rg --files, grep) as Read, List and Grep
-// one-liners and a writing command as a terminal card with its real output; Claude Code's Write
+// one-liners and a writing command as a terminal card with its real output; Claude Code's own
+// Read, Glob and Grep tools as Read, Glob and Grep one-liners (e2e-cards-replay.mjs replays
+// runtime-b's and runtime-c's cards, List and WebSearch); Claude Code's Write
 // and Edit as file-change cards with +/− line counts; WebFetch as a web card with a source chip;
 // add_packages as a failed card listing each refused spec, then as the one-liner "Added
 // clsx@2.1.1" (npm offline from the cache scripts/setup-test-npm-cache.sh fills); an unknown
@@ -30,6 +32,12 @@ const reads = [
   ['t_rg', 'rg --files src', 'List', 'src'],
   ['t_grep', 'grep -n createRoot src/main.tsx', 'Grep', 'createRoot src/main.tsx'],
 ];
+// Claude Code's own read-only tools, which the CLI really runs (paths relative to the workspace).
+const natives = [
+  ['t_native_read', 'Read', { file_path: 'src/main.tsx' }, 'Read', 'src/main.tsx'],
+  ['t_native_glob', 'Glob', { pattern: 'src/*.tsx' }, 'Glob', 'src/*.tsx'],
+  ['t_native_grep', 'Grep', { pattern: 'createRoot', output_mode: 'files_with_matches' }, 'Grep', 'createRoot'],
+];
 const turns = [
   {
     blocks: [
@@ -39,6 +47,7 @@ const turns = [
     ],
     stop_reason: 'tool_use',
   },
+  toolTurn(...natives.map(([id, name, input]) => use(id, name, input))),
   // Claude Code's file tools take the path relative to the workspace too (it resolves it).
   toolTurn(
     use('t_shell', 'Bash', { command: 'echo written-by-cards > shell-note.txt && cat shell-note.txt', description: 'Write a note' }),
@@ -85,13 +94,14 @@ run(async () => {
     assert.equal(await reasoning.getByText('Reasoning...').count(), 0);
   });
 
-  await check('read-only shell wrappers are Read, List and Grep one-liners; a writing command is a terminal card', async () => {
+  await check('read-only shell wrappers are Read, List and Grep one-liners, the CLI\'s Read, Glob and Grep too; a writing command is a terminal card', async () => {
     await page.getByText('All cards shown:').waitFor({ timeout: 90000 });
     await page.waitForSelector('[data-testid="composer"]:not([disabled])');
     const onelines = await page.locator('[data-card="oneline"]').evaluateAll((els) =>
-      els.map((el) => ({ kind: el.getAttribute('data-kind'), target: el.querySelector('code')?.textContent })),
+      els.map((el) => ({ kind: el.getAttribute('data-kind'), target: el.querySelector('code')?.textContent, done: !!el.querySelector('[aria-label="done"]') })),
     );
-    assert.deepEqual(onelines, reads.map(([, , kind, target]) => ({ kind, target })));
+    assert.deepEqual(onelines, [...reads.map(([, , kind, target]) => ({ kind, target, done: true })),
+      ...natives.map(([, , , kind, target]) => ({ kind, target, done: true }))]);
     const terminal = page.locator('[data-card="terminal"]');
     assert.equal(await terminal.count(), 1);
     await expand(terminal);

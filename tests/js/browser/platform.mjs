@@ -27,6 +27,11 @@ export async function launchBrowser() {
   });
 }
 
+/** The builder page the web serves: ui/dist, or PLATFORM_TEST_UI_DIR, a page built elsewhere
+ *  (to see a test fail on a page built with one of its rules taken out, without touching
+ *  ui/dist, which other runs serve meanwhile). */
+export const uiDir = (projectDir) => process.env.PLATFORM_TEST_UI_DIR ?? path.join(projectDir, 'ui/dist');
+
 /**
  * Starts the scripted model server with `turns` (or the scenario in `scenarioFile`), a worker
  * and a web server.
@@ -70,7 +75,7 @@ export async function startPlatform({ start, tmp }, { buildDir, projectDir, turn
       `${name}-web`,
       path.join(buildDir, 'servers/web/platform-web'),
       [],
-      { PLATFORM_WEB_PORT: String(webPort), PLATFORM_WEB_URL: webUrl, PLATFORM_DATA_DIR: `${dataDir}/web`, PLATFORM_WORKER_URL: worker, PLATFORM_UI_DIR: path.join(projectDir, 'ui/dist'), ...(demoProvider ? { PLATFORM_DEMO_PROVIDER: '1' } : {}), ...webEnv },
+      { PLATFORM_WEB_PORT: String(webPort), PLATFORM_WEB_URL: webUrl, PLATFORM_DATA_DIR: `${dataDir}/web`, PLATFORM_WORKER_URL: worker, PLATFORM_UI_DIR: uiDir(projectDir), ...(demoProvider ? { PLATFORM_DEMO_PROVIDER: '1' } : {}), ...webEnv },
       /listening on (http:\S+)/,
     )
   ).match[1];
@@ -182,6 +187,66 @@ export async function signedInContext(browser, web, token, options = { viewport:
   if (signedIn.status !== 200 || signedIn.cookieVisible) throw new Error(`sign-in failed: ${JSON.stringify(signedIn)}`);
   return { context, page };
 }
+
+/**
+ * A relay of the workspace events in a browser context: a tab at the web's origin (a JSON 404
+ * under /api, no page script of its own) that takes the workspace's events leader lock before
+ * any page of the context, reads the real workspace events and passes each on the tabs'
+ * channel, as a leader tab does (ui/src/events/shared-events.ts). The context's pages are then
+ * its followers, and a test decides what they hear: `drop(types)` holds events of those types
+ * back, `pause(true)` holds every event back, `inject(events)` passes on events of its own.
+ * `state()`: { seen, relayed }, what it read and what it passed on.
+ */
+export async function eventsRelay(context, web, ws = 'default') {
+  const page = await context.newPage();
+  await page.goto(`${web}/api/test-events-relay`);
+  await page.evaluate(async (workspace) => {
+    const r = { seen: [], relayed: [], drop: [], paused: false };
+    window.__relay = r;
+    const channel = new BroadcastChannel(`platform-events:${workspace}`);
+    r.post = (event) => {
+      r.relayed.push(event);
+      channel.postMessage({ kind: 'event', event });
+    };
+    await new Promise((held) => {
+      navigator.locks.request(`platform-events-leader:${workspace}`, () => {
+        held();
+        return new Promise(() => {});
+      });
+    });
+    const res = await fetch(`/api/workspaces/${workspace}/events`);
+    const reader = res.body.getReader();
+    const decoder = new TextDecoder();
+    let buffer = '';
+    void (async () => {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return;
+        buffer += decoder.decode(value, { stream: true });
+        let i;
+        while ((i = buffer.indexOf('\n\n')) >= 0) {
+          const line = buffer.slice(0, i).split('\n').find((l) => l.startsWith('data: '));
+          buffer = buffer.slice(i + 2);
+          if (!line) continue;
+          const event = JSON.parse(line.slice(6));
+          r.seen.push(event);
+          if (!r.paused && !r.drop.includes(event.type)) r.post(event);
+        }
+      }
+    })();
+  }, ws);
+  return {
+    page,
+    drop: (types) => page.evaluate((d) => { window.__relay.drop = d; }, types),
+    pause: (on) => page.evaluate((v) => { window.__relay.paused = v; }, on),
+    inject: (events) => page.evaluate((list) => list.forEach((e) => window.__relay.post(e)), events),
+    state: () => page.evaluate(() => ({ seen: window.__relay.seen, relayed: window.__relay.relayed })),
+  };
+}
+
+/** Resolves once `page` waits for the workspace's events leader lock (a follower of a relay). */
+export const waitsForEventsLock = (page, ws = 'default') =>
+  page.waitForFunction(async (lock) => (await navigator.locks.query()).pending.some((l) => l.name === lock), `platform-events-leader:${ws}`);
 
 /** The run page's address and API path of a builder run. */
 export const runRoutes = (web, ws, appId, runId) => ({
