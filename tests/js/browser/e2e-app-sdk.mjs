@@ -524,6 +524,23 @@ run(async () => {
     await screenshot(specPage, tmp, 'app-sdk-spec-failed-trigger');
   });
 
+  await check('the spec-names app on its published page: its own (published) collection, an insert shown once and stored there', async () => {
+    const pub = await specCall('POST', `/api/workspaces/default/apps/${specRun.app.id}/publish`, {});
+    assert.equal(pub.scope, 'published', JSON.stringify(pub));
+    const live = watch(await specContext.newPage());
+    await live.goto(`${sp.web}/w/default/apps/${specRun.app.id}/live`);
+    const frame = live.frameLocator('[data-testid="preview-frame"]');
+    await frame.getByTestId('count').getByText('0 notes', { exact: true }).waitFor();
+    await frame.getByLabel('Note', { exact: true }).fill('live spec note');
+    await frame.getByRole('button', { name: 'Save' }).click();
+    await frame.locator('li[data-pending="no"]').getByText('live spec note').waitFor();
+    await frame.getByTestId('count').getByText('1 notes', { exact: true }).waitFor();
+    const stored = await specCall('GET', `${specData}/notes?scope=published`);
+    assert.deepEqual(stored.documents.map((d) => d.data.text), ['live spec note']);
+    await screenshot(live, tmp, 'app-sdk-spec-published');
+    await live.close();
+  });
+
   await browser.close();
   stocksProvider.close();
 });
