@@ -51,6 +51,7 @@ json run_json(const builder_run_record& r, bool with_messages) {
             {"createdAt", r.created_at},
             {"updatedAt", r.updated_at}};
   if (!r.run_reason.empty()) j["runReason"] = r.run_reason;
+  j["stopReason"] = r.stop_reason.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.stop_reason);
   if (with_messages) j["messages"] = servers::parse_json_or_null(r.messages_json);
   return j;
 }

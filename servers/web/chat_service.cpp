@@ -13,6 +13,7 @@
 #include "platform/builder_run.hpp"
 #include "platform/builder_turn.hpp"
 #include "platform/run_capability.hpp"
+#include "platform/user_stop.hpp"
 #include "platform/runtime_registry_json.hpp"
 #include "stream_writer.hpp"
 #include "previews.hpp"
@@ -336,7 +337,10 @@ bool chat_service::leave_behind(const turn& t, const builder_turn_record& rec, c
       std::fprintf(stderr, "web: preview app=%s not stored: %s\n", key.app_id.c_str(), shown.error().code.c_str());
     }
   }
-  auto ended = stored([&] { return db_.end_turn(key, t.claim_token, {rec.status, rec.messages, rec.message_count, now_ms()}); });
+  std::string stop_reason = t.stop_requested.load() && rec.status == run_status::failed ? std::string(user_stop_code) : "";
+  auto ended = stored([&] {
+    return db_.end_turn(key, t.claim_token, {rec.status, rec.messages, rec.message_count, now_ms(), stop_reason});
+  });
   return ended && *ended;
 }
 

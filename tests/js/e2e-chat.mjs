@@ -308,6 +308,7 @@ async function main() {
     assert.ok(!events.join('').includes('Part two.'));
     const history = await json(await fetch(`${b}${p}/chat`));
     assert.equal(history.status, 'failed');
+    assert.equal(history.stopReason, 'user', 'the run says a person stopped it');
     assert.equal(history.activeStreamId, null);
     const said = history.messages.at(-1).parts.filter((x) => x.type === 'text').map((x) => x.text).join('');
     assert.equal(said.trim(), 'Part one.');
@@ -353,6 +354,7 @@ async function main() {
       assert.ok(events.some((x) => x.includes('"type":"error"')), 'the viewer is told the run stopped');
       const history = await json(await fetch(`${b}${p}/chat`));
       assert.equal(history.status, 'failed');
+      assert.equal(history.stopReason, null, 'nobody stopped it');
       assert.equal(history.activeStreamId, null);
     });
   }

@@ -309,11 +309,17 @@ TEST_CASE("store backends") {
       // A longer list continues the conversation; a failed turn keeps the history when no
       // messages are given.
       CHECK(f.db->claim_builder_run(k, claim(3, "D")).value() == claim_outcome::claimed);
-      CHECK(f.db->end_turn(k, "D", {run_status::failed, std::nullopt, 0, 5000}).value());
+      CHECK(run->stop_reason.empty());
+      CHECK(f.db->end_turn(k, "D", {run_status::failed, std::nullopt, 0, 5000, "user"}).value());
       run = f.db->get_builder_run(k).value();
       CHECK(run->status == run_status::failed);
+      CHECK(run->stop_reason == "user");
       CHECK(run->message_count == 2);
+      CHECK(f.db->list_builder_runs(k.workspace_id, k.app_id, {}).value().front().stop_reason == "user");
+      // The next turn's end says its own: a completed turn has none.
       CHECK(f.db->claim_builder_run(k, claim(3, "E")).value() == claim_outcome::claimed);
+      CHECK(f.db->end_turn(k, "E", {run_status::completed, std::nullopt, 0, 5100}).value());
+      CHECK(f.db->get_builder_run(k).value()->stop_reason.empty());
     }
 
     SUBCASE("a claim that carries the client's messages persists them: shown while streaming, kept by a dead turn") {

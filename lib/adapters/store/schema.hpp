@@ -63,6 +63,8 @@ inline const std::vector<migration>& core_migrations() {
            "DROP INDEX agent_runs_streaming",
            "CREATE INDEX builder_runs_streaming ON builder_runs (status, lease_until)",
        }},
+      // Why a run's last turn was stopped ("user"; caps later), beside its failed status.
+      {3, {"ALTER TABLE builder_runs ADD COLUMN stop_reason TEXT NOT NULL DEFAULT ''"}},
   };
   return all;
 }

@@ -57,13 +57,13 @@ result<void> migrate(sql::connection& c) {
 constexpr std::string_view run_columns =
     "id, workspace_id, app_id, status, messages, message_count, active_stream_id, run_reason, session_state, "
     "claim_token, lease_until, has_usage, total_cost_usd, total_input_tokens, total_output_tokens, "
-    "total_cache_read_tokens, total_cache_creation_tokens, created_at, updated_at";
+    "total_cache_read_tokens, total_cache_creation_tokens, created_at, updated_at, stop_reason";
 
 // run_columns with messages and session state left out ('[]' and NULL in their places): lists.
 constexpr std::string_view projected_run_columns =
     "id, workspace_id, app_id, status, '[]', message_count, active_stream_id, run_reason, NULL, "
     "claim_token, lease_until, has_usage, total_cost_usd, total_input_tokens, total_output_tokens, "
-    "total_cache_read_tokens, total_cache_creation_tokens, created_at, updated_at";
+    "total_cache_read_tokens, total_cache_creation_tokens, created_at, updated_at, stop_reason";
 
 constexpr std::string_view key_match = " WHERE workspace_id = ? AND app_id = ? AND id = ?";
 
@@ -91,6 +91,7 @@ result<builder_run_record> run_from_row(const sql::row& r) {
   run.message_count = to_int(r[5]);
   run.active_stream_id = r[6];
   run.run_reason = to_text(r[7]);
+  run.stop_reason = to_text(r[19]);
   run.provider_session_state_json = r[8];
   run.claim_token = to_text(r[9]);
   run.lease_until = to_int(r[10]);
@@ -386,8 +387,8 @@ class sql_store final : public store {
       return fail(api_error::store_invalid, "a turn ends completed or failed");
     }
     std::string head = "UPDATE builder_runs SET status = ?, active_stream_id = NULL, claim_token = '', "
-                       "lease_until = 0, updated_at = ?";
-    params p{v(to_string(end.status)), v(end.now)};
+                       "lease_until = 0, updated_at = ?, stop_reason = ?";
+    params p{v(to_string(end.status)), v(end.now), v(end.stop_reason)};
     if (end.messages_json) {
       head += ", messages = ?, message_count = ?";
       p.push_back(v(*end.messages_json));

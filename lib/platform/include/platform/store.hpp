@@ -87,6 +87,7 @@ struct builder_run_record {
   std::int64_t lease_until = 0;      // the claim holder renews this while it streams
   std::int64_t created_at = 0;
   std::int64_t updated_at = 0;
+  std::string stop_reason;           // why the last turn was stopped: "" or "user" (user_stop.hpp)
 };
 
 struct app_listing {
@@ -115,6 +116,7 @@ struct turn_end {
   std::optional<std::string> messages_json;   // final UI messages; nullopt keeps history
   std::int64_t message_count = 0;
   std::int64_t now = 0;
+  std::string stop_reason;  // "" or "user": a failed turn that a person stopped
 };
 
 // Store failures: `store_unavailable` (connection, I/O), `store_conflict` (an id taken),

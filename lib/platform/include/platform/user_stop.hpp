@@ -8,4 +8,8 @@ namespace platform {
 
 inline constexpr std::string_view user_stop_reason = "Stopped by the user.";
 
+// The run's `stopReason` for it (issue 34): the run stays `failed`, as the spec says, and the
+// page says "Stopped by you" rather than showing a failure.
+inline constexpr std::string_view user_stop_code = "user";
+
 }  // namespace platform
