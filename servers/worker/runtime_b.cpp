@@ -346,8 +346,8 @@ result<void> codex_turn::open_jail(const turn_request& req) {
   }
   if (login && cfg_.sandbox->enabled()) {
     return fail(api_error::runtime_not_available,
-                "runtime-b runs in a sandbox, which its ChatGPT login (with its refresh token) may not enter: set "
-                "CODEX_API_KEY or OPENAI_API_KEY for the worker");
+                "runtime-b (Codex) needs an OpenAI API key: enter one on Model providers (/onboarding/provider), then "
+                "send the message again (a ChatGPT login holds a refresh token, which may not enter the sandbox)");
   }
   auto jail = cfg_.sandbox->open(plan);
   if (!jail) return tl::unexpected(jail.error());
