@@ -65,10 +65,23 @@ function runtimeProcesses(workspaces) {
   return out;
 }
 
+// A turn's jail (its HOME and TMPDIR under data/sandboxes) is removed once the turn's stream has
+// ended, which may be while this walks it: what vanished meanwhile is gone, not a leak.
 function filesUnder(dir) {
-  if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { recursive: true }).map((f) => path.join(dir, f)).filter((f) => fs.statSync(f).isFile());
+  const out = [];
+  const walk = (d) => {
+    let entries;
+    try { entries = fs.readdirSync(d, { withFileTypes: true }); } catch (e) { if (e.code === 'ENOENT') return; throw e; }
+    for (const e of entries) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.isFile()) out.push(p);
+    }
+  };
+  walk(dir);
+  return out;
 }
+const readIfThere = (f) => { try { return fs.readFileSync(f, 'utf8'); } catch (e) { if (e.code === 'ENOENT') return ''; throw e; } };
 
 run(async () => {
   fs.writeFileSync(path.join(tmp, 'scenario.json'), JSON.stringify(scenario));
@@ -158,7 +171,7 @@ run(async () => {
     assert.ok(first.output.includes('CLAUDE_CODE_OAUTH_TOKEN_FILE_DESCRIPTOR=3'), 'the probe read the CLI\'s environ');
     for (const p of first.result) for (const s of secrets) assert.ok(!p.env.includes(s), `pid ${p.pid}'s environment holds a token`);
     for (const f of [...filesUnder(dataDir), ...fs.readdirSync(tmp).filter((x) => x.endsWith('.log') || x.endsWith('.jsonl')).map((x) => path.join(tmp, x))]) {
-      const text = fs.readFileSync(f, 'utf8');
+      const text = readIfThere(f);
       for (const s of secrets) assert.ok(!text.includes(s), `${f} holds a token`);
     }
   });
