@@ -9,11 +9,16 @@ import { ConnectOutcomeNotice } from './integrations/connect-outcome-notice';
 import { navigate, paths, useRoute } from './routing/location';
 import { OnboardingPage } from './onboarding/onboarding-page';
 import { PublishedAppPage } from './preview/published-app-page';
+import { DrawerContext } from './sidebar/drawer';
 import { Sidebar } from './sidebar/sidebar';
+import { SidebarDrawer } from './sidebar/sidebar-drawer';
+import { TopBar } from './sidebar/top-bar';
+import { useDrawerState } from './sidebar/use-drawer-state';
 
 export function App() {
   const route = useRoute();
   const { data: me, error } = useMe();
+  const drawer = useDrawerState();
 
   useEffect(() => {
     if (route.page === 'home' && me?.defaultWorkspaceId) navigate(paths.workspace(me.defaultWorkspaceId), { replace: true });
@@ -26,21 +31,31 @@ export function App() {
   if (route.page === 'home') return <><ConnectOutcomeNotice /><div className="p-6"><Spinner label="Loading" /></div></>;
 
   return (
-    <div className="flex h-full flex-col">
-      <DemoBanner />
-      <ConnectOutcomeNotice />
-      <div className="flex min-h-0 flex-1">
-      <Sidebar workspaceId={route.workspaceId} {...(route.page === 'app' ? { appId: route.appId } : {})} />
-      <main className="flex min-w-0 flex-1">
-        {route.page === 'workspace' ? (
-          <div className="flex-1 overflow-y-auto px-6 py-10">
-            <NewAppForm workspaceId={route.workspaceId} />
-          </div>
-        ) : (
-          <AppPage workspaceId={route.workspaceId} appId={route.appId} tab={route.tab} {...(route.runId ? { runId: route.runId } : {})} />
-        )}
-      </main>
+    <DrawerContext.Provider value={drawer}>
+      <div className="flex h-full flex-col">
+        {/* While the drawer is open (below md only), the page behind it takes no focus or clicks. */}
+        <div inert={drawer.open}>
+          <DemoBanner />
+          <ConnectOutcomeNotice />
+        </div>
+        <div className="flex min-h-0 flex-1">
+          <SidebarDrawer>
+            <Sidebar workspaceId={route.workspaceId} {...(route.page === 'app' ? { appId: route.appId } : {})} />
+          </SidebarDrawer>
+          <main className="flex min-w-0 flex-1 flex-col" inert={drawer.open}>
+            {route.page === 'workspace' ? (
+              <>
+                <TopBar workspaceId={route.workspaceId} />
+                <div className="min-h-0 flex-1 overflow-y-auto px-4 py-6 md:px-6 md:py-10">
+                  <NewAppForm workspaceId={route.workspaceId} />
+                </div>
+              </>
+            ) : (
+              <AppPage workspaceId={route.workspaceId} appId={route.appId} tab={route.tab} {...(route.runId ? { runId: route.runId } : {})} />
+            )}
+          </main>
+        </div>
       </div>
-    </div>
+    </DrawerContext.Provider>
   );
 }

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { AgentsPage } from '../agents/agents-page';
 import { useAgentsFollowBuilder } from '../agents/use-agents-follow-builder';
 import { useApp, useRuns } from '../api/queries';
@@ -13,6 +14,8 @@ import { navigate, paths, type AppTab } from '../routing/location';
 import { PreviewPane } from '../preview/preview-pane';
 import { RunsPanel } from '../runs/runs-panel';
 import { IntegrationsPage } from '../settings/integrations-page';
+import { MenuButton } from '../sidebar/menu-button';
+import { PaneSwitch, paneIds, type Pane } from './pane-switch';
 import { StartRun } from './start-run';
 
 const tabs: Array<{ id: AppTab; label: string }> = [
@@ -27,22 +30,27 @@ export function AppPage({ workspaceId, appId, runId, tab }: { workspaceId: strin
   const { data: runs } = useRuns(workspaceId, appId);
   const role = useRole(workspaceId);
   useAgentsFollowBuilder(workspaceId, appId);
+  // Below lg only (side by side from there): which of chat and preview the Builder tab shows.
+  const [pane, setPane] = useState<Pane>('chat');
   if (error) return <ErrorNotice error={error} className="m-6" />;
   if (!app) return <div className="p-6"><Spinner label="Loading app" /></div>;
   const currentRun = runId ?? runs?.runs[0]?.id;
+  const previewShown = tab === 'chat' && pane === 'preview';
 
   return (
     <div className="flex h-full min-w-0 flex-1 flex-col">
-      <header className="flex items-center gap-3 border-b border-zinc-200 bg-white px-4 py-2.5">
-        <h1 className="truncate text-base font-semibold" data-testid="app-name">{app.name}</h1>
-        <span className="text-xs text-zinc-500">{app.runtimeId} · {app.runtimeModel}</span>
-        <nav className="ml-4 flex gap-1" aria-label="App sections">
+      {/* Below lg: the name and buttons on one line, the sections under them. */}
+      <header className="flex flex-wrap items-center gap-x-3 gap-y-2 border-b border-zinc-200 bg-white px-4 py-2.5 lg:flex-nowrap">
+        <MenuButton />
+        <h1 className="min-w-0 flex-1 truncate text-base font-semibold lg:flex-initial" data-testid="app-name">{app.name}</h1>
+        <span className="hidden text-xs text-zinc-500 sm:inline">{app.runtimeId} · {app.runtimeModel}</span>
+        <nav className="order-last -mx-1 flex w-full gap-1 overflow-x-auto px-1 lg:order-none lg:mx-0 lg:ml-4 lg:w-auto lg:overflow-visible lg:px-0" aria-label="App sections">
           {tabs.map((t) => (
             <button
               key={t.id}
               type="button"
               onClick={() => navigate(t.id === 'chat' ? (currentRun ? paths.run(workspaceId, appId, currentRun) : paths.app(workspaceId, appId)) : paths.appTab(workspaceId, appId, t.id as Exclude<AppTab, 'chat'>))}
-              className={cn('rounded-md px-2.5 py-1 text-sm', tab === t.id ? 'bg-zinc-900 text-white' : 'text-zinc-600 hover:bg-zinc-100')}
+              className={cn('shrink-0 rounded-md px-2.5 py-1 text-sm', tab === t.id ? 'bg-zinc-900 text-white' : 'text-zinc-600 hover:bg-zinc-100')}
               aria-current={tab === t.id ? 'page' : undefined}
               data-testid={`tab-${t.id}`}
             >
@@ -50,12 +58,17 @@ export function AppPage({ workspaceId, appId, runId, tab }: { workspaceId: strin
             </button>
           ))}
         </nav>
-        <span className="flex-1" />
+        <span className="hidden flex-1 lg:block" />
         {isAdmin(role) ? <MembersButton workspaceId={workspaceId} role={role} /> : null}
         {canEdit(role) ? <PublishButton app={app} role={role} /> : null}
       </header>
+      {tab === 'chat' ? <PaneSwitch pane={pane} onChange={setPane} hasPreview={!!app.preview} /> : null}
       <div className="flex min-h-0 flex-1">
-        <section className="flex min-h-0 w-full max-w-[46rem] min-w-[22rem] flex-col border-r border-zinc-200 bg-zinc-50">
+        {/* Hidden, not unmounted, while the preview shows: the chat keeps following its run. */}
+        <section
+          id={paneIds.chat}
+          className={cn('flex min-h-0 w-full flex-col border-zinc-200 bg-zinc-50 lg:max-w-[46rem] lg:min-w-[22rem] lg:border-r', previewShown && 'max-lg:hidden')}
+        >
           {tab === 'runs' ? (
             <RunsPanel app={app} />
           ) : tab === 'agents' ? (
@@ -70,7 +83,7 @@ export function AppPage({ workspaceId, appId, runId, tab }: { workspaceId: strin
             <div className="p-6"><Spinner label="Loading runs" /></div>
           )}
         </section>
-        <PreviewPane workspaceId={workspaceId} appId={appId} />
+        <PreviewPane workspaceId={workspaceId} appId={appId} shown={previewShown} id={paneIds.preview} />
       </div>
     </div>
   );

@@ -38,7 +38,7 @@ export function NewAppForm({ workspaceId }: { workspaceId: string }) {
 
   return (
     <form
-      className="mx-auto w-full max-w-2xl rounded-2xl border border-zinc-200 bg-white p-6 shadow-sm"
+      className="mx-auto w-full max-w-2xl rounded-2xl border border-zinc-200 bg-white p-4 shadow-sm sm:p-6"
       onSubmit={(e) => {
         e.preventDefault();
         if (name.trim() && prompt.trim()) void create();

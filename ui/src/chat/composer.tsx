@@ -48,7 +48,7 @@ export function Composer({
           placeholder={blockedReason ? '' : 'Describe what to build or change…'}
           className="block w-full resize-none bg-transparent px-3 py-2 text-sm focus:outline-none disabled:cursor-not-allowed"
         />
-        <div className="flex items-center justify-between gap-2 px-2 pb-2">
+        <div className="flex items-end justify-between gap-2 px-2 pb-2 md:items-center">
           <div className="min-w-0">{children}</div>
           {streaming ? (
             <Button variant="secondary" onClick={onStop} data-testid="stop">

@@ -12,6 +12,7 @@ const shapes = {
   check: 'M5 12l4 4l10-10',
   cross: 'M6 6l12 12 M18 6L6 18',
   chevron: 'M9 6l6 6l-6 6',
+  menu: 'M4 6h16 M4 12h16 M4 18h16',
   package: 'M4 7.5l8-4.5l8 4.5v9l-8 4.5l-8-4.5z M4 7.5l8 4.5l8-4.5 M12 12v9',
 } as const;
 

@@ -52,7 +52,7 @@ export function SecretRow({
   return (
     <div className="space-y-1" data-testid={`secret-${secret.name}`} data-configured={secret.configured}>
       <div className="flex flex-wrap items-center gap-2">
-        <label className="w-44 shrink-0" htmlFor={showInput ? inputId : undefined}>
+        <label className="w-full shrink-0 sm:w-44" htmlFor={showInput ? inputId : undefined}>
           <span className="block font-mono text-xs">{secret.label ?? secret.name}</span>
           {secret.description ? <span className="block text-xs text-zinc-500">{secret.description}</span> : null}
         </label>

@@ -27,7 +27,7 @@ export function OnboardingPage() {
   // a page still open from elsewhere says so instead of offering a key form.
   if (me && !me.defaultWorkspaceId) {
     return (
-      <div className="min-h-full bg-zinc-50 px-6 py-10">
+      <div className="min-h-full bg-zinc-50 px-4 py-6 sm:px-6 sm:py-10">
         <p className="mx-auto max-w-2xl text-sm text-zinc-600">The model providers of this deployment are set up by its operator.</p>
       </div>
     );
@@ -36,7 +36,7 @@ export function OnboardingPage() {
     d.usable && (id === 'runtime-a' ? !!(data?.auth.ANTHROPIC_API_KEY || d.loggedIn) : id === 'runtime-b' ? !!(d.loggedIn || data?.auth.CODEX_API_KEY || data?.auth.OPENAI_API_KEY) : true);
 
   return (
-    <div className="min-h-full bg-zinc-50 px-6 py-10">
+    <div className="min-h-full bg-zinc-50 px-4 py-6 sm:px-6 sm:py-10">
       <div className="mx-auto max-w-2xl">
         <h1 className="text-xl font-semibold">Set up a model provider</h1>
         <p className="mt-1 text-sm text-zinc-600">
@@ -56,9 +56,10 @@ export function OnboardingPage() {
                 const ok = ready(id, d);
                 return (
                   <section key={id} className="rounded-xl border border-zinc-200 bg-white p-4" data-testid={`runtime-${id}`}>
-                    <div className="flex items-center gap-2">
+                    <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
                       <h2 className="font-medium">{n.title}</h2>
-                      <span className="text-xs text-zinc-500">
+                      {/* Below sm on a line of its own, under the title and the badge. */}
+                      <span className="text-xs text-zinc-500 max-sm:order-last max-sm:basis-full">
                         {id}
                         {d.version ? ` · ${n.cli} ${d.version}` : ''}
                       </span>
@@ -86,7 +87,7 @@ export function OnboardingPage() {
               })
             : null}
         </div>
-        <div className="mt-6 flex items-center gap-3">
+        <div className="mt-6 flex flex-wrap items-center gap-3">
           <button type="button" className="text-sm text-accent underline" onClick={() => navigate(paths.workspace(me?.defaultWorkspaceId ?? 'default'))}>
             Continue to your apps
           </button>

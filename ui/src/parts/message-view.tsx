@@ -9,7 +9,7 @@ export const MessageView = memo(function MessageView({ message, streaming }: { m
     const text = message.parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
     return (
       <div className="flex justify-end" data-role="user" data-message-id={message.id}>
-        <div className="max-w-[85%] rounded-2xl rounded-br-sm bg-accent px-3.5 py-2 text-sm whitespace-pre-wrap text-white">{text}</div>
+        <div className="max-w-[85%] rounded-2xl rounded-br-sm bg-accent px-3.5 py-2 text-sm break-words whitespace-pre-wrap text-white">{text}</div>
       </div>
     );
   }

@@ -1,15 +1,17 @@
 import { useState } from 'react';
 import { useApp } from '../api/queries';
+import { cn } from '../components/cn';
 import { Icon } from '../components/icon';
 import { PreviewFrame } from './preview-frame';
 
-/** The live preview: the build the app's latest successful done_building made. */
-export function PreviewPane({ workspaceId, appId }: { workspaceId: string; appId: string }) {
+/** The live preview: the build the app's latest successful done_building made. Always shown
+ *  from lg up (beside the chat); below lg only when `shown` (the Builder tab's Preview). */
+export function PreviewPane({ workspaceId, appId, shown, id }: { workspaceId: string; appId: string; shown: boolean; id?: string }) {
   const { data: app } = useApp(workspaceId, appId);
   const [reloads, setReloads] = useState(0);
   const preview = app?.preview ?? null;
   return (
-    <section className="hidden min-w-0 flex-1 flex-col bg-zinc-100 lg:flex" aria-label="Preview">
+    <section id={id} className={cn('min-w-0 flex-1 flex-col bg-zinc-100 lg:flex', shown ? 'flex' : 'hidden')} aria-label="Preview">
       <div className="flex items-center gap-2 border-b border-zinc-200 bg-white px-4 py-2 text-xs text-zinc-500">
         <span className={`size-2 rounded-full ${preview ? 'bg-emerald-500' : 'bg-zinc-300'}`} aria-hidden />
         <span>Preview</span>

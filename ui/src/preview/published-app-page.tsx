@@ -24,11 +24,11 @@ export function PublishedAppPage({ workspaceId, appId }: { workspaceId: string; 
   return (
     <div className="flex h-full flex-col bg-zinc-100">
       <header className="flex items-center gap-3 border-b border-zinc-200 bg-white px-4 py-2">
-        <h1 className="text-sm font-semibold">{app.name}</h1>
+        <h1 className="min-w-0 truncate text-sm font-semibold">{app.name}</h1>
         {published || view?.published ? <span className="rounded-full bg-emerald-50 px-2 py-0.5 text-xs text-emerald-700">Published</span> : null}
         <span className="flex-1" />
         {readsDraft ? (
-          <a href={`/w/${encodeURIComponent(workspaceId)}/apps/${encodeURIComponent(appId)}`} className="text-xs text-zinc-600 hover:text-accent" data-testid="open-in-builder">
+          <a href={`/w/${encodeURIComponent(workspaceId)}/apps/${encodeURIComponent(appId)}`} className="shrink-0 text-xs text-zinc-600 hover:text-accent" data-testid="open-in-builder">
             Open in the builder
           </a>
         ) : null}

@@ -57,7 +57,10 @@ export const paths = {
   appTab: (ws: string, app: string, tab: Exclude<AppTab, 'chat'>) => `${paths.app(ws, app)}/${tab}`,
 };
 
+export function usePathname(): string {
+  return useSyncExternalStore(subscribe, () => location.pathname);
+}
+
 export function useRoute(): Route {
-  const pathname = useSyncExternalStore(subscribe, () => location.pathname);
-  return parseRoute(pathname);
+  return parseRoute(usePathname());
 }

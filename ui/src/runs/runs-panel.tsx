@@ -39,11 +39,14 @@ export function RunsPanel({ app }: { app: App }) {
           <li key={r.id}>
             <button type="button" onClick={() => navigate(paths.run(app.workspaceId, app.id, r.id))} className="flex w-full items-center gap-3 px-3 py-2 text-left text-sm hover:bg-zinc-50">
               <RunStatusBadge status={r.status} />
-              <span className="flex-1 text-zinc-700">
-                {when(r.createdAt)} · {r.messageCount} message{r.messageCount === 1 ? '' : 's'}
-                {r.runReason === 'app_tool_failure' ? ' · repair' : ''}
+              {/* Below sm the usage goes under the date, which keeps the row's width. */}
+              <span className="flex min-w-0 flex-1 flex-col gap-0.5 sm:flex-row sm:items-center sm:gap-3">
+                <span className="flex-1 text-zinc-700">
+                  {when(r.createdAt)} · {r.messageCount} message{r.messageCount === 1 ? '' : 's'}
+                  {r.runReason === 'app_tool_failure' ? ' · repair' : ''}
+                </span>
+                <UsageLine usage={r.usage} />
               </span>
-              <UsageLine usage={r.usage} />
             </button>
           </li>
         ))}

@@ -1,25 +1,34 @@
 import { mutate } from 'swr';
 import { keys, useApps, useMe, useWorkspaces } from '../api/queries';
 import { cn } from '../components/cn';
+import { Icon } from '../components/icon';
 import { useWorkspaceEvents } from '../events/use-workspace-events';
 import { navigate, paths } from '../routing/location';
+import { useDrawer } from './drawer';
 import { RepairBadge, isRepairing } from './repair-badge';
 
 export function Sidebar({ workspaceId, appId }: { workspaceId: string; appId?: string }) {
   const { data: ws } = useWorkspaces();
   const { data } = useApps(workspaceId);
   const { data: me } = useMe();
+  const drawer = useDrawer();
+  // Below md the sidebar is a drawer: going somewhere from it closes it (also when the place is
+  // the page already shown).
+  const go = (path: string) => {
+    drawer?.hide();
+    navigate(path);
+  };
   // The list shows each app's latest run: any run event of the workspace may change it.
   useWorkspaceEvents(workspaceId, { kind: 'builder' }, () => void mutate(keys.apps(workspaceId)));
   return (
-    <nav className="flex h-full w-64 shrink-0 flex-col border-r border-zinc-200 bg-white" aria-label="Apps">
+    <nav className="flex h-full w-72 shrink-0 flex-col border-r border-zinc-200 bg-white md:w-64" aria-label="Apps">
       <div className="flex items-center gap-2 border-b border-zinc-200 px-3 py-3">
         <img src="/favicon.svg" alt="" className="size-6" />
         <select
           aria-label="Workspace"
           className="min-w-0 flex-1 truncate rounded-md border-0 bg-transparent text-sm font-semibold focus:outline-none"
           value={workspaceId}
-          onChange={(e) => navigate(paths.workspace(e.target.value))}
+          onChange={(e) => go(paths.workspace(e.target.value))}
         >
           {(ws?.workspaces ?? [{ id: workspaceId, name: workspaceId, role: 'viewer' as const }]).map((w) => (
             <option key={w.id} value={w.id}>
@@ -27,11 +36,16 @@ export function Sidebar({ workspaceId, appId }: { workspaceId: string; appId?: s
             </option>
           ))}
         </select>
+        {drawer ? (
+          <button type="button" aria-label="Close menu" onClick={drawer.hide} data-drawer-focus className="shrink-0 rounded-md p-1 text-zinc-500 hover:bg-zinc-100 md:hidden" data-testid="menu-close">
+            <Icon name="cross" className="size-5" />
+          </button>
+        ) : null}
       </div>
       <div className="px-3 pt-3">
         <button
           type="button"
-          onClick={() => navigate(paths.workspace(workspaceId))}
+          onClick={() => go(paths.workspace(workspaceId))}
           className="w-full rounded-md border border-dashed border-zinc-300 px-3 py-1.5 text-left text-sm text-zinc-600 hover:border-accent hover:text-accent"
         >
           + New app
@@ -47,9 +61,9 @@ export function Sidebar({ workspaceId, appId }: { workspaceId: string; appId?: s
                 onClick={(e) => {
                   if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
                   e.preventDefault();
-                  navigate(paths.app(workspaceId, a.id));
+                  go(paths.app(workspaceId, a.id));
                 }}
-                className={cn('block rounded-md px-2.5 py-1.5 text-sm hover:bg-zinc-100', a.id === appId && 'bg-accent-soft text-accent')}
+                className={cn('block rounded-md px-2.5 py-2 text-sm hover:bg-zinc-100 md:py-1.5', a.id === appId && 'bg-accent-soft text-accent')}
                 aria-current={a.id === appId ? 'page' : undefined}
               >
                 <span className="flex items-center gap-2">
@@ -75,7 +89,7 @@ export function Sidebar({ workspaceId, appId }: { workspaceId: string; appId?: s
           href="/onboarding/provider"
           onClick={(e) => {
             e.preventDefault();
-            navigate('/onboarding/provider');
+            go('/onboarding/provider');
           }}
           className="border-t border-zinc-200 px-4 py-2.5 text-xs text-zinc-600 hover:text-accent"
         >
