@@ -7,7 +7,7 @@
 //
 // Usage: node browser/e2e-stop-navigate.mjs --build DIR --project DIR
 import assert from 'node:assert/strict';
-import { apiClient, browserTest, createRun, launchBrowser, messageText, requireChromium, shownAssistantTexts, startPlatform } from './platform.mjs';
+import { apiClient, browserTest, createRun, launchBrowser, messageText, requireChromium, screenshot, shownAssistantTexts, startPlatform } from './platform.mjs';
 
 requireChromium();
 const t = browserTest('platform-stop-navigate-e2e-');
@@ -58,9 +58,14 @@ run(async () => {
     assert.equal(await page.getByTestId('composer').isDisabled(), true);
     await page.getByTestId('stop').click();
     await page.waitForSelector('[data-testid="composer"]:not([disabled])');
-    await page.getByTestId('run-failed').waitFor();
+    // In words a person reads: stopped by them, not a red failure (the run itself stays failed).
+    await page.getByTestId('run-stopped').waitFor();
+    assert.equal(await page.getByTestId('run-failed').count(), 0);
+    await page.getByText('Stopped by you', { exact: true }).first().waitFor();
+    await screenshot(page, t.tmp, 'stopped-by-you');
     const stopped = await call('GET', routes.chat);
     assert.equal(stopped.status, 'failed');
+    assert.equal(stopped.stopReason, 'user');
     assert.equal(count('POST', routes.chat.replace(/\/chat$/, '/stop')), 1);
     // What streamed before the stop is kept, and the page shows that same text.
     assert.match(messageText(stopped.messages.at(-1)), /Streaminguntiltoldotherwise\./);

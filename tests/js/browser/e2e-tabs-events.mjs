@@ -157,7 +157,7 @@ run(async () => {
     assert.equal(chatPosts, 1);
   });
 
-  await check('a turn stopped in the other context: the following tab shows it failed (run.failed) and frees its composer', async () => {
+  await check('a turn stopped in the other context: the following tab shows it stopped (run.failed, stopReason user) and frees its composer', async () => {
     await tabC.waitForSelector('[data-testid="composer"]:not([disabled])');
     await tabC.getByTestId('composer').fill('A third turn');
     await tabC.getByTestId('send').click();
@@ -165,7 +165,7 @@ run(async () => {
     assert.equal(await tabB.getByTestId('composer').isDisabled(), true);
     await tabC.getByTestId('stop').click();
     await tabB.waitForFunction((runId) => window.__relayed.some((e) => e.type === 'run.failed' && e.runId === runId), created.id);
-    await tabB.getByTestId('run-failed').waitFor();
+    await tabB.getByTestId('run-stopped').waitFor();
     await tabB.waitForSelector('[data-testid="composer"]:not([disabled])');
     const run3 = await persisted();
     assert.equal(run3.status, 'failed');

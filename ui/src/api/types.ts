@@ -45,6 +45,8 @@ export interface RunSummary {
   messageCount: number;
   usage: RunUsage | null;
   runReason?: string;
+  /** Why its last turn was stopped: 'user' when a person stopped it (the run is still 'failed'). */
+  stopReason?: 'user' | null;
   createdAt: string;
   updatedAt: string;
 }

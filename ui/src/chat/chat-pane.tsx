@@ -74,7 +74,9 @@ export function ChatPane({ app, runId, role }: { app: App; runId: string; role: 
     <ChatActionsContext.Provider value={actions}>
       <div className="flex h-full min-h-0 flex-col">
         <div className="flex items-center gap-2 border-b border-zinc-200 bg-white px-4 py-2">
-          {run ? <RunStatusBadge status={working && run.status !== 'streaming' ? 'streaming' : run.status} /> : null}
+          {run ? (
+            <RunStatusBadge status={working && run.status !== 'streaming' ? 'streaming' : run.status} stoppedByUser={run.stopReason === 'user'} />
+          ) : null}
           <span className="flex-1" />
           <UsageLine usage={run?.usage} />
         </div>
@@ -92,7 +94,11 @@ export function ChatPane({ app, runId, role }: { app: App; runId: string; role: 
             <MessageView key={m.id} message={m} streaming={localBusy && i === messages.length - 1} />
           ))}
           {status === 'submitted' ? <p className="text-sm text-zinc-500">Starting the builder…</p> : null}
-          {run?.status === 'failed' && !working ? (
+          {run?.status === 'failed' && !working && run.stopReason === 'user' ? (
+            <p className="rounded-md bg-zinc-100 px-3 py-2 text-sm text-zinc-700" data-testid="run-stopped">
+              You stopped this turn. What it wrote so far is kept; send a message to continue.
+            </p>
+          ) : run?.status === 'failed' && !working ? (
             <p className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700" data-testid="run-failed">
               This turn did not finish. Send a message to continue, or ask the builder to try again.
             </p>

@@ -4,11 +4,13 @@ import { Badge } from '../components/badge';
 const tone = { pending: 'neutral', streaming: 'blue', completed: 'green', failed: 'red' } as const;
 const label = { pending: 'Pending', streaming: 'Working', completed: 'Completed', failed: 'Failed' } as const;
 
-export function RunStatusBadge({ status }: { status: RunStatus }) {
+/** A failed run a person stopped is not a failure to them: "Stopped by you", in neutral. */
+export function RunStatusBadge({ status, stoppedByUser = false }: { status: RunStatus; stoppedByUser?: boolean }) {
+  const stopped = status === 'failed' && stoppedByUser;
   return (
-    <Badge tone={tone[status]} className="shrink-0">
+    <Badge tone={stopped ? 'neutral' : tone[status]} className="shrink-0">
       {status === 'streaming' ? <span className="size-1.5 animate-pulse rounded-full bg-sky-500" aria-hidden /> : null}
-      {label[status]}
+      {stopped ? 'Stopped by you' : label[status]}
     </Badge>
   );
 }

@@ -53,7 +53,8 @@ export function Sidebar({ workspaceId, appId }: { workspaceId: string; appId?: s
       </div>
       <ul className="mt-2 min-h-0 flex-1 overflow-y-auto px-2 pb-3" data-testid="app-list">
         {(data?.apps ?? []).map((a) => {
-          const status = a.latestRun?.status;
+          // A run a person stopped is grey, not a red failure.
+          const status = a.latestRun?.status === 'failed' && a.latestRun.stopReason === 'user' ? 'stopped' : a.latestRun?.status;
           return (
             <li key={a.id}>
               <a
