@@ -122,6 +122,9 @@ run(async () => {
     assert.equal(await composerBlocked(tabB).innerText(), 'Approve the plan or request changes to continue.');
     assert.equal(await tabB.getByTestId('composer').isDisabled(), true);
     assert.equal(await composerBlocked(page).innerText(), 'Approve the plan or request changes to continue.');
+    // The turn completed on a card that waits: the badge says so, not "Completed".
+    await page.getByText('Waiting for your approval', { exact: true }).waitFor();
+    await tabB.getByText('Waiting for your approval', { exact: true }).waitFor();
     assert.equal(chatPosts(seen).length, 1);
   });
 
@@ -132,8 +135,12 @@ run(async () => {
     // Reload while the shell call is on screen but has not run: the resumed stream shows the
     // turn once, with the one terminal card.
     await page.locator('[data-card="terminal"]').waitFor({ timeout: 60000 });
+    // The approval's hint goes with the approval: the build is working, nothing waits.
+    assert.equal(await composerBlocked(page).count(), 0, 'the approval hint stayed up during the build');
+    assert.equal(await page.getByText('Waiting for your approval', { exact: true }).count(), 0);
     await page.reload();
     await page.locator('[data-card="terminal"]').waitFor();
+    assert.equal(await composerBlocked(page).count(), 0, 'the approval hint came back after a reload mid-build');
     assert.equal(await page.locator('[data-role="assistant"]').count(), 2);
     assert.equal(await page.locator('[data-card="terminal"]').count(), 1);
   });

@@ -54,12 +54,15 @@ export function ChatPane({ app, runId, role }: { app: App; runId: string; role: 
     void chat.stop();
   };
 
+  // While a turn works (the approval's own turn included), no card waits: the hint and the
+  // waiting badge go with the approval, not when the run's messages are read again.
+  const waiting = working ? null : pending;
   const blockedReason =
     role === 'viewer'
       ? 'Viewers cannot message the builder.'
-      : pending?.kind === 'plan'
+      : waiting?.kind === 'plan'
         ? 'Approve the plan or request changes to continue.'
-        : pending?.kind === 'agents'
+        : waiting?.kind === 'agents'
           ? 'The agents above wait for approval or requested changes.'
           : null;
 
@@ -75,7 +78,11 @@ export function ChatPane({ app, runId, role }: { app: App; runId: string; role: 
       <div className="flex h-full min-h-0 flex-col">
         <div className="flex items-center gap-2 border-b border-zinc-200 bg-white px-4 py-2">
           {run ? (
-            <RunStatusBadge status={working && run.status !== 'streaming' ? 'streaming' : run.status} stoppedByUser={run.stopReason === 'user'} />
+            <RunStatusBadge
+              status={working && run.status !== 'streaming' ? 'streaming' : run.status}
+              stoppedByUser={run.stopReason === 'user'}
+              awaitingApproval={waiting !== null}
+            />
           ) : null}
           <span className="flex-1" />
           <UsageLine usage={run?.usage} />

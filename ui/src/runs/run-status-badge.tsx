@@ -4,13 +4,23 @@ import { Badge } from '../components/badge';
 const tone = { pending: 'neutral', streaming: 'blue', completed: 'green', failed: 'red' } as const;
 const label = { pending: 'Pending', streaming: 'Working', completed: 'Completed', failed: 'Failed' } as const;
 
-/** A failed run a person stopped is not a failure to them: "Stopped by you", in neutral. */
-export function RunStatusBadge({ status, stoppedByUser = false }: { status: RunStatus; stoppedByUser?: boolean }) {
+/** In words a person reads: a failed run a person stopped is "Stopped by you" (neutral), and a
+ *  completed turn that ended on a card waiting for approval is "Waiting for your approval". */
+export function RunStatusBadge({
+  status,
+  stoppedByUser = false,
+  awaitingApproval = false,
+}: {
+  status: RunStatus;
+  stoppedByUser?: boolean;
+  awaitingApproval?: boolean;
+}) {
   const stopped = status === 'failed' && stoppedByUser;
+  const waiting = status === 'completed' && awaitingApproval;
   return (
-    <Badge tone={stopped ? 'neutral' : tone[status]} className="shrink-0">
+    <Badge tone={stopped ? 'neutral' : waiting ? 'amber' : tone[status]} className="shrink-0">
       {status === 'streaming' ? <span className="size-1.5 animate-pulse rounded-full bg-sky-500" aria-hidden /> : null}
-      {stopped ? 'Stopped by you' : label[status]}
+      {stopped ? 'Stopped by you' : waiting ? 'Waiting for your approval' : label[status]}
     </Badge>
   );
 }
