@@ -136,6 +136,11 @@ run(async () => {
     await ownerPage.getByTestId('tab-agents').click();
     await ownerPage.waitForURL(agentsTab);
     await ownerPage.getByTestId('agents-empty').waitFor();
+    // Text written for the model (the validator's "call present_agents again") is not shown to a person.
+    const tab = await ownerPage.getByTestId('agents-page').innerText();
+    assert.ok(!/present_agents|mcp__/.test(tab), tab);
+    assert.equal(await ownerPage.getByTestId('agents-page-problems').count(), 0);
+    assert.match(tab, /This app has no agents yet/);
     assert.equal((await owner('GET', routes.chat)).status, 'streaming');
     await p.model.release('present');
     // The turn ends (the builder presents the agents: an approval stop) and the tab follows.

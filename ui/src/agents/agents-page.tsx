@@ -34,7 +34,8 @@ export function AgentsPage({ app, role }: { app: App; role: Role | undefined }) 
       <div>
         <h2 className="text-sm font-semibold">Agents</h2>
         <p className="mt-0.5 text-xs text-zinc-500">
-          agents.json is runtime policy: it takes effect only through a workspace admin’s or owner’s approval.
+          agents.json says which agents this app has and which tools and data each may use. It takes effect only once a
+          workspace admin or owner approves it.
           {editable ? ' Switching a tool changes it, so an admin must approve again.' : ''}
         </p>
       </div>
@@ -45,10 +46,12 @@ export function AgentsPage({ app, role }: { app: App; role: Role | undefined }) 
       ) : null}
       <WorkerSyncNotice sync={workerSync} />
       <ErrorNotice error={patchError} wording={patchErrors} />
-      <ProblemsList problems={view.problems} />
+      {/* With no agents.json there is nothing to fix, only nothing yet: the validator's note for the builder stays its own. */}
+      {doc === null ? null : <ProblemsList problems={view.problems} />}
       {doc === null ? (
         <p className="text-sm text-zinc-600" data-testid="agents-empty">
-          No agents to show yet.
+          This app has no agents yet. Ask the builder for one; it proposes agents here for a workspace admin or owner to
+          approve.
         </p>
       ) : null}
       {(doc?.agents ?? []).map((a) => (
