@@ -302,15 +302,17 @@ run(async () => {
     assert.equal(shown.publishedPreview?.digest, shown.preview.digest);
   });
 
-  await check('the published link opens /live, which shows the published build (owner and collaborator)', async () => {
-    const page = ownerPage;
-    await page.getByTestId('published-link').click();
+  await check('the published link opens /live in a new tab, which shows the published build (owner and collaborator)', async () => {
+    const [page] = await Promise.all([ownerPage.context().waitForEvent('page'), ownerPage.getByTestId('published-link').click()]);
     await page.waitForURL(`${p.web}${livePath}`);
+    assert.match(ownerPage.url(), /\/w\//, 'the builder stays where it was');
+    assert.ok(!ownerPage.url().endsWith('/live'));
     await page.frameLocator('[data-testid="preview-frame"]').getByRole('heading', { name: marker }).waitFor();
     await page.locator('header').getByText('Published', { exact: true }).waitFor();
     assert.equal(await page.getByTestId('not-published').count(), 0);
     assert.equal(await page.getByTestId('open-in-builder').getAttribute('href'), `/w/${ws}/apps/${app.id}`);
     await screenshot(page, tmp, 'published-page');
+    await page.close();
 
     await collabPage.goto(`${p.web}${livePath}`);
     await collabPage.frameLocator('[data-testid="preview-frame"]').getByRole('heading', { name: marker }).waitFor();
@@ -380,10 +382,11 @@ run(async () => {
     await screenshot(page, tmp, 'publish-dialog-published-no-agents');
     const shown = await owner('GET', P);
     assert.equal(shown.publishedPreview?.digest, shown.preview.digest);
-    await dialog.getByTestId('published-link').click();
-    await page.waitForURL(`${p.web}/w/${ws}/apps/${plain.id}/live`);
-    await page.frameLocator('[data-testid="preview-frame"]').getByRole('heading', { name: marker }).waitFor();
-    await page.locator('header').getByText('Published', { exact: true }).waitFor();
+    const [live] = await Promise.all([page.context().waitForEvent('page'), dialog.getByTestId('published-link').click()]);
+    await live.waitForURL(`${p.web}/w/${ws}/apps/${plain.id}/live`);
+    await live.frameLocator('[data-testid="preview-frame"]').getByRole('heading', { name: marker }).waitFor();
+    await live.locator('header').getByText('Published', { exact: true }).waitFor();
+    await live.close();
   });
 
   await browser.close();

@@ -83,6 +83,8 @@ run(async () => {
       }
     };
     await askUntil('Ready');
+    // The click is seen to have done something, whatever it found.
+    await page.getByTestId('checked-at').getByText(/^Checked again at /).waitFor();
     await a.getByText('Uses the Claude Code login').waitFor();
     // Logged out again: back to needing credentials, for the key checks that follow.
     fs.rmSync(path.join(loginDir, '.credentials.json'));

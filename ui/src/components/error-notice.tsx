@@ -12,11 +12,19 @@ const hints: Record<string, string> = {
   not_found: 'It may have been removed, or you may not have access.',
 };
 
+function sentence(message: string): string {
+  const text = message.trim();
+  if (!text) return 'Something went wrong.';
+  const upper = text.charAt(0).toUpperCase() + text.slice(1);
+  return /[.!?]$/.test(upper) ? upper : `${upper}.`;
+}
+
 /** `wording`: the screen's own sentence for some codes. The server's message is written for API
  *  callers; a person needs to know what to do next on this screen. */
 export function describeError(e: unknown, wording?: Readonly<Record<string, string>>): { title: string; hint?: string } {
   if (e instanceof ApiError) {
-    const title = wording?.[e.code] ?? e.message;
+    // The server writes its messages for API callers, in lower case; a person reads a sentence.
+    const title = wording?.[e.code] ?? sentence(e.message);
     const hint = hints[e.code] ?? (e.code.startsWith('worker_http_') ? hints.worker_unreachable : undefined);
     return hint ? { title, hint } : { title };
   }

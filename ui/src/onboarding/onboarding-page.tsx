@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { mutate } from 'swr';
 import { keys, useDetection, useMe, useRuntimes } from '../api/queries';
 import { api } from '../api/client';
@@ -22,7 +23,16 @@ export function OnboardingPage() {
   const { data: me } = useMe();
   const refresh = () => void mutate(keys.detect);
   // After a CLI login on the worker's machine: the worker probes again at once.
-  const checkAgain = () => void mutate(keys.detect, api<ProviderDetection>(`${keys.detect}?fresh=1`, { noStore: true }), { revalidate: false });
+  // When the last Check again answered, so the click is seen to have done something even when
+  // nothing changed (a moment of the page's own, not server state).
+  const [checkedAt, setCheckedAt] = useState<number | null>(null);
+  const checkAgain = () => {
+    setCheckedAt(null);
+    void mutate(keys.detect, api<ProviderDetection>(`${keys.detect}?fresh=1`, { noStore: true }), { revalidate: false }).then(
+      () => setCheckedAt(Date.now()),
+      () => setCheckedAt(null),
+    );
+  };
   // External deployments set their provider up before deployment (spec "Authentication" 6);
   // a page still open from elsewhere says so instead of offering a key form.
   if (me && !me.defaultWorkspaceId) {
@@ -94,7 +104,13 @@ export function OnboardingPage() {
           <button type="button" className="text-sm text-zinc-600 underline" onClick={checkAgain} data-testid="check-again">
             Check again
           </button>
-          {isValidating && data ? <Spinner label="Checking again" /> : null}
+          {isValidating && data ? (
+            <Spinner label="Checking again" />
+          ) : checkedAt !== null ? (
+            <span className="text-sm text-zinc-500" role="status" data-testid="checked-at">
+              Checked again at {new Date(checkedAt).toLocaleTimeString()}.
+            </span>
+          ) : null}
         </div>
       </div>
     </div>

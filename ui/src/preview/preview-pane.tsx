@@ -25,7 +25,12 @@ export function PreviewPane({ workspaceId, appId, shown, id }: { workspaceId: st
               Reload
             </button>
             {app?.publishedPreview ? (
-              <a href={`/w/${encodeURIComponent(workspaceId)}/apps/${encodeURIComponent(appId)}/live`} className="rounded px-1.5 py-0.5 hover:bg-zinc-100">
+              <a
+                href={`/w/${encodeURIComponent(workspaceId)}/apps/${encodeURIComponent(appId)}/live`}
+                target="_blank"
+                rel="noopener"
+                className="rounded px-1.5 py-0.5 hover:bg-zinc-100"
+              >
                 Published app
               </a>
             ) : null}

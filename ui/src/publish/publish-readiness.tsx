@@ -61,7 +61,13 @@ export function PublishReadiness({ app, view }: { app: App; view: AgentsView }) 
         {publishedAt !== undefined ? (
           <>
             {' '}
-            <a className="text-accent underline" href={`/w/${encodeURIComponent(app.workspaceId)}/apps/${encodeURIComponent(app.id)}/live`} data-testid="published-link">
+            <a
+              className="text-accent underline"
+              href={`/w/${encodeURIComponent(app.workspaceId)}/apps/${encodeURIComponent(app.id)}/live`}
+              target="_blank"
+              rel="noopener"
+              data-testid="published-link"
+            >
               Open the published app
             </a>
           </>

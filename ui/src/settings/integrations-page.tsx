@@ -18,7 +18,7 @@ export function IntegrationsPage({ app, role }: { app: App; role: Role | undefin
       <div>
         <h2 className="text-sm font-semibold">Integrations</h2>
         <p className="mt-0.5 text-xs text-zinc-500">
-          Credentials belong to this app only; another app’s never serves it. Saved values are stored encrypted and never shown again.
+          Credentials belong to this app only: no other app can use them. Saved values are stored encrypted and never shown again.
         </p>
       </div>
       {error ? <ErrorNotice error={error} wording={integrationErrors} /> : !data ? <Spinner label="Loading integrations" /> : null}
