@@ -176,6 +176,10 @@ run(async () => {
     await page.getByTestId('usage').waitFor();
     // The preview shows the app the build made (the template's screen), not a blank frame.
     await page.frameLocator('[data-testid="preview-frame"]').getByRole('heading', { name: 'New app' }).waitFor();
+    // The preview's header names the build in words (when it was built), not as a bare digest.
+    const built = await page.getByTestId('preview-built').innerText();
+    assert.match(built, /^Built (today|.+) at \d{1,2}[:.]\d{2}/, built);
+    assert.ok(!/sha256|[0-9a-f]{12}/.test(built), built);
     await screenshot(page, tmp, 'build-cards');
   });
 

@@ -17,9 +17,10 @@ export function PreviewPane({ workspaceId, appId, shown, id }: { workspaceId: st
         <span>Preview</span>
         {preview ? (
           <>
-            <code className="font-mono text-[11px] text-zinc-400" title={preview.digest} data-testid="preview-digest">
-              {preview.digest.slice(7, 19)}
-            </code>
+            {/* The build in words: when it was made (its digest only on hover). */}
+            <span className="text-zinc-400" title={preview.digest} data-testid="preview-built">
+              Built {builtWhen(preview.updatedAt)}
+            </span>
             <span className="flex-1" />
             <button type="button" className="rounded px-1.5 py-0.5 hover:bg-zinc-100" onClick={() => setReloads((n) => n + 1)}>
               Reload
@@ -55,4 +56,11 @@ export function PreviewPane({ workspaceId, appId, shown, id }: { workspaceId: st
       )}
     </section>
   );
+}
+
+/** "today at 10:42", or the date and time for an older build. */
+function builtWhen(at: number): string {
+  const d = new Date(at);
+  const time = d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  return d.toDateString() === new Date().toDateString() ? `today at ${time}` : `${d.toLocaleDateString()} at ${time}`;
 }
