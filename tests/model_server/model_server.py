@@ -11,7 +11,10 @@ every route and the scenario format.
 
 Scenario (JSON): {"turns": [turn, ...], "aux": turn}. A request's reply is turns[k] where k
 is the number of model replies already in the request (turn 1 = 0, after one tool round = 1).
-Requests without tools (titles, summaries) get "aux". A turn is
+Requests without tools (titles, summaries) get "aux". Optional: "agent" (a turn or turns) answers
+requests whose tools include none named mcp__platform__* (app agents' runs); "after_user"
+[{"contains", "turns"}] answers from the turns of the section whose substring the latest
+user message holding one contains (in its text blocks), counting only the replies after it. A turn is
 {"blocks": [{"type": "thinking"|"text"|"tool_use"|"pause", ...}], "stop_reason", "usage"}.
 "{{NAME}}" in any string is replaced by --var NAME=value.
 
@@ -44,6 +47,38 @@ def substitute(value, variables):
     return value
 
 
+def assistant_replies(request):
+    """Anthropic and chat completions: the model replies are the assistant messages."""
+    return sum(1 for m in request.get("messages", []) or []
+               if isinstance(m, dict) and m.get("role") == "assistant")
+
+
+def tool_names(request):
+    """The names of the request's tools in any dialect (Anthropic and Responses "name", chat
+    completions "function.name")."""
+    names = []
+    for tool in request.get("tools") or []:
+        if isinstance(tool, dict):
+            name = tool.get("name") or (tool.get("function") or {}).get("name")
+            if isinstance(name, str):
+                names.append(name)
+    return names
+
+
+def human_text(message):
+    """The text a person wrote in a user message: its text blocks, not its tool results (Claude
+    Code sends the text typed after a tool's result in the same message as the result)."""
+    if not isinstance(message, dict) or message.get("role") != "user":
+        return ""
+    content = message.get("content")
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, list):
+        return ""
+    return "\n".join(str(b.get("text", "")) for b in content
+                     if isinstance(b, dict) and b.get("type") in ("text", "input_text"))
+
+
 def chunks(text, size):
     return [text[i:i + size] for i in range(0, len(text), size)] or [""]
 
@@ -70,10 +105,31 @@ class Script:
         chat completions style, the assistant messages in "messages")."""
         if not request.get("tools") and "aux" in self.data:
             return self.data["aux"]
+        responses = previous is not None
+        count = responses_previous_replies if responses else assistant_replies
         if previous is None:
-            previous = sum(1 for m in request.get("messages", []) or []
-                           if isinstance(m, dict) and m.get("role") == "assistant")
+            previous = count(request)
         turns = self.data.get("turns", [])
+        if "agent" in self.data and not any(n.startswith("mcp__platform__") for n in tool_names(request)):
+            # An app agent's run: its tools are the app's (mcp__app_data__, mcp__app_tools__),
+            # never the builder's platform tools.
+            turns = self.data["agent"] if isinstance(self.data["agent"], list) else [self.data["agent"]]
+        elif self.data.get("after_user"):
+            # The section of the latest person's message holding its substring; k counts the
+            # model replies after that message.
+            items = request.get("input") if responses else request.get("messages")
+            items = items if isinstance(items, list) else []
+            best = None
+            for section in self.data["after_user"]:
+                for i in range(len(items) - 1, -1, -1):
+                    if section["contains"] in human_text(items[i]):
+                        if best is None or i > best[0]:
+                            best = (i, section)
+                        break
+            if best is not None:
+                turns = best[1].get("turns", [])
+                rest = items[best[0] + 1:]
+                previous = count({"input": rest} if responses else {"messages": rest})
         if not turns:
             return {"blocks": [{"type": "text", "text": "(no scripted turn)"}], "stop_reason": "end_turn"}
         return turns[min(previous, len(turns) - 1)]

@@ -1,7 +1,11 @@
 // The first run without a provider key, as scripts/run.sh sets it up: the demo provider's
 // scripted replies (examples/demo-provider/scenario.json) drive the real Claude Code CLI, the
 // page labels them, and a person builds an app from the browser: plan, approval, a real file
-// written, a real type check and build, an agent approved. Also the screenshots of the main screens
+// written, a real type check and build, an agent approved. Request Changes gets a revised plan.
+// The built app shows what the platform is for: its tasks live in the app's data (a reload and a
+// second tab show them), "Ask the Planner" runs the approved agent (the scenario's "agent" reply:
+// a data read and an answer, shown in the app and in the agent run drawer), and "Get a focus
+// tip" calls an app action that answers with its mock data. Also the screenshots of the main screens
 // (scripts/screenshots.sh copies them into docs/screenshots). The live preview: the build is
 // stored by the web server and framed from the app's own origin, with a signed path token,
 // sandboxed, unable to reach the API or the builder's cookies.
@@ -43,7 +47,16 @@ run(async () => {
     await page.getByRole('button', { name: 'Approve & Build' }).waitFor({ timeout: 60000 });
     appId = new URL(page.url()).pathname.split('/')[4];
     await screenshot(page, tmp, 'plan');
-    await page.getByRole('button', { name: 'Approve & Build' }).click();
+    // Request Changes: the feedback is the next user message; the scenario answers it with a
+    // revised plan, which is the one approved.
+    await page.getByRole('button', { name: 'Request Changes' }).click();
+    await page.getByLabel('What should change').fill('Let an agent suggest the next task.');
+    await page.getByRole('button', { name: 'Send feedback' }).click();
+    const revised = page.locator('[data-card="plan"]').filter({ hasText: 'A small task list (revised)' });
+    await revised.getByRole('button', { name: 'Approve & Build' }).waitFor({ timeout: 60000 });
+    assert.equal(await page.locator('[data-card="plan"]').count(), 2);
+    await screenshot(page, tmp, 'plan-revised');
+    await revised.getByRole('button', { name: 'Approve & Build' }).click();
     await page.locator('[data-card="done-building"]').getByText('Built').waitFor({ timeout: 180000 });
     // The build ends with the agent it wrote, waiting for approval (the owner may approve).
     const agents = page.locator('[data-card="agents"][data-status="awaiting_approval"]');
@@ -57,6 +70,7 @@ run(async () => {
     assert.equal((await (await fetch(`${p.web}/api/workspaces/default/apps/${appId}/agents`)).json()).approvalStatus, 'approved');
     const app = fs.readFileSync(path.join(p.dataDir, 'worker/workspaces', appId, 'src/App.tsx'), 'utf8');
     assert.match(app, /<h1 className="text-2xl font-semibold">Tasks<\/h1>/);
+    assert.match(app, /useCollection<Task>\('tasks'\)/);
     assert.ok(fs.existsSync(path.join(p.dataDir, 'worker/workspaces', appId, 'dist/index.html')));
     // `ls src` is a read: a List one-liner; the heredocs that wrote App.tsx and agents.json are
     // terminal cards.
@@ -64,7 +78,7 @@ run(async () => {
     assert.equal(await page.locator('[data-card="terminal"]').count(), 2);
     // One model request per scripted reply: the approval stops asked for nothing more, and the
     // turns after them resumed the CLI's own session (the scenario's turn count went on).
-    assert.equal(p.model.requests().length, 7);
+    assert.equal(p.model.requests().length, 8);
     await screenshot(page, tmp, 'built');
   });
 
@@ -83,6 +97,7 @@ run(async () => {
     await frame.getByPlaceholder('Add a task').fill('Check the preview');
     await frame.getByRole('button', { name: 'Add' }).click();
     await frame.getByText('Check the preview').waitFor();
+    await frame.getByText('1 left').waitFor();
     const inside = page.frames().find((f) => f.url().startsWith(origin.origin));
     assert.ok(inside, 'no frame at the preview origin');
     // connect-src 'none': postMessage is the app's only way out.
@@ -121,10 +136,65 @@ run(async () => {
     assert.equal(other, 403);
   });
 
-  await check('the runs page lists the run', async () => {
+  const frame = page.frameLocator('[data-testid="preview-frame"]');
+
+  await check('the demo app keeps its tasks in the app\'s data: they survive a reload and show live in a second tab', async () => {
+    await page.reload();
+    await frame.getByText('Check the preview').waitFor({ timeout: 60000 });
+    const second = watch(await page.context().newPage());
+    await second.goto(page.url());
+    const frame2 = second.frameLocator('[data-testid="preview-frame"]');
+    await frame2.getByText('Check the preview').waitFor({ timeout: 60000 });
+    await frame2.getByPlaceholder('Add a task').fill('Added in the second tab');
+    await frame2.getByRole('button', { name: 'Add' }).click();
+    await frame.getByText('Added in the second tab').waitFor({ timeout: 30000 });
+    await frame.getByLabel('Done: Check the preview').check();
+    await frame2.getByText('1 left').waitFor({ timeout: 30000 });
+    await second.close();
+  });
+
+  await check('the app\'s button runs the approved agent: its answer shows in the app', async () => {
+    await frame.getByRole('button', { name: 'Ask the Planner' }).click();
+    await frame.getByTestId('planner-answer').getByText(/oldest open task/).waitFor({ timeout: 120000 });
+  });
+
+  await check('the app action answers with its mock data in the app', async () => {
+    await frame.getByRole('button', { name: 'Get a focus tip' }).click();
+    const tip = frame.getByTestId('focus-tip');
+    await tip.waitFor({ timeout: 30000 });
+    assert.match(await tip.innerText(), /25 minutes|putting off|one sitting/);
+    assert.match(await tip.innerText(), /sample data/);
+    await screenshot(page, tmp, 'demo-app');
+  });
+
+  await check('the runs page lists the run; the agent run shows the agent\'s answer, no plan card, no Bash error', async () => {
     await page.getByRole('button', { name: 'Runs' }).click();
-    await page.getByTestId('runs-list').getByText('Completed').waitFor();
+    await page.getByTestId('runs-list').getByText('Completed').first().waitFor();
+    const agentRun = page.locator('[data-testid^="agent-run-"]').filter({ hasText: 'Completed' }).first();
+    await agentRun.waitFor({ timeout: 60000 });
+    await agentRun.click();
+    const drawer = page.getByTestId('agent-run-drawer');
+    const messages = drawer.getByTestId('agent-run-messages');
+    await messages.getByText(/oldest open task/).waitFor({ timeout: 30000 });
+    assert.equal(await drawer.locator('[data-card="plan"]').count(), 0);
+    assert.doesNotMatch(await drawer.innerText(), /Bash is disabled|tool_use_error|Build failed/);
+    await screenshot(page, tmp, 'agent-run-drawer');
+    await drawer.getByTestId('agent-run-drawer-close').click();
+    await drawer.waitFor({ state: 'detached' });
     await screenshot(page, tmp, 'runs');
+  });
+
+  await check('the demo app at 390x844', async () => {
+    const phone = watch(await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage());
+    await phone.goto(page.url().replace(/\/runs$/, ''));
+    const tab = phone.getByTestId('pane-preview');
+    if (await tab.isVisible().catch(() => false)) await tab.click();
+    const f = phone.frameLocator('[data-testid="preview-frame"]');
+    await f.getByText('Added in the second tab').waitFor({ timeout: 60000 });
+    await f.getByRole('button', { name: 'Get a focus tip' }).click();
+    await f.getByTestId('focus-tip').waitFor({ timeout: 30000 });
+    await screenshot(phone, tmp, 'demo-app-phone');
+    await phone.context().close();
   });
 
   await check('a key entered on the onboarding screen ends the demo provider without a restart', async () => {
