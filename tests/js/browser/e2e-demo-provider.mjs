@@ -187,8 +187,8 @@ run(async () => {
   await check('the demo app at 390x844', async () => {
     const phone = watch(await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage());
     await phone.goto(page.url().replace(/\/runs$/, ''));
-    const tab = phone.getByTestId('pane-preview');
-    if (await tab.isVisible().catch(() => false)) await tab.click();
+    // At 390 px the app page shows Chat and Preview as tabs: wait for the tab, then open it.
+    await phone.getByTestId('pane-preview').click();
     const f = phone.frameLocator('[data-testid="preview-frame"]');
     await f.getByText('Added in the second tab').waitFor({ timeout: 60000 });
     await f.getByRole('button', { name: 'Get a focus tip' }).click();
