@@ -26,10 +26,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     check(t->port != 0 && !t->host.empty());
     for (char c : t->host) check(static_cast<unsigned char>(c) > 0x20 && c != '/' && c != '@' && c != 0x7f);
     auto again = platform::parse_connect_head(wire);
-    check(again && again->host == t->host && again->port == t->port && again->literal == t->literal);
+    check(again && again->host == t->host && again->port == t->port && again->address == t->address);
   }
   if (size >= 4) {
-    platform::connect_target target{"example.com", static_cast<std::uint16_t>(data[0] << 8 | data[1]), false};
+    platform::connect_target target{"example.com", static_cast<std::uint16_t>(data[0] << 8 | data[1]), std::nullopt};
     auto a = platform::ip_address::v4(static_cast<std::uint32_t>(data[0]) << 24 | data[1] << 16 | data[2] << 8 | data[3]);
     auto allowed = platform::internet_door_addresses(target, {a}, {});
     if (allowed) {

@@ -255,9 +255,8 @@ void serve_internet(int fd, const address_allow_list& allow) {
   auto target = parse_connect_head(reader.head());
   if (!target) return refuse(fd, 403, target.error().message);
   std::vector<ip_address> resolved;
-  if (target->literal) {
-    auto u = parse_url("https://" + (target->host.find(':') != std::string::npos ? "[" + target->host + "]" : target->host) + "/");
-    if (u && u->address()) resolved.push_back(*u->address());
+  if (target->address) {
+    resolved.push_back(*target->address);
   } else {
     auto found = system_resolve(target->host, std::chrono::seconds(10));
     if (found) resolved = std::move(*found);

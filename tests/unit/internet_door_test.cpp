@@ -24,15 +24,17 @@ TEST_CASE("a CONNECT head names its host and port") {
   REQUIRE(t.has_value());
   CHECK(t->host == "registry.npmjs.org");
   CHECK(t->port == 443);
-  CHECK_FALSE(t->literal);
+  CHECK_FALSE(t->address);
   auto v6 = parse_connect_head("CONNECT [2001:db8::1]:8443 HTTP/1.1\r\n\r\n");
   REQUIRE(v6.has_value());
   CHECK(v6->host == "2001:db8::1");
-  CHECK(v6->literal);
+  REQUIRE(v6->address);
+  CHECK(*v6->address == *parse_ipv6("2001:db8::1"));
   // The resolver's reading of numeric hosts: 127.1 is loopback, and is guarded as such.
   auto odd = parse_connect_head("CONNECT 127.1:443 HTTP/1.1\r\n\r\n");
   REQUIRE(odd.has_value());
   CHECK(odd->host == "127.0.0.1");
+  CHECK(odd->address == v4("127.0.0.1"));
 }
 
 TEST_CASE("anything but a clean CONNECT is refused with a sentence") {
@@ -60,7 +62,7 @@ TEST_CASE("anything but a clean CONNECT is refused with a sentence") {
 }
 
 TEST_CASE("the door connects only where the address guard allows") {
-  connect_target t{"example.com", 443, false};
+  connect_target t{"example.com", 443, std::nullopt};
   auto ok = internet_door_addresses(t, {v4("93.184.216.34")}, {});
   REQUIRE(ok.has_value());
   CHECK(ok->size() == 1);
@@ -80,15 +82,15 @@ TEST_CASE("the door connects only where the address guard allows") {
 }
 
 TEST_CASE("ports other than 443 and 80 only when the allow-list names them") {
-  connect_target ssh{"example.com", 22, false};
+  connect_target ssh{"example.com", 22, std::nullopt};
   auto no = internet_door_addresses(ssh, {v4("93.184.216.34")}, {});
   REQUIRE_FALSE(no.has_value());
   CHECK(no.error().message.find("443 and 80") != std::string::npos);
-  connect_target stand_in{"127.0.0.1", 40123, true};
+  connect_target stand_in{"127.0.0.1", 40123, v4("127.0.0.1")};
   CHECK_FALSE(internet_door_addresses(stand_in, {v4("127.0.0.1")}, {}).has_value());
   CHECK(internet_door_addresses(stand_in, {v4("127.0.0.1")}, allow("127.0.0.1:40123")).has_value());
   // The entry is for that port only.
-  CHECK_FALSE(internet_door_addresses({"127.0.0.1", 40124, true}, {v4("127.0.0.1")}, allow("127.0.0.1:40123")).has_value());
+  CHECK_FALSE(internet_door_addresses({"127.0.0.1", 40124, v4("127.0.0.1")}, {v4("127.0.0.1")}, allow("127.0.0.1:40123")).has_value());
 }
 
 TEST_CASE("a jail with the internet door gets the proxy variables, and they replace the worker's own") {

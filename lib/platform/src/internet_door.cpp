@@ -58,7 +58,7 @@ result<connect_target> parse_connect_head(std::string_view head) {
   auto u = parse_url("https://" + std::string(authority) + "/");
   if (!u) return refused("CONNECT names no valid host: " + u.error().message);
   if (u->port == 0) return refused("CONNECT names port 0");
-  return connect_target{u->host, u->port, u->kind != host_kind::name};
+  return connect_target{u->host, u->port, u->address()};
 }
 
 result<std::vector<ip_address>> internet_door_addresses(const connect_target& target,

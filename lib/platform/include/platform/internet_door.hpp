@@ -9,6 +9,7 @@
 // so the door holds no credential and sees no content. Sans-I/O: the worker resolves, connects
 // and relays.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,7 +23,7 @@ namespace platform {
 struct connect_target {
   std::string host;  // lower-case name, dotted quad, or IPv6 text without brackets
   std::uint16_t port = 0;
-  bool literal = false;  // the host is an IP address: nothing to resolve
+  std::optional<ip_address> address;  // the host is an IP literal: nothing to resolve
 };
 
 // The request head (CRLF CRLF included, as egress_head_reader gives it) of a connection to the
