@@ -52,6 +52,7 @@ json run_json(const builder_run_record& r, bool with_messages) {
             {"updatedAt", r.updated_at}};
   if (!r.run_reason.empty()) j["runReason"] = r.run_reason;
   j["stopReason"] = r.stop_reason.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.stop_reason);
+  if (!r.stop_message.empty()) j["stopMessage"] = r.stop_message;
   if (with_messages) j["messages"] = servers::parse_json_or_null(r.messages_json);
   return j;
 }
@@ -191,6 +192,45 @@ void update_app(web_app& app, const route_call& call, httplib::Response& res) {
   send_json(res, 200, out.dump());
 }
 
+namespace {
+
+// Every worker may hold the app's workspace (it moves when one drains or goes down). One that
+// does not answer keeps it: the store's delete stands, and the log says where to look.
+json forget_on_workers(const worker_pool& workers, const app_record& a) {
+  int removed = 0, missed = 0;
+  for (const auto& w : workers.all()) {
+    if (auto r = w.forget_app(a.id); r) {
+      ++removed;
+    } else {
+      ++missed;
+      std::fprintf(stderr, "web: app %s deleted; worker %s did not remove its workspace (%s), which stays on that worker\n",
+                   a.id.c_str(), w.base_url().c_str(), r.error().code.c_str());
+    }
+  }
+  return {{"cleaned", removed}, {"missed", missed}};
+}
+
+}  // namespace
+
+void delete_app(web_app& app, const route_call& call, httplib::Response& res) {
+  const app_record& a = *call.app;
+  auto outcome = app.db.delete_app(a.workspace_id, a.id);
+  if (!outcome) return send_store_error(res, outcome.error());
+  switch (*outcome) {
+    case app_deletion::not_found: return send_error(res, api_error::not_found, "no such app in this workspace");
+    case app_deletion::builder_turn_streaming:
+      return send_error(res, api_error::app_busy, "the builder is still working on this app: stop its turn or let it finish, then delete the app");
+    case app_deletion::agent_run_active:
+      return send_error(res, api_error::app_busy, "an agent of this app is still running: stop the run or let it finish, then delete the app");
+    case app_deletion::deleted: break;
+  }
+  std::fprintf(stderr, "web: app %s of workspace %s deleted by %s\n", a.id.c_str(), a.workspace_id.c_str(),
+               call.by->who.user_id.c_str());
+  publish_app_event(app.cache, "app.deleted", a.workspace_id, a.id);
+  json workers = forget_on_workers(app.workers, a);
+  send_json(res, 200, json({{"id", a.id}, {"deleted", true}, {"workers", workers}}).dump());
+}
+
 // The workspace's apps, newest first, with each app's latest builder run (projected), from
 // which a sidebar derives the "Call failed - builder fixing it" badge.
 void list_apps(web_app& app, const route_call& call, httplib::Response& res) {
@@ -274,6 +314,7 @@ void post_chat(web_app& app, const route_call& call, httplib::Response& res) {
   }
 
   turn_request t{key, messages_json, static_cast<std::int64_t>(*count), last_user_text(*messages), *settings, "", received};
+  if (call.by) t.asked_by = call.by->who.user_id;
   auto started = app.chat.start(std::move(t));
   if (!started) return send_store_error(res, started.error());
   if (started->outcome == claim_outcome::not_found) return send_error(res, api_error::not_found, "no such run for this app");

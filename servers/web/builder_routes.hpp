@@ -13,6 +13,9 @@ void create_app(web_app& app, const route_call& call, httplib::Response& res);
 void get_app(web_app& app, const route_call& call, httplib::Response& res);
 // Renames the app or changes its runtime settings.
 void update_app(web_app& app, const route_call& call, httplib::Response& res);
+// Deletes the app with every row of it (409 while a turn or agent run is live), then asks
+// every worker to remove what it holds of it, and publishes app.deleted.
+void delete_app(web_app& app, const route_call& call, httplib::Response& res);
 void list_runs(web_app& app, const route_call& call, httplib::Response& res);
 void create_run(web_app& app, const route_call& call, httplib::Response& res);
 // {messages, runtime settings?}: claims the run's turn and streams it (a lost claim: an empty

@@ -204,7 +204,10 @@ void chat_service::run(const std::shared_ptr<turn>& t) {
   t->stop_listener.reset();
   builder_turn_end how;
   how.stop_requested = t->stop_requested.load();
-  if (!streamed) how.failure = streamed.error().message;
+  if (!streamed) {
+    how.failure = streamed.error().message;
+    how.failure_code = streamed.error().code;
+  }
   how.stream_lost = t->claim_lost.load();
   write_step(io, bt.end(how));
   auto rec = bt.record(t->req.messages_json, t->req.message_count);
@@ -327,19 +330,34 @@ bool chat_service::leave_behind(const turn& t, const builder_turn_record& rec, c
   }
   if (usage) (void)stored([&] { return db_.add_usage(key, *usage); });
   // Before run.completed, so a client that reloads the agents on the event sees this turn's edits.
-  if (auto synced = stored([&] { return sync_draft_from_worker(db_, worker, key.workspace_id, key.app_id, now_ms(), capability); }); !synced) {
+  source_files turn_files;
+  bool have_files = false;
+  if (auto synced = stored([&] { return sync_draft_from_worker(db_, worker, key.workspace_id, key.app_id, now_ms(), capability, &turn_files); }); !synced) {
     std::fprintf(stderr, "web: draft snapshot app=%s not synced: %s\n", key.app_id.c_str(), synced.error().code.c_str());
+  } else {
+    have_files = *synced;
   }
   // The live preview moves to the build done_building just made, before run.completed tells
   // the page to look (spec "What the service does" 9).
   if (rec.preview_moved) {
-    if (auto shown = stored([&] { return sync_preview_from_worker(db_, worker, key.workspace_id, key.app_id, now_ms(), capability); }); !shown) {
+    const preview_made_by made_by{key.run_id, preview_request_label(t.req.prompt)};
+    if (auto shown = stored([&] { return sync_preview_from_worker(db_, worker, key.workspace_id, key.app_id, now_ms(), capability, made_by); }); !shown) {
       std::fprintf(stderr, "web: preview app=%s not stored: %s\n", key.app_id.c_str(), shown.error().code.c_str());
     }
   }
-  std::string stop_reason = t.stop_requested.load() && rec.status == run_status::failed ? std::string(user_stop_code) : "";
+  // The turn's version (issue 35), with the build it made; a turn that changed nothing makes none.
+  if (have_files) {
+    std::optional<std::string> build;
+    if (rec.preview_moved) {
+      if (auto p = db_.previews().app_preview_of(key.workspace_id, key.app_id, source_scope::draft); p && *p) build = (*p)->digest;
+    }
+    const version_origin origin{key.run_id, preview_request_label(t.req.prompt), t.req.settings.runtime_id, t.req.asked_by, std::nullopt};
+    if (auto made = stored([&] { return db_.versions().record(key.workspace_id, key.app_id, turn_files, origin, build, now_ms()); }); !made) {
+      std::fprintf(stderr, "web: version of app=%s not recorded: %s\n", key.app_id.c_str(), made.error().code.c_str());
+    }
+  }
   auto ended = stored([&] {
-    return db_.end_turn(key, t.claim_token, {rec.status, rec.messages, rec.message_count, now_ms(), stop_reason});
+    return db_.end_turn(key, t.claim_token, {rec.status, rec.messages, rec.message_count, now_ms(), rec.stop_reason, rec.stop_message});
   });
   return ended && *ended;
 }

@@ -45,6 +45,7 @@ struct turn_request {
   // When the chat POST reached its route: the start of the turn timing PLATFORM_CODEX_TRACE
   // prints (unset: timed from start()).
   std::chrono::steady_clock::time_point received{};
+  std::string asked_by;            // the user id of who sent the turn (its version says so)
 };
 
 struct turn_start {

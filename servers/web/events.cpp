@@ -16,6 +16,15 @@ std::string run_event(std::string_view type, const run_key& key, std::string_vie
   return e.dump();
 }
 
+std::string app_event(std::string_view type, std::string_view workspace_id, std::string_view app_id) {
+  return nlohmann::json({{"type", type}, {"workspaceId", workspace_id}, {"appId", app_id}}).dump();
+}
+
+void publish_app_event(cache_store& cache, std::string_view type, std::string_view workspace_id, std::string_view app_id) {
+  auto r = cache.publish(workspace_channel(workspace_id), app_event(type, workspace_id, app_id));
+  if (!r) std::fprintf(stderr, "web: publish %.*s failed: %s\n", static_cast<int>(type.size()), type.data(), r.error().code.c_str());
+}
+
 void publish_builder_event(cache_store& cache, std::string_view type, const run_key& key, run_status status,
                            std::string_view run_reason) {
   auto r = cache.publish(workspace_channel(key.workspace_id),

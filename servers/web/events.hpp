@@ -15,6 +15,10 @@ std::string workspace_channel(std::string_view workspace_id);
 std::string run_event(std::string_view type, const run_key& key, std::string_view kind, std::string_view status,
                       std::string_view run_reason);
 
+// {"type","workspaceId","appId"}: an event about the app itself (app.deleted).
+std::string app_event(std::string_view type, std::string_view workspace_id, std::string_view app_id);
+void publish_app_event(cache_store& cache, std::string_view type, std::string_view workspace_id, std::string_view app_id);
+
 // Publishes a builder run event; a failed publish is logged, never fatal (events are hints).
 void publish_builder_event(cache_store& cache, std::string_view type, const run_key& key, run_status status,
                            std::string_view run_reason);

@@ -111,12 +111,14 @@ result<std::optional<approved_policy>> approved_payload(web_app& app, std::strin
 }
 
 result<bool> sync_draft_from_worker(store& db, const worker_client& worker, std::string_view ws,
-                                    std::string_view app_id, std::int64_t now, std::string_view capability) {
+                                    std::string_view app_id, std::int64_t now, std::string_view capability,
+                                    source_files* out) {
   auto files = worker.source_snapshot(app_id, capability);
   if (!files) return tl::unexpected(files.error());
   if (!*files) return false;
   auto head = db.governance().replace_draft(ws, app_id, **files, now);
   if (!head) return tl::unexpected(head.error());
+  if (out) *out = std::move(**files);
   return true;
 }
 

@@ -62,7 +62,9 @@ result<std::optional<approved_policy>> approved_payload(web_app& app, std::strin
 // turn: the builder, a file edit or a shell command may have changed agents.json). Returns
 // false when the worker holds no workspace for the app (the draft is kept). Errors: the
 // worker's (worker_unreachable, snapshot_too_large, ...) and the store's.
+// `files` gets the snapshot when there is one (the turn's version is made of it).
 result<bool> sync_draft_from_worker(store& db, const worker_client& worker, std::string_view ws,
-                                    std::string_view app_id, std::int64_t now, std::string_view capability);
+                                    std::string_view app_id, std::int64_t now, std::string_view capability,
+                                    source_files* files = nullptr);
 
 }  // namespace platform::web

@@ -55,7 +55,7 @@ void send_preview_failure(httplib::Response& res, const error& e) {
 }  // namespace
 
 result<bool> sync_preview_from_worker(store& db, const worker_client& worker, std::string_view ws, std::string_view app_id,
-                                      std::int64_t now, std::string_view capability) {
+                                      std::int64_t now, std::string_view capability, const preview_made_by& made_by) {
   auto build = worker.preview_artifact(app_id, capability);
   if (!build) return tl::unexpected(build.error());
   if (!*build) return false;
@@ -64,8 +64,23 @@ result<bool> sync_preview_from_worker(store& db, const worker_client& worker, st
   if (!*stored) {
     if (auto put = db.previews().put_build((*build)->digest, (*build)->files, now); !put) return tl::unexpected(put.error());
   }
-  if (auto set = db.previews().set_app_preview(ws, app_id, source_scope::draft, (*build)->digest, now); !set) return tl::unexpected(set.error());
+  if (auto set = db.previews().set_app_preview(ws, app_id, source_scope::draft, (*build)->digest, now, made_by); !set) {
+    return tl::unexpected(set.error());
+  }
   return true;
+}
+
+std::string preview_request_label(std::string_view prompt) {
+  while (!prompt.empty() && (prompt.front() == ' ' || prompt.front() == '\n' || prompt.front() == '\r' || prompt.front() == '\t')) {
+    prompt.remove_prefix(1);
+  }
+  prompt = prompt.substr(0, prompt.find('\n'));
+  if (prompt.size() > 200) {
+    std::size_t cut = 200;
+    while (cut > 0 && (static_cast<unsigned char>(prompt[cut]) & 0xC0) == 0x80) --cut;  // not inside a character
+    return std::string(prompt.substr(0, cut)) + "…";
+  }
+  return std::string(prompt);
 }
 
 nlohmann::json preview_json(const web_app& app, const httplib::Request& req, std::string_view ws, std::string_view app_id,
@@ -77,7 +92,10 @@ nlohmann::json preview_json(const web_app& app, const httplib::Request& req, std
           {"url", preview_origin(app.cfg, req, app_id) + preview_entry_path(app.preview_key, grant)},
           {"origin", preview_origin(app.cfg, req, app_id)},
           {"expiresAt", grant.expires_at},
-          {"updatedAt", (*current)->updated_at}};
+          {"updatedAt", (*current)->updated_at},
+          {"builtBy", (*current)->made_by.run_id.empty() ? nlohmann::json(nullptr)
+                                                         : nlohmann::json({{"runId", (*current)->made_by.run_id},
+                                                                           {"request", (*current)->made_by.request}})}};
 }
 
 bool serve_preview_host(const web_app& app, const httplib::Request& req, httplib::Response& res) {

@@ -20,12 +20,17 @@ namespace platform::web {
 struct web_app;
 class worker_client;
 
-// Stores the worker's current build of the app and makes it the app's preview. False when the
-// worker has no build.
+// Stores the worker's current build of the app and makes it the app's preview, made by the
+// turn `made_by`. False when the worker has no build.
 result<bool> sync_preview_from_worker(store& db, const worker_client& worker, std::string_view ws, std::string_view app_id,
-                                      std::int64_t now, std::string_view capability);
+                                      std::int64_t now, std::string_view capability, const preview_made_by& made_by = {});
 
-// {"digest", "url", "origin", "expiresAt", "updatedAt"} of the app's build in `scope` (draft:
+// The request a turn answered, as the preview header names it: its first line, cut at 200
+// bytes on a character boundary.
+std::string preview_request_label(std::string_view prompt);
+
+// {"digest", "url", "origin", "expiresAt", "updatedAt", "builtBy": {"runId", "request"} | null}
+// of the app's build in `scope` (draft:
 // the builder's preview; published: the published page), or null.
 nlohmann::json preview_json(const web_app& app, const httplib::Request& req, std::string_view ws, std::string_view app_id,
                             source_scope scope);

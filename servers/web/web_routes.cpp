@@ -22,6 +22,7 @@
 #include "platform/run_capability.hpp"
 #include "route_call.hpp"
 #include "tool_routes.hpp"
+#include "version_routes.hpp"
 #include "ui_routes.hpp"
 #include "web_app.hpp"
 #include "workspace_routes.hpp"
@@ -49,6 +50,7 @@ namespace d = app_data_routes;
 namespace a = agent_run_routes;
 namespace t = tool_routes;
 namespace i = integration_routes;
+namespace v = version_routes;
 
 // clang-format off
 constexpr route table[] = {
@@ -62,6 +64,8 @@ constexpr route table[] = {
   {"GET",    "/api/workspaces/{workspace}/members",                            member,    R::member, none, w::list_members},
   {"POST",   "/api/workspaces/{workspace}/members",                            member,    R::admin,  json, w::set_member,
              "only admins and owners manage members"},
+  {"DELETE", "/api/workspaces/{workspace}/members",                            member,    R::admin,  none, w::remove_member,
+             "only admins and owners manage members"},
   {"GET",    "/api/runtimes",                                                  signed_in, R::member, none, w::list_runtimes},
   {"GET",    "/onboarding/provider",                                           anyone,    R::member, none, w::onboarding_provider},
   {"GET",    "/api/setup/detect-provider",                                     signed_in, R::member, none, w::detect_provider},
@@ -74,6 +78,8 @@ constexpr route table[] = {
   {"GET",    "/api/workspaces/{workspace}/apps/{app}",                         app,       R::member, none, b::get_app},
   {"PATCH",  "/api/workspaces/{workspace}/apps/{app}",                         app,       R::editor, json, b::update_app,
              "viewers cannot change apps"},
+  {"DELETE", "/api/workspaces/{workspace}/apps/{app}",                         app,       R::admin_or_creator, none, b::delete_app,
+             "only workspace admins, owners and the app's creator delete an app"},
   {"GET",    "/api/workspaces/{workspace}/apps/{app}/runs",                    app,       R::member, none, b::list_runs},
   {"POST",   "/api/workspaces/{workspace}/apps/{app}/runs",                    app,       R::editor, none, b::create_run,
              "viewers cannot start builder runs"},
@@ -106,6 +112,15 @@ constexpr route table[] = {
              "only workspace admins and owners decide reviews"},
 
   // ---- app data (the draft scope's access is the handler's: the scope is in the request)
+  // versions (issue 35): those who read the draft
+  {"GET",    "/api/workspaces/{workspace}/apps/{app}/versions",                app, R::draft_reader, none, v::list_versions,
+             "viewers see the published app only"},
+  {"GET",    "/api/workspaces/{workspace}/apps/{app}/versions/{version}",      app, R::draft_reader, none, v::get_version,
+             "viewers see the published app only"},
+  {"GET",    "/api/workspaces/{workspace}/apps/{app}/versions/{version}/file", app, R::draft_reader, none, v::get_version_file,
+             "viewers see the published app only"},
+  {"GET",    "/api/workspaces/{workspace}/apps/{app}/versions/{version}/diff", app, R::draft_reader, none, v::get_version_diff,
+             "viewers see the published app only"},
   {"POST",   "/api/workspaces/{workspace}/apps/{app}/data",                    app, R::member, json, d::post_data},
   {"GET",    "/api/workspaces/{workspace}/apps/{app}/data-events",             app, R::member, none, d::data_events},
   {"GET",    "/api/workspaces/{workspace}/apps/{app}/data/{collection}",       app, R::member, none, d::list_data},

@@ -83,8 +83,12 @@ result<void> stream_sse(const std::string& base_url, httplib::Request req,
   }
   if (aborted) return {};
   if (status != 0 && status != 200) {
-    std::string code = worker_said(status, refusal).code;
-    return fail_relayed(code, "the worker answered HTTP " + std::to_string(status) + " (" + code + ")");
+    auto said = worker_said(status, refusal);
+    // A runtime refused for what it lacks says so in a sentence written for the person.
+    if (is(error{said.code, {}}, api_error::runtime_not_ready) && !said.message.empty()) {
+      return fail_relayed(said.code, said.message.substr(0, 1000));
+    }
+    return fail_relayed(said.code, "the worker answered HTTP " + std::to_string(status) + " (" + said.code + ")");
   }
   if (!ok && status == 0) return fail(api_error::worker_unreachable, "the worker is unreachable: " + httplib::to_string(err));
   if (!saw_done) return fail(api_error::worker_stream_broken, "the worker's stream ended before [DONE]");
@@ -350,6 +354,17 @@ result<worker_client::stop_answer> worker_client::stop_turn(std::string_view app
   return j.is_object() && j.value("stopped", false) ? stop_answer::stopping : stop_answer::ended;
 }
 
+result<void> worker_client::forget_app(std::string_view app_id) const {
+  httplib::Client cli(base_url_);
+  cli.set_tcp_nodelay(true);
+  cli.set_connection_timeout(2, 0);  // a worker that is down must not hold the delete long
+  cli.set_read_timeout(20, 0);       // it waits up to 5 s for the app's turns and runs to end
+  auto res = cli.Delete("/sessions/" + path_segment(app_id), auth_headers(token_));
+  if (!res) return fail(api_error::worker_unreachable, "the worker is unreachable: " + httplib::to_string(res.error()));
+  if (res->status != 200) return tl::unexpected(worker_error(res, "removing the app's workspace"));
+  return {};
+}
+
 result<std::string> worker_client::opencode_models() const {
   httplib::Client cli(base_url_);
   cli.set_tcp_nodelay(true);
@@ -358,6 +373,17 @@ result<std::string> worker_client::opencode_models() const {
   auto res = cli.Get("/opencode/models", auth_headers(token_));
   if (!res) return fail(api_error::worker_unreachable, "the worker is unreachable: " + httplib::to_string(res.error()));
   if (res->status != 200) return fail_worker_http(res->status, "runtime-c's models are not available");
+  return res->body;
+}
+
+result<std::string> worker_client::runtime_readiness() const {
+  httplib::Client cli(base_url_);
+  cli.set_tcp_nodelay(true);
+  cli.set_connection_timeout(1, 0);
+  cli.set_read_timeout(2, 0);
+  auto res = cli.Get("/runtime-readiness", auth_headers(token_));
+  if (!res) return fail(api_error::worker_unreachable, "the worker is unreachable: " + httplib::to_string(res.error()));
+  if (res->status != 200) return fail_worker_http(res->status, "the worker's runtime readiness is not available");
   return res->body;
 }
 

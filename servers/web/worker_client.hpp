@@ -118,9 +118,17 @@ class worker_client {
   // Errors: `worker_unreachable`, `worker_http_<status>`.
   result<stop_answer> stop_turn(std::string_view app_id, std::string_view run_id) const;
 
+  // DELETE /sessions/{appId}: the worker lets go of a deleted app (its turns and runs stopped,
+  // sessions forgotten, workspace removed) and refuses it from then on. Errors:
+  // `worker_unreachable`, the worker's own code, or `worker_http_<status>`.
+  result<void> forget_app(std::string_view app_id) const;
+
   // GET /opencode/models: runtime-c's discovered catalog as JSON text (metadata only).
   // Errors: `worker_unreachable`, `worker_http_<status>` (503 when opencode is not usable).
   result<std::string> opencode_models() const;
+  // GET /runtime-readiness (no CLI started, no model called): answered in milliseconds, so it
+  // gets a short timeout; the picker goes without marks when the worker is slow.
+  result<std::string> runtime_readiness() const;
 
  private:
   std::string base_url_;

@@ -86,6 +86,22 @@ void set_member(web_app& app, const route_call& call, httplib::Response& res) {
   send_json(res, 200, json({{"userId", *user}, {"role", to_string(*role)}}).dump());
 }
 
+// The owner stays: a workspace always has one, and no admin can take it away from them. The
+// user id is a query parameter: an identity provider's ids need not fit a path segment.
+void remove_member(web_app& app, const route_call& call, httplib::Response& res) {
+  const std::string& ws = call.ids.at(0);
+  const std::string user = call.req.get_param_value("userId");
+  if (user.empty() || user.size() > 256) return send_error(res, api_error::invalid_body, "userId must be a query parameter of 1 to 256 bytes");
+  auto current = app.db.membership(ws, user);
+  if (!current) return send_store_error(res, current.error());
+  if (!*current) return send_error(res, api_error::not_found, "no such member of this workspace");
+  if (**current == workspace_role::owner) return send_error(res, api_error::conflict, "the owner cannot be removed from the workspace");
+  auto removed = app.db.remove_membership(ws, user);
+  if (!removed) return send_store_error(res, removed.error());
+  if (!*removed) return send_error(res, api_error::not_found, "no such member of this workspace");
+  send_json(res, 200, json({{"userId", user}, {"removed", true}}).dump());
+}
+
 // Browser sign-in in `external` mode: the identity token sent as `Authorization: Bearer`
 // becomes the session cookie, HttpOnly (no script reads it) and SameSite=Strict (no other
 // site's request carries it), valid as long as the token. Programs keep sending the header.
@@ -122,10 +138,27 @@ void onboarding_provider(web_app& app, const route_call&, httplib::Response& res
 // The runtime registry for a model picker: ids, display names, defaults, parameter
 // constraints, runtime-c's discovered models; nothing secret. `demoProvider` tells the page to
 // label replies as scripted.
+// The registry with the worker's "Ready" on each runtime, and on each runtime-c model that is
+// not (issue 34): the picker marks them. Without an answer the registry goes out unmarked.
 void list_runtimes(web_app& app, const route_call&, httplib::Response& res) {
   auto reply = runtime_registry_to_json(*app.runtimes.get());
   if (app.cfg.demo_provider && reply.size() > 1 && reply.back() == '}') reply.insert(reply.size() - 1, ",\"demoProvider\":true");
-  send_json(res, 200, reply);
+  auto readiness = app.workers.any().runtime_readiness();
+  json ready = readiness ? json::parse(*readiness, nullptr, false) : json();
+  if (!ready.is_object() || !ready.contains("runtimes") || !ready["runtimes"].is_object()) return send_json(res, 200, reply);
+  json out = json::parse(reply);
+  for (auto& rt : out["runtimes"]) {
+    const json& r = ready["runtimes"].value(rt.value("id", ""), json::object());
+    if (!r.is_object() || !r.contains("ready")) continue;
+    rt["ready"] = r.value("ready", true);
+    if (r.contains("reason")) rt["notReadyReason"] = r["reason"];
+    const json& models = r.value("models", json::object());
+    if (!models.is_object()) continue;
+    for (auto& m : rt["models"]) {
+      if (auto it = models.find(m.value("id", "")); it != models.end() && it->is_string()) m["notReadyReason"] = *it;
+    }
+  }
+  send_json(res, 200, out.dump());
 }
 void detect_provider(web_app& app, const route_call& call, httplib::Response& res) {
   auto r = app.workers.any().detect_provider(call.req.get_param_value("fresh") == "1");

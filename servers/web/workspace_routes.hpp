@@ -15,6 +15,7 @@ void create_workspace(web_app& app, const route_call& call, httplib::Response& r
 void list_members(web_app& app, const route_call& call, httplib::Response& res);
 // {userId, role}: adds a person or changes a role; never to or from owner.
 void set_member(web_app& app, const route_call& call, httplib::Response& res);
+void remove_member(web_app& app, const route_call& call, httplib::Response& res);
 // `external` mode: the identity token of `Authorization: Bearer` becomes the session cookie.
 void open_session(web_app& app, const route_call& call, httplib::Response& res);
 void close_session(web_app& app, const route_call& call, httplib::Response& res);

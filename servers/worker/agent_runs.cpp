@@ -87,6 +87,11 @@ std::size_t agent_run_table::size() {
   return table_.size();
 }
 
+std::vector<std::shared_ptr<agent_run>> agent_run_table::take_app(const std::string& app_id) {
+  std::lock_guard lock(mu_);
+  return table_.take_prefixed(app_id + "__agent__");
+}
+
 std::size_t agent_run_table::running() {
   std::lock_guard lock(mu_);
   return table_.running();

@@ -76,6 +76,8 @@ class agent_run_table {
   void finished(const std::string& key, clock::time_point now);
   std::size_t size();
   std::size_t running();  // admitted and not finished (a draining worker waits for them)
+  // Takes the app's runs out of the table (keys {appId}__agent__*), running ones too.
+  std::vector<std::shared_ptr<agent_run>> take_app(const std::string& app_id);
 
  private:
   std::mutex mu_;

@@ -19,6 +19,11 @@ class app_capabilities {
     latest_[app_id] = std::move(capability);
   }
 
+  void forget(const std::string& app_id) {
+    std::lock_guard lock(mu_);
+    latest_.erase(app_id);
+  }
+
   [[nodiscard]] bool holds(const std::string& app_id, std::string_view offered) const {
     std::lock_guard lock(mu_);
     auto it = latest_.find(app_id);

@@ -19,9 +19,9 @@
 namespace platform::worker {
 namespace {
 
-// Only runtime-a's key is settable here: runtime-b reads its key when the worker starts (its
-// login is codex's own), runtime-c's providers come from the operator's opencode config.
-constexpr std::array settable_names{std::string_view("ANTHROPIC_API_KEY")};
+// runtime-a's key and runtime-b's (a ChatGPT login may not enter the sandbox, so a key is how
+// a person makes Codex usable); runtime-c's providers come from the operator's opencode config.
+constexpr std::array settable_names{std::string_view("ANTHROPIC_API_KEY"), std::string_view("CODEX_API_KEY")};
 constexpr std::size_t max_key_bytes = 4096;
 
 bool plain_token(std::string_view v) {

@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "granted_turn.hpp"
 
@@ -60,6 +61,14 @@ class running_turns {
     std::lock_guard lock(mu_);
     auto it = turns_.find(app_id + "\n" + run_id);
     return it == turns_.end() ? nullptr : it->second;
+  }
+  // Every turn of the app (a deleted app's, to stop).
+  [[nodiscard]] std::vector<std::shared_ptr<turn_stop>> of_app(const std::string& app_id) const {
+    std::lock_guard lock(mu_);
+    std::vector<std::shared_ptr<turn_stop>> out;
+    const std::string prefix = app_id + "\n";
+    for (auto it = turns_.lower_bound(prefix); it != turns_.end() && it->first.starts_with(prefix); ++it) out.push_back(it->second);
+    return out;
   }
 
  private:

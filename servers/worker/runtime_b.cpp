@@ -1,4 +1,5 @@
 #include "runtime_b.hpp"
+#include "runtime_ready.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -339,20 +340,21 @@ result<void> codex_turn::open_jail(const turn_request& req) {
   plan.broker = true;
   plan.internet = true;  // web search and fetch, and what the shell fetches, through the guard
   plan.broker_token_var = codex_broker_token_var;
-  bool login = cfg_.codex_key.empty() && cfg_.codex_base_url.empty();
+  const std::string key = codex_key_now(cfg_);
+  bool login = key.empty() && cfg_.codex_base_url.empty();
   if (!login || !cfg_.sandbox->enabled()) {
-    plan.provider = provider_door_plan{cfg_.codex_base_url.empty() ? "https://api.openai.com/v1" : cfg_.codex_base_url,
-                                       cfg_.codex_key};
+    plan.provider = provider_door_plan{cfg_.codex_base_url.empty() ? "https://api.openai.com/v1" : cfg_.codex_base_url, key};
   }
-  if (login && cfg_.sandbox->enabled()) {
-    return fail(api_error::runtime_not_available,
-                "runtime-b (Codex) needs an OpenAI API key: enter one on Model providers (/onboarding/provider), then "
-                "send the message again (a ChatGPT login holds a refresh token, which may not enter the sandbox)");
-  }
+  if (login && cfg_.sandbox->enabled()) return fail(api_error::runtime_not_ready, runtime_ready(cfg_, "runtime-b", req.model).reason);
   auto jail = cfg_.sandbox->open(plan);
   if (!jail) return tl::unexpected(jail.error());
   proc_->jail = std::move(*jail);
   proc_->seen = cfg_;
+  if (proc_->seen->codex_key.empty() && !key.empty()) {
+    // A key entered on Model providers after the worker started.
+    proc_->seen->codex_key = key;
+    proc_->seen->codex_key_var = "CODEX_API_KEY";
+  }
   if (proc_->jail->jailed()) {
     config& seen = *proc_->seen;
     seen.codex_base_url = proc_->jail->provider_url();
@@ -612,5 +614,7 @@ result<std::unique_ptr<runtime_turn>> start_runtime_b_turn(const config& cfg, co
 }
 
 std::uint64_t codex_processes_started() { return processes_started.load(); }
+
+void end_warm_runtime_b(const std::string& app_id) { warm_pool::instance().take(app_id).reset(); }
 
 }  // namespace platform::worker

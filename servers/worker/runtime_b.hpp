@@ -6,6 +6,7 @@
 // turns; production and app-agent runs use one process per turn. docs/runtime-b.md.
 #include <cstdint>
 #include <memory>
+#include <string>
 
 #include "runtime_turn.hpp"
 
@@ -17,5 +18,9 @@ result<std::unique_ptr<runtime_turn>> start_runtime_b_turn(const config& cfg, co
 
 // codex app-server processes this worker started (for /health).
 std::uint64_t codex_processes_started();
+
+// Ends the app's warm process, if one waits: a deleted app's thread (and the HOME holding its
+// rollout) must not outlive it by the idle minutes.
+void end_warm_runtime_b(const std::string& app_id);
 
 }  // namespace platform::worker

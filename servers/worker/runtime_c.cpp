@@ -169,6 +169,22 @@ std::string error_result_line(const std::string& text, const std::string& sessio
 
 }  // namespace
 
+runtime_c_provider_state runtime_c_provider(const config& cfg, const std::string& model) {
+  auto base = base_opencode_config(cfg);
+  if (!base) return {};
+  std::string provider = model.substr(0, model.find('/'));
+  const json& providers = base->contains("provider") && (*base)["provider"].is_object() ? (*base)["provider"] : json();
+  const json& p = providers.is_object() && providers.contains(provider) ? providers[provider] : json();
+  const json& options = p.is_object() && p.contains("options") ? p["options"] : json();
+  // A provider the operator defined without an apiKey needs none (a model server of their own).
+  bool keyless = p.is_object() && !(options.is_object() && options.contains("apiKey"));
+  auto route = provider_route(cfg, *base, model);
+  runtime_c_provider_state s;
+  s.routed = route.has_value() || !cfg.sandbox->enabled();
+  s.credentials = keyless || !provider_secret(cfg, options, provider).empty();
+  return s;
+}
+
 result<std::unique_ptr<runtime_turn>> runtime_c_turn::start(const config& cfg, const turn_request& req) {
   opencode_support support = opencode_check(cfg);
   if (!support.usable) return fail(api_error::runtime_not_available, support.reason);

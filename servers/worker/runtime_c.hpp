@@ -25,6 +25,15 @@ class turn_jail;
 // ProviderSessionState.format of runtime-c: `data` is the JSON of `opencode export <id>`.
 inline constexpr const char* opencode_session_format = "opencode-export";
 
+// What a runtime-c turn on `model` would reach its provider with (for "Ready", without a
+// model call): whether a sandboxed run can be led to the provider, and whether a key is there
+// for it (or the operator's provider needs none).
+struct runtime_c_provider_state {
+  bool routed = false;
+  bool credentials = false;
+};
+runtime_c_provider_state runtime_c_provider(const config& cfg, const std::string& model);
+
 class runtime_c_turn final : public runtime_turn {
  public:
   // Errors: `runtime_not_available` (opencode missing or without `run --format json`),

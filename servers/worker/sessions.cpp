@@ -19,6 +19,11 @@ std::optional<provider_session_state> session_table::get(const std::string& app_
   return s ? std::optional<provider_session_state>(*s) : std::nullopt;
 }
 
+void session_table::forget_app(const std::string& app_id) {
+  std::lock_guard lock(mu_);
+  table_.forget_app(app_id);
+}
+
 std::size_t session_table::size() {
   std::lock_guard lock(mu_);
   return table_.size();

@@ -19,6 +19,7 @@ class session_table {
   // The app's session if it is not older than the TTL (expired ones are destroyed here).
   std::optional<provider_session_state> get(const std::string& app_id, const std::string& run_id);
   std::size_t size();
+  void forget_app(const std::string& app_id);
 
  private:
   std::mutex mu_;

@@ -7,6 +7,7 @@
 #include "agent_runs.hpp"
 #include "app_capabilities.hpp"
 #include "broker.hpp"
+#include "deleted_apps.hpp"
 #include "running_turns.hpp"
 #include "sessions.hpp"
 #include "worker_config.hpp"
@@ -21,6 +22,7 @@ struct worker_app {
   broker& brk;
   agent_run_table& agent_runs;
   app_capabilities capabilities{};
+  deleted_apps deleted{};  // refused on every /sessions/{app} route from their deletion on
   running_turns running{};  // the builder turns streaming now, for a user's stop  // each app's latest builder turn's, for the per-app routes
   std::atomic<std::uint64_t> turns_started{0};  // tests count runtime queries
   std::atomic<std::uint64_t> agent_runs_started{0};

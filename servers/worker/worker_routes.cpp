@@ -14,10 +14,12 @@
 
 #include "../common/request_checks.hpp"
 #include "agent_runner.hpp"
+#include "app_removal.hpp"
 #include "detect_provider.hpp"
 #include "opencode_models.hpp"
 #include "preview_artifact.hpp"
 #include "runtime_b.hpp"
+#include "runtime_ready.hpp"
 #include "source_snapshot.hpp"
 #include "turns.hpp"
 #include "worker_call.hpp"
@@ -97,6 +99,10 @@ void provider_key(worker_app& app, const worker_call& call, httplib::Response& r
 
 void opencode_models(worker_app& app, const worker_call&, httplib::Response& res) { handle_opencode_models(app.registry, res); }
 
+void runtime_readiness(worker_app& app, const worker_call&, httplib::Response& res) {
+  handle_runtime_readiness(app.cfg, app.registry, res);
+}
+
 void drain(worker_app& app, const worker_call&, httplib::Response& res) {
   app.draining.store(true);
   std::fprintf(stderr, "worker: draining (%lld turns running)\n", static_cast<long long>(app.turns_running.load()));
@@ -134,6 +140,7 @@ constexpr route routes[] = {
     {"PUT",    "/sessions/{app}/files",                   web,     serve,  object, files},
     {"PUT",    "/sessions/{app}/source",                  web,     serve,  object, source},
     {"GET",    "/sessions/{app}/preview-artifact",        web_app, serve,  none,   preview_artifact},
+    {"DELETE", "/sessions/{app}",                         web,     serve,  none,   delete_app_state},
     // app agent runs ({app} is the web's {appId}__agent__{runId})
     {"POST",   "/sessions/{app}/agent-run",               web,     refuse, object, start_run},
     {"POST",   "/sessions/{app}/agent-run/{run}/stop",    web,     serve,  none,   stop_run},
@@ -147,6 +154,7 @@ constexpr route routes[] = {
     {"GET",    "/detect-provider",                        web,     serve,  none,   detect_provider},
     {"PUT",    "/provider-keys/{key}",                    web,     serve,  typed,  provider_key},
     {"GET",    "/opencode/models",                        web,     serve,  none,   opencode_models},
+    {"GET",    "/runtime-readiness",                      web,     serve,  none,   runtime_readiness},
     // the operator
     {"POST",   "/drain",                                  web,     serve,  none,   drain},
     {"DELETE", "/drain",                                  web,     serve,  none,   undrain},
@@ -187,6 +195,10 @@ void register_routes(httplib::Server& server, worker_app& app, route_set rows) {
       if ((r.who == caller::web || r.who == caller::web_app) &&
           !servers::internal_caller_allowed(req, res, app.cfg.internal_token)) {
         return;
+      }
+      // A deleted app's routes answer as for an app never seen; its deletion may be repeated.
+      if (r.path.starts_with("/sessions/") && r.method != "DELETE" && app.deleted.holds(req.matches[1].str())) {
+        return send_error(res, api_error::not_found, "this app was deleted");
       }
       if (r.who == caller::web_app &&
           !app.capabilities.holds(req.matches[1].str(), req.get_header_value(std::string(run_capability_header)))) {

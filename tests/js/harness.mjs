@@ -57,8 +57,11 @@ export function harness(prefix) {
       failed += 1;
       console.log(`FAIL setup: ${e?.stack ?? e}`);
     } finally {
-      for (const c of children) c.kill('SIGKILL');
-      if (failed === 0) fs.rmSync(tmp, { recursive: true, force: true });
+      // The children's exits first: a jailed runtime ends with its worker (--die-with-parent),
+      // a moment later, and may still be writing into the temp dir; a removal that meets such
+      // a last write tries again.
+      await Promise.all(children.map((c) => (c.exitCode !== null || c.signalCode !== null ? null : new Promise((r) => { c.once('exit', r); c.kill('SIGKILL'); }))));
+      if (failed === 0) fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
       else console.log(`logs kept in ${tmp}`);
       console.log(`${passed} passed, ${failed} failed`);
       process.exit(failed === 0 ? 0 : 1);

@@ -16,6 +16,7 @@
 
 #include "adapters/sql_store.hpp"
 #include "platform/builder_run.hpp"
+#include "platform/secret_box.hpp"
 
 using namespace platform;
 namespace fs = std::filesystem;
@@ -127,6 +128,29 @@ TEST_CASE("store backends") {
       CHECK(db->membership(ws, u).value() == workspace_role::admin);
       auto missing_ws = db->set_membership(uid("ws"), u, workspace_role::viewer);
       CHECK_FALSE(missing_ws);
+    }
+
+    SUBCASE("removing a member takes their OAuth accounts of that workspace with them, nothing else") {
+      auto db = b.open();
+      secrets_key key;
+      key.bytes.fill(static_cast<std::uint8_t>('m'));
+      db->integrations().install_secrets_key(key);
+      std::string u = uid("user"), stays = uid("stays"), ws = uid("ws"), other_ws = uid("ws");
+      REQUIRE(db->put_workspace(ws, "W", 1));
+      REQUIRE(db->put_workspace(other_ws, "V", 1));
+      for (const auto& [w, who] : {std::pair{ws, u}, std::pair{ws, stays}, std::pair{other_ws, u}}) {
+        REQUIRE(db->set_membership(w, who, workspace_role::collaborator));
+        REQUIRE(db->integrations().put_account({w, "app1", "acme", who}, {"at", std::string("rt"), 0, {"read"}}, 2));
+      }
+      CHECK(db->remove_membership(ws, u).value());
+      CHECK_FALSE(db->membership(ws, u).value());
+      CHECK_FALSE(db->integrations().get_account({ws, "app1", "acme", u}).value());
+      // Another member, and the same person in another workspace, keep theirs.
+      CHECK(db->membership(ws, stays).value() == workspace_role::collaborator);
+      CHECK(db->integrations().get_account({ws, "app1", "acme", stays}).value());
+      CHECK(db->membership(other_ws, u).value() == workspace_role::collaborator);
+      CHECK(db->integrations().get_account({other_ws, "app1", "acme", u}).value());
+      CHECK_FALSE(db->remove_membership(ws, u).value());  // not a member any more
     }
 
     SUBCASE("a new workspace comes with its owner; lists of workspaces and members") {
@@ -316,10 +340,16 @@ TEST_CASE("store backends") {
       CHECK(run->stop_reason == "user");
       CHECK(run->message_count == 2);
       CHECK(f.db->list_builder_runs(k.workspace_id, k.app_id, {}).value().front().stop_reason == "user");
+      // A refused runtime's reason keeps its sentence, in the record and the list alike.
+      CHECK(f.db->claim_builder_run(k, claim(3, "D2")).value() == claim_outcome::claimed);
+      CHECK(f.db->end_turn(k, "D2", {run_status::failed, std::nullopt, 0, 5050, "runtime_not_ready", "Codex has no key."}).value());
+      CHECK(f.db->get_builder_run(k).value()->stop_message == "Codex has no key.");
+      CHECK(f.db->list_builder_runs(k.workspace_id, k.app_id, {}).value().front().stop_message == "Codex has no key.");
       // The next turn's end says its own: a completed turn has none.
       CHECK(f.db->claim_builder_run(k, claim(3, "E")).value() == claim_outcome::claimed);
       CHECK(f.db->end_turn(k, "E", {run_status::completed, std::nullopt, 0, 5100}).value());
       CHECK(f.db->get_builder_run(k).value()->stop_reason.empty());
+      CHECK(f.db->get_builder_run(k).value()->stop_message.empty());
     }
 
     SUBCASE("a claim that carries the client's messages persists them: shown while streaming, kept by a dead turn") {
@@ -366,17 +396,23 @@ TEST_CASE("store backends") {
       CHECK_FALSE(f.db->previews().app_preview_of(f.ws, f.app, draft).value());
       CHECK_FALSE(f.db->previews().publish_preview(f.ws, f.app, 7000).value());  // nothing built yet
       REQUIRE(f.db->previews().set_app_preview(f.ws, f.app, draft, digest, 7000));
-      REQUIRE(f.db->previews().set_app_preview(f.ws, f.app, draft, "sha256:newer", 8000));
+      CHECK(f.db->previews().app_preview_of(f.ws, f.app, draft).value()->made_by.run_id.empty());
+      REQUIRE(f.db->previews().set_app_preview(f.ws, f.app, draft, "sha256:newer", 8000, {"run-7", "Add a due date to each task"}));
       auto p = f.db->previews().app_preview_of(f.ws, f.app, draft).value();
       REQUIRE(p);
       CHECK(p->digest == "sha256:newer");
       CHECK(p->updated_at == 8000);
+      CHECK(p->made_by.run_id == "run-7");
+      CHECK(p->made_by.request == "Add a due date to each task");
       CHECK_FALSE(f.db->previews().app_preview_of(f.ws, uid("other"), draft).value());
       // Publishing takes the draft's build; later builds change only the draft.
       CHECK_FALSE(f.db->previews().app_preview_of(f.ws, f.app, published).value());
       CHECK(f.db->previews().publish_preview(f.ws, f.app, 9000).value());
       REQUIRE(f.db->previews().set_app_preview(f.ws, f.app, draft, "sha256:later", 9500));
       CHECK(f.db->previews().app_preview_of(f.ws, f.app, published).value()->digest == "sha256:newer");
+      // The published build keeps the turn that made it.
+      CHECK(f.db->previews().app_preview_of(f.ws, f.app, published).value()->made_by.request == "Add a due date to each task");
+      CHECK(f.db->previews().app_preview_of(f.ws, f.app, draft).value()->made_by.run_id.empty());
       CHECK(f.db->previews().app_preview_of(f.ws, f.app, draft).value()->digest == "sha256:later");
     }
 

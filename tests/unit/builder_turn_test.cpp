@@ -165,6 +165,28 @@ TEST_CASE("a stop before the result: an abort chunk with the user's reason, the 
   CHECK_FALSE(has_type(s, "error"));
   CHECK(t.stopped());
   CHECK(t.record("[]", 0).status == platform::run_status::failed);
+  CHECK(t.record("[]", 0).stop_reason == "user");
+}
+
+TEST_CASE("a runtime refused for what it lacks: the run keeps the reason and its sentence; other failures keep none") {
+  auto t = make_turn();
+  platform::builder_turn_end how;
+  how.failure = "Codex has no OpenAI API key on this worker. Enter one on Model providers, then send the message again.";
+  how.failure_code = "runtime_not_ready";
+  auto s = ended(t, "", how);
+  REQUIRE(has_type(s, "error"));
+  auto r = t.record("[]", 0);
+  CHECK(r.status == platform::run_status::failed);
+  CHECK(r.stop_reason == "runtime_not_ready");
+  CHECK(r.stop_message == *how.failure);
+
+  auto other = make_turn();
+  platform::builder_turn_end broke;
+  broke.failure = "the worker went away";
+  broke.failure_code = "worker_unreachable";
+  ended(other, "", broke);
+  CHECK(other.record("[]", 0).stop_reason.empty());
+  CHECK(other.record("[]", 0).stop_message.empty());
 }
 
 TEST_CASE("a stream its store gave up on gets no error chunk, and the run still fails") {

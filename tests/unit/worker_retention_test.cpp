@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <string>
+#include <vector>
 
 #include "platform/worker_retention.hpp"
 
@@ -64,6 +65,33 @@ TEST_CASE("at capacity a new run evicts the least recently used finished run, ne
   CHECK(t.find("c", 8) != nullptr);
   CHECK(t.size() == 3);
   CHECK(t.running() == 2);
+}
+
+TEST_CASE("a deleted app's session and runs go at once, running ones too; other apps keep theirs") {
+  builder_session_table<std::string> s(15 * 60'000);
+  s.put("app-1", "run-1", "A", 0);
+  s.put("app-12", "run-1", "B", 0);
+  s.forget_app("app-1");
+  CHECK(s.get("app-1", "run-1", 1) == nullptr);
+  CHECK(s.get("app-12", "run-1", 1) != nullptr);  // a longer id with the same start is another app
+  s.forget_app("app-9");                            // none held: nothing happens
+  CHECK(s.size() == 1);
+
+  app_agent_run_table<int> t(3, 1'000'000);
+  REQUIRE(t.admit("app-1__agent__r1", 1, 0));
+  REQUIRE(t.admit("app-1__agent__r2", 2, 1));
+  REQUIRE(t.admit("app-12__agent__r1", 3, 2));
+  t.finished("app-1__agent__r1", 3);
+  auto taken = t.take_prefixed("app-1__agent__");
+  CHECK(taken == std::vector<int>{1, 2});
+  CHECK(t.find("app-1__agent__r2", 4) == nullptr);
+  CHECK(t.find("app-12__agent__r1", 4) != nullptr);
+  CHECK(t.size() == 1);
+  CHECK(t.running() == 1);
+  // Their places are free: the least-recently-used order lost them too.
+  REQUIRE(t.admit("x", 4, 5));
+  REQUIRE(t.admit("y", 5, 6));
+  CHECK(t.admit("z", 6, 7).error().code == "worker_busy");
 }
 
 }  // namespace worker_retention_test

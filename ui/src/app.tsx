@@ -1,14 +1,13 @@
-import { useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { useMe } from './api/queries';
-import { AppPage } from './apps/app-page';
 import { NewAppForm } from './apps/new-app-form';
 import { DemoBanner } from './components/demo-banner';
 import { ErrorNotice } from './components/error-notice';
 import { Spinner } from './components/spinner';
 import { ConnectOutcomeNotice } from './integrations/connect-outcome-notice';
-import { navigate, paths, useRoute } from './routing/location';
-import { OnboardingPage } from './onboarding/onboarding-page';
-import { PublishedAppPage } from './preview/published-app-page';
+import { navigate, paths, usePathname, useRoute } from './routing/location';
+import { PageBoundary } from './routing/page-boundary';
+import { AppPage, OnboardingPage, PublishedAppPage, preloadRoute } from './routing/pages';
 import { DrawerContext } from './sidebar/drawer';
 import { Sidebar } from './sidebar/sidebar';
 import { SidebarDrawer } from './sidebar/sidebar-drawer';
@@ -17,18 +16,31 @@ import { useDrawerState } from './sidebar/use-drawer-state';
 
 export function App() {
   const route = useRoute();
+  const pathname = usePathname();
   const { data: me, error } = useMe();
   const drawer = useDrawerState();
+  preloadRoute(route);
 
   useEffect(() => {
     if (route.page === 'home' && me?.defaultWorkspaceId) navigate(paths.workspace(me.defaultWorkspaceId), { replace: true });
   }, [route.page, me?.defaultWorkspaceId]);
 
+  // The same spinner a page shows while it reads its data: a page whose code is still coming
+  // looks no different from one that waits for the server.
+  const loading = (label: string) => <div className="p-6"><Spinner label={label} /></div>;
+
   if (error) return <ErrorNotice error={error} className="m-6" />;
   if (route.page === 'not-found') return <p className="m-6 text-sm">No such page. <a className="text-accent underline" href="/">Go to your apps</a></p>;
-  if (route.page === 'onboarding') return <OnboardingPage />;
-  if (route.page === 'published') return <PublishedAppPage workspaceId={route.workspaceId} appId={route.appId} />;
-  if (route.page === 'home') return <><ConnectOutcomeNotice /><div className="p-6"><Spinner label="Loading" /></div></>;
+  if (route.page === 'onboarding' || route.page === 'published') {
+    return (
+      <PageBoundary resetKey={pathname}>
+        <Suspense fallback={loading('Loading')}>
+          {route.page === 'onboarding' ? <OnboardingPage /> : <PublishedAppPage workspaceId={route.workspaceId} appId={route.appId} />}
+        </Suspense>
+      </PageBoundary>
+    );
+  }
+  if (route.page === 'home') return <><ConnectOutcomeNotice />{loading('Loading')}</>;
 
   return (
     <DrawerContext.Provider value={drawer}>
@@ -51,7 +63,11 @@ export function App() {
                 </div>
               </>
             ) : (
-              <AppPage workspaceId={route.workspaceId} appId={route.appId} tab={route.tab} {...(route.runId ? { runId: route.runId } : {})} />
+              <PageBoundary resetKey={pathname}>
+                <Suspense fallback={loading('Loading app')}>
+                  <AppPage workspaceId={route.workspaceId} appId={route.appId} tab={route.tab} {...(route.runId ? { runId: route.runId } : {})} />
+                </Suspense>
+              </PageBoundary>
             )}
           </main>
         </div>

@@ -65,6 +65,8 @@ inline const std::vector<migration>& core_migrations() {
        }},
       // Why a run's last turn was stopped ("user"; caps later), beside its failed status.
       {3, {"ALTER TABLE builder_runs ADD COLUMN stop_reason TEXT NOT NULL DEFAULT ''"}},
+      // The sentence a person reads for that reason (a refused runtime says what it lacks).
+      {4, {"ALTER TABLE builder_runs ADD COLUMN stop_message TEXT NOT NULL DEFAULT ''"}},
   };
   return all;
 }
@@ -78,6 +80,7 @@ inline const std::vector<migration>& core_migrations() {
 #include "schema_audit.hpp"
 #include "schema_integrations.hpp"
 #include "schema_previews.hpp"
+#include "schema_versions.hpp"
 
 namespace platform::sql {
 
@@ -86,7 +89,7 @@ inline std::vector<migration> migrations() {
   std::vector<migration> all = core_migrations();
   for (const auto* module : std::initializer_list<const std::vector<migration>*>{&app_data_migrations(), &governance_migrations(),
                                                                  &app_agent_run_migrations(), &audit_migrations(),
-                                                                 &integrations_migrations(), &preview_migrations()}) {
+                                                                 &integrations_migrations(), &preview_migrations(), &version_migrations()}) {
     all.insert(all.end(), module->begin(), module->end());
   }
   std::sort(all.begin(), all.end(), [](const migration& a, const migration& b) { return a.version < b.version; });

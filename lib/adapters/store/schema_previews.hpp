@@ -18,6 +18,12 @@ inline const std::vector<migration>& preview_migrations() {
            "CREATE TABLE app_previews (workspace_id TEXT NOT NULL, app_id TEXT NOT NULL, scope TEXT NOT NULL, "
            "digest TEXT NOT NULL, updated_at BIGINT NOT NULL, PRIMARY KEY (workspace_id, app_id, scope))",
        }},
+      // The turn that made the build: its run and the request it answered (preview_made_by).
+      {701,
+       {
+           "ALTER TABLE app_previews ADD COLUMN made_by_run TEXT NOT NULL DEFAULT ''",
+           "ALTER TABLE app_previews ADD COLUMN made_by_request TEXT NOT NULL DEFAULT ''",
+       }},
   };
   return all;
 }

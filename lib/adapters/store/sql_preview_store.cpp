@@ -48,31 +48,37 @@ class sql_preview_store final : public preview_store {
   }
 
   result<void> set_app_preview(std::string_view ws, std::string_view app, source_scope scope, std::string_view digest,
-                               std::int64_t now) override {
+                               std::int64_t now, const preview_made_by& made_by) override {
     return ex_.write(
-        "INSERT INTO app_previews (workspace_id, app_id, scope, digest, updated_at) VALUES (?, ?, ?, ?, ?) "
-        "ON CONFLICT (workspace_id, app_id, scope) DO UPDATE SET digest = excluded.digest, updated_at = excluded.updated_at",
-        {v(ws), v(app), v(to_string(scope)), v(digest), v(now)});
+        "INSERT INTO app_previews (workspace_id, app_id, scope, digest, updated_at, made_by_run, made_by_request) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?) "
+        "ON CONFLICT (workspace_id, app_id, scope) DO UPDATE SET digest = excluded.digest, updated_at = excluded.updated_at, "
+        "made_by_run = excluded.made_by_run, made_by_request = excluded.made_by_request",
+        {v(ws), v(app), v(to_string(scope)), v(digest), v(now), v(made_by.run_id), v(made_by.request)});
   }
 
   result<bool> publish_preview(std::string_view ws, std::string_view app, std::int64_t now) override {
     // One statement: the published row takes whatever the draft row holds at this moment.
     auto changed = ex_.exec_changes(
-        "INSERT INTO app_previews (workspace_id, app_id, scope, digest, updated_at) "
-        "SELECT workspace_id, app_id, 'published', digest, ? FROM app_previews "
+        "INSERT INTO app_previews (workspace_id, app_id, scope, digest, updated_at, made_by_run, made_by_request) "
+        "SELECT workspace_id, app_id, 'published', digest, ?, made_by_run, made_by_request FROM app_previews "
         "WHERE workspace_id = ? AND app_id = ? AND scope = 'draft' "
-        "ON CONFLICT (workspace_id, app_id, scope) DO UPDATE SET digest = excluded.digest, updated_at = excluded.updated_at",
+        "ON CONFLICT (workspace_id, app_id, scope) DO UPDATE SET digest = excluded.digest, updated_at = excluded.updated_at, "
+        "made_by_run = excluded.made_by_run, made_by_request = excluded.made_by_request",
         {v(now), v(ws), v(app)});
     if (!changed) return tl::unexpected(changed.error());
     return *changed > 0;
   }
 
   result<std::optional<app_preview>> app_preview_of(std::string_view ws, std::string_view app, source_scope scope) override {
-    auto rows = ex_.query("SELECT digest, updated_at FROM app_previews WHERE workspace_id = ? AND app_id = ? AND scope = ?",
-                          {v(ws), v(app), v(to_string(scope))});
+    auto rows = ex_.query(
+        "SELECT digest, updated_at, made_by_run, made_by_request FROM app_previews "
+        "WHERE workspace_id = ? AND app_id = ? AND scope = ?",
+        {v(ws), v(app), v(to_string(scope))});
     if (!rows) return tl::unexpected(rows.error());
     if (rows->empty()) return std::optional<app_preview>();
-    return std::optional<app_preview>(app_preview{to_text(rows->front()[0]), to_int(rows->front()[1])});
+    const auto& r = rows->front();
+    return std::optional<app_preview>(app_preview{to_text(r[0]), to_int(r[1]), {to_text(r[2]), to_text(r[3])}});
   }
 
  private:

@@ -7,9 +7,11 @@
 #include "schema.hpp"
 #include "sql_app_data_store.hpp"
 #include "sql_app_agent_run_store.hpp"
+#include "sql_app_deletion.hpp"
 #include "sql_audit_store.hpp"
 #include "sql_governance_store.hpp"
 #include "sql_preview_store.hpp"
+#include "sql_version_store.hpp"
 #include "sql_integration_store.hpp"
 #include "sql.hpp"
 #include "sql_util.hpp"
@@ -57,13 +59,13 @@ result<void> migrate(sql::connection& c) {
 constexpr std::string_view run_columns =
     "id, workspace_id, app_id, status, messages, message_count, active_stream_id, run_reason, session_state, "
     "claim_token, lease_until, has_usage, total_cost_usd, total_input_tokens, total_output_tokens, "
-    "total_cache_read_tokens, total_cache_creation_tokens, created_at, updated_at, stop_reason";
+    "total_cache_read_tokens, total_cache_creation_tokens, created_at, updated_at, stop_reason, stop_message";
 
 // run_columns with messages and session state left out ('[]' and NULL in their places): lists.
 constexpr std::string_view projected_run_columns =
     "id, workspace_id, app_id, status, '[]', message_count, active_stream_id, run_reason, NULL, "
     "claim_token, lease_until, has_usage, total_cost_usd, total_input_tokens, total_output_tokens, "
-    "total_cache_read_tokens, total_cache_creation_tokens, created_at, updated_at, stop_reason";
+    "total_cache_read_tokens, total_cache_creation_tokens, created_at, updated_at, stop_reason, stop_message";
 
 constexpr std::string_view key_match = " WHERE workspace_id = ? AND app_id = ? AND id = ?";
 
@@ -92,6 +94,7 @@ result<builder_run_record> run_from_row(const sql::row& r) {
   run.active_stream_id = r[6];
   run.run_reason = to_text(r[7]);
   run.stop_reason = to_text(r[19]);
+  run.stop_message = to_text(r[20]);
   run.provider_session_state_json = r[8];
   run.claim_token = to_text(r[9]);
   run.lease_until = to_int(r[10]);
@@ -153,6 +156,7 @@ class sql_store final : public store {
   integration_store& integrations() override { return *integrations_; }
   audit_store& audit() override { return *audit_; }
   preview_store& previews() override { return *previews_; }
+  version_store& versions() override { return *versions_; }
 
   result<void> put_user(const user_record& u) override {
     return write("INSERT INTO users (id, email, name) VALUES (?, ?, ?) "
@@ -184,6 +188,21 @@ class sql_store final : public store {
     return write("INSERT INTO memberships (workspace_id, user_id, role) VALUES (?, ?, ?) "
                  "ON CONFLICT (workspace_id, user_id) DO UPDATE SET role = excluded.role",
                  {v(ws), v(user), v(to_string(role))});
+  }
+
+  result<bool> remove_membership(std::string_view ws, std::string_view user) override {
+    bool removed = false;
+    auto r = in_transaction([&](sql::connection& c) -> result<void> {
+      auto m = c.exec("DELETE FROM memberships WHERE workspace_id = ? AND user_id = ?", {v(ws), v(user)});
+      if (!m) return tl::unexpected(m.error());
+      removed = m->changes > 0;
+      if (!removed) return {};
+      auto a = c.exec("DELETE FROM oauth_accounts WHERE workspace_id = ? AND user_id = ?", {v(ws), v(user)});
+      if (!a) return tl::unexpected(a.error());
+      return {};
+    });
+    if (!r) return tl::unexpected(r.error());
+    return removed;
   }
 
   result<std::optional<workspace_role>> membership(std::string_view ws, std::string_view user) override {
@@ -256,6 +275,18 @@ class sql_store final : public store {
                                  v(a.workspace_id), v(a.id)});
     if (!changed) return tl::unexpected(changed.error());
     return *changed == 1;
+  }
+
+  result<app_deletion> delete_app(std::string_view ws, std::string_view app) override {
+    app_deletion outcome = app_deletion::not_found;
+    auto r = in_transaction([&](sql::connection& c) -> result<void> {
+      auto done = sql::delete_app_rows(c, ws, app);
+      if (!done) return tl::unexpected(done.error());
+      outcome = *done;
+      return {};
+    });
+    if (!r) return tl::unexpected(r.error());
+    return outcome;
   }
 
   result<std::vector<app_listing>> list_apps(std::string_view ws, const list_page& page) override {
@@ -387,8 +418,8 @@ class sql_store final : public store {
       return fail(api_error::store_invalid, "a turn ends completed or failed");
     }
     std::string head = "UPDATE builder_runs SET status = ?, active_stream_id = NULL, claim_token = '', "
-                       "lease_until = 0, updated_at = ?, stop_reason = ?";
-    params p{v(to_string(end.status)), v(end.now), v(end.stop_reason)};
+                       "lease_until = 0, updated_at = ?, stop_reason = ?, stop_message = ?";
+    params p{v(to_string(end.status)), v(end.now), v(end.stop_reason), v(end.stop_message)};
     if (end.messages_json) {
       head += ", messages = ?, message_count = ?";
       p.push_back(v(*end.messages_json));
@@ -484,6 +515,7 @@ class sql_store final : public store {
   std::unique_ptr<app_agent_run_store> app_agent_runs_ = sql::make_app_agent_run_store(ex_.db());
   std::unique_ptr<integration_store> integrations_ = sql::make_integration_store(ex_.db());
   std::unique_ptr<preview_store> previews_ = sql::make_preview_store(ex_.db());
+  std::unique_ptr<version_store> versions_ = sql::make_version_store(ex_.db());
   std::unique_ptr<audit_store> audit_ = sql::make_audit_store(ex_.db());
   std::unique_ptr<app_data_store> app_data_;
 };

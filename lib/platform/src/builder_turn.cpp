@@ -2,6 +2,7 @@
 #include "platform/api_error.hpp"
 
 #include "platform/bridge.hpp"
+#include "platform/runtime_readiness.hpp"
 #include "platform/ui_message.hpp"
 #include "platform/ui_stream.hpp"
 #include "platform/user_stop.hpp"
@@ -21,6 +22,8 @@ struct builder_turn::impl {
   bool wrote_files = true;
   bool worker_failed = false;
   bool done_marker = false;
+  std::string stop_reason;
+  std::string stop_message;
   std::string out;  // the bridge's SSE for the current step
 
   // Every whole event of `out`: one stream entry each. Every half window the message so far
@@ -63,6 +66,14 @@ builder_turn_output builder_turn::end(const builder_turn_end& how) {
   bool result_seen = t.b.outcome().result_seen;
   // A stream that broke after the turn's result lost nothing the viewer needs.
   t.worker_failed = how.failure.has_value() && !result_seen;
+  // Why a failed turn ended, for the run to keep beyond a reload: a person's stop, or a
+  // runtime the worker refused for what it lacks (its sentence says what).
+  if (how.stop_requested) {
+    t.stop_reason = user_stop_code;
+  } else if (t.worker_failed && how.failure_code == runtime_not_ready_code) {
+    t.stop_reason = runtime_not_ready_code;
+    t.stop_message = *how.failure;
+  }
   if (how.stop_requested && !result_seen) t.b.abort(user_stop_reason, t.out);
   else if (t.worker_failed && !how.stream_lost) t.b.fail(*how.failure, t.out);
   t.b.finish(t.out);
@@ -87,6 +98,10 @@ builder_turn_record builder_turn::record(std::string_view prior_messages, std::i
                               o.is_error || t.worker_failed || !o.result_seen || o.stopped, false, t.wrote_files});
   r.worker_failed = t.worker_failed;
   r.preview_moved = o.done_building_succeeded;
+  if (r.status == run_status::failed) {
+    r.stop_reason = t.stop_reason;
+    r.stop_message = t.stop_message;
+  }
   return r;
 }
 

@@ -9,6 +9,27 @@
 
 namespace platform {
 
+namespace {
+
+std::string prefixed_hex(const unsigned char* digest, unsigned int size) {
+  static constexpr char hex[] = "0123456789abcdef";
+  std::string out = "sha256:";
+  for (unsigned int i = 0; i < size; ++i) {
+    out += hex[digest[i] >> 4];
+    out += hex[digest[i] & 15];
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string sha256_digest(std::string_view bytes) {
+  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
+  unsigned int size = 0;
+  if (EVP_Digest(bytes.data(), bytes.size(), digest.data(), &size, EVP_sha256(), nullptr) != 1) return {};
+  return prefixed_hex(digest.data(), size);
+}
+
 std::string source_digest(const std::map<std::string, std::string>& files) {
   std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), &EVP_MD_CTX_free);
   if (!ctx || EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr) != 1) return {};
@@ -26,13 +47,7 @@ std::string source_digest(const std::map<std::string, std::string>& files) {
   std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
   unsigned int size = 0;
   if (EVP_DigestFinal_ex(ctx.get(), digest.data(), &size) != 1) return {};
-  static constexpr char hex[] = "0123456789abcdef";
-  std::string out = "sha256:";
-  for (unsigned int i = 0; i < size; ++i) {
-    out += hex[digest[i] >> 4];
-    out += hex[digest[i] & 15];
-  }
-  return out;
+  return prefixed_hex(digest.data(), size);
 }
 
 workspace_verdict check_workspace(bool has_draft, bool has_workspace, std::string_view draft_digest,

@@ -180,6 +180,10 @@ run(async () => {
     const built = await page.getByTestId('preview-built').innerText();
     assert.match(built, /^Built (today|.+) at \d{1,2}[:.]\d{2}/, built);
     assert.ok(!/sha256|[0-9a-f]{12}/.test(built), built);
+    // ... and by which turn: the request that turn answered, in the person's words.
+    const asked = (await api(chatRoute())).messages.filter((m) => m.role === 'user').at(-1);
+    const request = asked.parts.filter((x) => x.type === 'text').map((x) => x.text).join('').trim().split('\n')[0];
+    assert.ok(request && built.includes(`by the turn “${request.slice(0, 30)}`), `${built} / ${request}`);
     await screenshot(page, tmp, 'build-cards');
   });
 

@@ -204,7 +204,7 @@ run(async () => {
     await page.goto(`${p.web}/onboarding/provider`);
     await page.getByTestId('demo-note').waitFor({ timeout: 60000 });
     await page.getByTestId('key-input-ANTHROPIC_API_KEY').fill('sk-ant-demo-ends-here-1');
-    await page.getByRole('button', { name: 'Save key' }).click();
+    await page.getByTestId('runtime-runtime-a').getByRole('button', { name: 'Save key' }).click();
     await page.getByTestId('runtime-runtime-a').getByText('Ready').waitFor({ timeout: 60000 });
     await page.getByTestId('demo-note').waitFor({ state: 'detached' });
     await page.goto(`${p.web}/`);

@@ -123,6 +123,47 @@ run(async () => {
     await dialog.waitFor({ state: 'detached' });
   });
 
+  await check('Members dialog (owner): remove a member after a confirmation that says what it does; the owner stays; the API refuses what it must', async () => {
+    const page = ownerPage;
+    await owner('POST', `/api/workspaces/${ws}/members`, { userId: 'temp', role: 'viewer' });
+    // temp signs in once: a member who may open the workspace, until removed.
+    const temp = apiClient(p.web, { authorization: `Bearer ${idp.token('temp')}` });
+    assert.ok((await temp('GET', `/api/workspaces/${ws}/apps`)).apps);
+    await page.goto(appPage);
+    await page.getByTestId('members-button').click();
+    const dialog = page.getByTestId('members-dialog');
+    await dialog.getByTestId('member-temp').waitFor();
+    // What "has not signed in yet" means is said once, under the list.
+    await dialog.getByTestId('not-signed-in-note').getByText(/identity provider has not yet shown this id/).waitFor();
+    assert.equal(await dialog.getByTestId('member-remove-owner').count(), 0, 'no Remove on the owner');
+    await dialog.getByTestId('member-remove-temp').click();
+    const ask = dialog.getByRole('alertdialog', { name: /Remove temp/ });
+    await ask.getByText(/lose access to its apps at once/).waitFor();
+    await screenshot(page, tmp, 'members-remove-confirm');
+    const removed = await clickFor(page, dialog.getByTestId('member-remove-confirm-temp'), 'DELETE', `/api/workspaces/${ws}/members?userId=temp`);
+    assert.equal(removed.status(), 200);
+    await dialog.getByTestId('member-temp').waitFor({ state: 'detached' });
+    const listed = await owner('GET', `/api/workspaces/${ws}/members`);
+    assert.ok(!listed.members.some((m) => m.userId === 'temp'));
+    // Removed means no way in: temp's own calls are refused now.
+    const after = await fetch(`${p.web}/api/workspaces/${ws}/apps`, { headers: { authorization: `Bearer ${idp.token('temp')}` } });
+    assert.ok(after.status === 403 || after.status === 404, `temp after removal: ${after.status}`);
+    // The owner cannot be removed; an unknown member is 404; a collaborator may not remove anyone.
+    const del = (who, user) => fetch(`${p.web}/api/workspaces/${ws}/members?userId=${encodeURIComponent(user)}`, { method: 'DELETE', headers: { authorization: `Bearer ${idp.token(who)}` } });
+    const ownerGone = await del('owner', 'owner');
+    assert.equal(ownerGone.status, 409);
+    assert.match((await ownerGone.json()).error.message, /owner cannot be removed/);
+    assert.equal((await del('owner', 'nobody')).status, 404);
+    // An identity provider's id need not fit a path segment.
+    await owner('POST', `/api/workspaces/${ws}/members`, { userId: 'idp|odd@example.test', role: 'viewer' });
+    assert.equal((await del('owner', 'idp|odd@example.test')).status, 200);
+    assert.ok(!(await owner('GET', `/api/workspaces/${ws}/members`)).members.some((m) => m.userId === 'idp|odd@example.test'));
+    assert.equal((await del('collab', 'vera')).status, 403);
+    assert.ok((await owner('GET', `/api/workspaces/${ws}/members`)).members.some((m) => m.userId === 'vera'));
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+  });
+
   await check('before any publish, /live says so without a Published badge; a collaborator gets back to the builder from it', async () => {
     collabPage = await signedInPage('collab');
     await collabPage.goto(`${p.web}${livePath}`);

@@ -93,7 +93,7 @@ run(async () => {
 
   await check('a key entered on the page makes runtime-a ready, and is never shown again', async () => {
     await page.getByTestId('key-input-ANTHROPIC_API_KEY').fill(key);
-    await page.getByRole('button', { name: 'Save key' }).click();
+    await page.getByTestId('runtime-runtime-a').getByRole('button', { name: 'Save key' }).click();
     await page.getByTestId('runtime-runtime-a').getByText('Ready').waitFor({ timeout: 60000 });
     assert.equal(await page.getByTestId('key-input-ANTHROPIC_API_KEY').inputValue(), '');
     const html = await page.evaluate(() => document.documentElement.outerHTML);

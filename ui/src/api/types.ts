@@ -45,8 +45,11 @@ export interface RunSummary {
   messageCount: number;
   usage: RunUsage | null;
   runReason?: string;
-  /** Why its last turn was stopped: 'user' when a person stopped it (the run is still 'failed'). */
-  stopReason?: 'user' | null;
+  /** Why its last turn was stopped: 'user' when a person stopped it, 'runtime_not_ready' when the
+   *  worker refused the runtime for what it lacks (the run is still 'failed'). */
+  stopReason?: 'user' | 'runtime_not_ready' | null;
+  /** That reason as a sentence, when it has one (what the runtime lacks). */
+  stopMessage?: string;
   createdAt: string;
   updatedAt: string;
 }
@@ -79,6 +82,8 @@ export interface AppPreview {
   origin: string;
   expiresAt: number;
   updatedAt: number;
+  /** The builder turn that made the build: its run and the request it answered (first line). */
+  builtBy?: { runId: string; request: string } | null;
 }
 
 export interface Page<T> {
@@ -96,6 +101,8 @@ export interface RuntimeModel {
   displayName: string;
   description?: string;
   params: Record<string, RuntimeParamSpec>;
+  /** Set when the worker holds no credentials for this model's provider: why, as a sentence. */
+  notReadyReason?: string;
 }
 
 export interface RuntimeParamInfo {
@@ -113,6 +120,10 @@ export interface Runtime {
   dynamicModels?: boolean;
   params: RuntimeParamInfo[];
   models: RuntimeModel[];
+  /** The worker's "Ready": credentials present for the default model, without a model call.
+   *  Absent when the worker did not answer. */
+  ready?: boolean;
+  notReadyReason?: string;
 }
 
 export interface RuntimeSettings {
@@ -133,6 +144,16 @@ export interface WorkspaceEvent {
   status: string;
   runReason?: string;
 }
+
+/** An app of the workspace was deleted (no run fields): open pages drop it. */
+export interface AppDeletedEvent {
+  type: 'app.deleted';
+  workspaceId: string;
+  appId: string;
+}
+
+/** What the workspace's events stream carries. */
+export type WorkspaceMessage = WorkspaceEvent | AppDeletedEvent;
 
 export interface AgentRunSummary {
   id: string;
@@ -307,4 +328,49 @@ export interface AgentRunMessages {
   id: string;
   status: AgentRunSummary['status'];
   messages: UIMessage[];
+}
+
+/** A version of an app's files: what one builder turn that wrote files left (newest first in
+ *  the list route). `request` is the first line of the message the turn answered. */
+export interface VersionSummary {
+  number: number;
+  createdAt: number;
+  runId: string;
+  request: string;
+  runtimeId: string;
+  askedBy: string;
+  sourceDigest: string;
+  buildDigest: string | null;
+  fileCount: number;
+  totalBytes: number;
+  restoredFrom: number | null;
+  changes: { added: number; removed: number; modified: number };
+}
+
+export interface VersionDetail extends VersionSummary {
+  /** Sorted by path. */
+  files: Array<{ path: string; bytes: number }>;
+}
+
+export interface VersionFile {
+  path: string;
+  content: string;
+}
+
+export type FileChangeStatus = 'added' | 'removed' | 'modified';
+
+export interface FileChange {
+  path: string;
+  status: FileChangeStatus;
+  additions: number;
+  deletions: number;
+  /** Unified-diff hunks without the ---/+++ lines; "" when `tooLarge`. */
+  diff: string;
+  tooLarge?: boolean;
+}
+
+export interface VersionDiff {
+  from: number | null;
+  to: number;
+  files: FileChange[];
 }

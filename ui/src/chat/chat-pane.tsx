@@ -8,6 +8,7 @@ import { Button } from '../components/button';
 import { streamError } from '../api/stream-error';
 import { ErrorNotice } from '../components/error-notice';
 import { MessageView } from '../parts/message-view';
+import { RuntimeNotReady } from '../runtime/runtime-not-ready';
 import { RuntimePicker } from '../runtime/runtime-picker';
 import { RunStatusBadge } from '../runs/run-status-badge';
 import { UsageLine } from '../runs/usage-line';
@@ -105,12 +106,15 @@ export function ChatPane({ app, runId, role }: { app: App; runId: string; role: 
             <p className="rounded-md bg-zinc-100 px-3 py-2 text-sm text-zinc-700" data-testid="run-stopped">
               You stopped this turn. What it wrote so far is kept; send a message to continue.
             </p>
+          ) : run?.status === 'failed' && !working && run.stopReason === 'runtime_not_ready' && run.stopMessage ? (
+            <RuntimeNotReady reason={run.stopMessage} failed testId="run-runtime-not-ready" />
           ) : run?.status === 'failed' && !working ? (
             <p className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700" data-testid="run-failed">
               This turn did not finish. Send a message to continue, or ask the builder to try again.
             </p>
           ) : null}
-          <ErrorNotice error={streamError(error)} />
+          {/* A refused runtime's sentence is on the run already (above), with its link. */}
+          {run?.stopReason === 'runtime_not_ready' && !working ? null : <ErrorNotice error={streamError(error)} />}
           <ErrorNotice error={stopError} />
         </div>
         <Composer onSend={(t) => void actions.send(t)} onStop={() => void stop()} streaming={working} blockedReason={blockedReason}>

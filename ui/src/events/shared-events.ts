@@ -3,14 +3,14 @@
 // workspace is the leader: it reads the SSE stream, dispatches each event to its own listeners
 // and relays it on a BroadcastChannel to the other tabs. When the leader closes, the lock
 // passes to a waiting tab, which connects; the server's catch-up events cover the gap.
-import type { WorkspaceEvent } from '../api/types';
+import type { WorkspaceMessage } from '../api/types';
 import { readSse, reconnectDelay } from '../api/sse';
 
-type Listener = (event: WorkspaceEvent) => void;
+type Listener = (event: WorkspaceMessage) => void;
 
 interface Relay {
   kind: 'event';
-  event: WorkspaceEvent;
+  event: WorkspaceMessage;
 }
 
 class SharedWorkspaceEvents {
@@ -34,7 +34,7 @@ class SharedWorkspaceEvents {
     };
   }
 
-  private dispatch(event: WorkspaceEvent) {
+  private dispatch(event: WorkspaceMessage) {
     if (event.workspaceId !== this.workspaceId) return;
     for (const l of [...this.listeners]) l(event);
   }
@@ -68,9 +68,9 @@ class SharedWorkspaceEvents {
               attempt = 0;
             },
             onData: (data) => {
-              let event: WorkspaceEvent;
+              let event: WorkspaceMessage;
               try {
-                event = JSON.parse(data) as WorkspaceEvent;
+                event = JSON.parse(data) as WorkspaceMessage;
               } catch {
                 return;
               }

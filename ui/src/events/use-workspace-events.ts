@@ -17,6 +17,7 @@ export function useWorkspaceEvents(workspaceId: string | undefined, filter: Even
   useEffect(() => {
     if (!workspaceId) return;
     return subscribeWorkspaceEvents(workspaceId, (e) => {
+      if (e.type === 'app.deleted') return;  // useAppDeleted's
       if (appId !== undefined && e.appId !== appId) return;
       if (runId !== undefined && e.runId !== runId) return;
       if (kind !== undefined && e.kind !== kind) return;

@@ -24,6 +24,12 @@ export function MembersDialog({ open, onOpenChange, workspaceId, role }: { open:
             ))}
           </ul>
         ) : null}
+        {data?.members.some((m) => !m.email) ? (
+          // What the row's "has not signed in yet" means (external mode: roles are given by id).
+          <p className="text-xs text-zinc-500" data-testid="not-signed-in-note">
+            “Has not signed in yet”: the identity provider has not yet shown this id here. The role is kept for the person with that id; their name and email appear after their first sign-in.
+          </p>
+        ) : null}
         {canManage ? <AddMemberForm workspaceId={workspaceId} /> : null}
       </div>
     </Dialog>

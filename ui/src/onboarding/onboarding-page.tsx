@@ -21,13 +21,18 @@ export function OnboardingPage() {
   const { data, error, isValidating } = useDetection(true);
   const { data: runtimes } = useRuntimes();
   const { data: me } = useMe();
-  const refresh = () => void mutate(keys.detect);
+  // A saved key changes what is ready: the picker's marks come from the runtimes route.
+  const refresh = () => {
+    void mutate(keys.detect);
+    void mutate(keys.runtimes);
+  };
   // After a CLI login on the worker's machine: the worker probes again at once.
   // When the last Check again answered, so the click is seen to have done something even when
   // nothing changed (a moment of the page's own, not server state).
   const [checkedAt, setCheckedAt] = useState<number | null>(null);
   const checkAgain = () => {
     setCheckedAt(null);
+    void mutate(keys.runtimes);
     void mutate(keys.detect, api<ProviderDetection>(`${keys.detect}?fresh=1`, { noStore: true }), { revalidate: false }).then(
       () => setCheckedAt(Date.now()),
       () => setCheckedAt(null),
@@ -42,8 +47,10 @@ export function OnboardingPage() {
       </div>
     );
   }
-  const ready = (id: string, d: RuntimeDetection) =>
-    d.usable && (id === 'runtime-a' ? !!(data?.auth.ANTHROPIC_API_KEY || d.loggedIn) : id === 'runtime-b' ? !!(d.loggedIn || data?.auth.CODEX_API_KEY || data?.auth.OPENAI_API_KEY) : true);
+  // "Ready" is the worker's (credentials present for the runtime's default model, no model
+  // call), as the runtime picker shows it; the detection only says the CLI is there.
+  const readiness = (id: string) => runtimes?.runtimes.find((r) => r.id === id);
+  const ready = (id: string, d: RuntimeDetection) => d.usable && readiness(id)?.ready !== false;
 
   return (
     <div className="min-h-full bg-zinc-50 px-4 py-6 sm:px-6 sm:py-10">
@@ -77,6 +84,11 @@ export function OnboardingPage() {
                       {!d.installed ? <Badge tone="red">Not installed</Badge> : !d.usable ? <Badge tone="red">Not usable</Badge> : ok ? <Badge tone="green">Ready</Badge> : <Badge tone="amber">Needs credentials</Badge>}
                     </div>
                     {d.reason ? <p className="mt-1 text-sm text-zinc-600">{d.reason}</p> : null}
+                    {d.usable && !ok && readiness(id)?.notReadyReason ? (
+                      <p className="mt-1 text-sm text-zinc-600" data-testid={`not-ready-${id}`}>
+                        {readiness(id)?.notReadyReason}
+                      </p>
+                    ) : null}
                     {id === 'runtime-a' && d.loggedIn && !data.auth.ANTHROPIC_API_KEY ? (
                       <p className="mt-2 text-sm text-zinc-600">Uses the Claude Code login on the worker's machine. A key entered here takes priority (API billing).</p>
                     ) : null}
@@ -88,9 +100,10 @@ export function OnboardingPage() {
                     {id === 'runtime-a' && d.installed ? <ProviderKeyForm name="ANTHROPIC_API_KEY" configured={!!data.auth.ANTHROPIC_API_KEY} onSaved={refresh} /> : null}
                     {id === 'runtime-b' && d.installed && !ok ? (
                       <p className="mt-2 text-sm text-zinc-600">
-                        Log in with the CLI's own login on the worker's machine (<code className="font-mono">codex login</code>) and check again, or start the worker with <code className="font-mono">CODEX_API_KEY</code>.
+                        Enter an OpenAI API key below. A ChatGPT login (<code className="font-mono">codex login</code>) stays outside the sandbox every agent runs in, so it cannot serve turns.
                       </p>
                     ) : null}
+                    {id === 'runtime-b' && d.installed ? <ProviderKeyForm name="CODEX_API_KEY" configured={!!data.auth.CODEX_API_KEY} onSaved={refresh} /> : null}
                     {id === 'runtime-c' && d.usable ? <p className="mt-2 text-sm text-zinc-600">Uses {n.credential}, from the operator's opencode configuration.</p> : null}
                   </section>
                 );

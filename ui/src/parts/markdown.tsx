@@ -1,12 +1,11 @@
 import { lazy, memo, Suspense } from 'react';
+import { loadMarkdownRenderer } from './markdown-renderer';
 
 // Streamdown closes unterminated markdown while text streams in and sanitizes the HTML it
-// renders, so a model's output can never inject markup into the page. It is most of the page's
-// code, so it is a chunk of its own, asked for as the page starts (not at the first message,
-// which then showed its raw markdown for a second or more); until it is here the text shows as
-// plain text.
-const streamdown = import('streamdown');
-const Streamdown = lazy(() => streamdown.then((m) => ({ default: m.Streamdown })));
+// renders, so a model's output can never inject markup into the page. Its chunk is asked for
+// by the first message that renders (a run page asks as it opens, so its messages rarely wait);
+// until it is here the text shows as plain text.
+const Streamdown = lazy(() => loadMarkdownRenderer().then((m) => ({ default: m.Streamdown })));
 
 export const Markdown = memo(function Markdown({ text, streaming }: { text: string; streaming?: boolean }) {
   return (

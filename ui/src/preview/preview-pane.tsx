@@ -17,11 +17,12 @@ export function PreviewPane({ workspaceId, appId, shown, id }: { workspaceId: st
         <span>Preview</span>
         {preview ? (
           <>
-            {/* The build in words: when it was made (its digest only on hover). */}
-            <span className="text-zinc-400" title={preview.digest} data-testid="preview-built">
+            {/* The build in words: when, and by the turn that answered which request (its
+                digest only on hover). */}
+            <span className="min-w-0 flex-1 truncate text-zinc-400" title={preview.digest} data-testid="preview-built">
               Built {builtWhen(preview.updatedAt)}
+              {preview.builtBy?.request ? <> by the turn “{preview.builtBy.request}”</> : null}
             </span>
-            <span className="flex-1" />
             <button type="button" className="rounded px-1.5 py-0.5 hover:bg-zinc-100" onClick={() => setReloads((n) => n + 1)}>
               Reload
             </button>

@@ -10,7 +10,7 @@ export type Route =
   | { page: 'onboarding' }
   | { page: 'not-found' };
 
-export type AppTab = 'chat' | 'agents' | 'integrations' | 'runs';
+export type AppTab = 'chat' | 'agents' | 'integrations' | 'runs' | 'code';
 
 const subscribers = new Set<() => void>();
 function notify() {
@@ -46,7 +46,7 @@ export function parseRoute(pathname: string): Route {
   if (parts[4] === 'live' && parts.length === 5) return { page: 'published', workspaceId, appId };
   if (parts[4] === 'runs' && parts[5] && parts.length === 6) return { page: 'app', workspaceId, appId, runId: seg(parts[5]), tab: 'chat' };
   const tab = parts[4] as AppTab;
-  if (parts.length === 5 && (tab === 'agents' || tab === 'integrations' || tab === 'runs')) return { page: 'app', workspaceId, appId, tab };
+  if (parts.length === 5 && (tab === 'agents' || tab === 'integrations' || tab === 'runs' || tab === 'code')) return { page: 'app', workspaceId, appId, tab };
   return { page: 'not-found' };
 }
 
@@ -59,6 +59,11 @@ export const paths = {
 
 export function usePathname(): string {
   return useSyncExternalStore(subscribe, () => location.pathname);
+}
+
+/** The query string (a tab's place within it, such as the Code tab's version and file). */
+export function useSearch(): string {
+  return useSyncExternalStore(subscribe, () => location.search);
 }
 
 export function useRoute(): Route {

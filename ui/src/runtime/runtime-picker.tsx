@@ -1,5 +1,6 @@
 import type { Runtime, RuntimeSettings } from '../api/types';
 import { useRuntimes } from '../api/queries';
+import { RuntimeNotReady } from './runtime-not-ready';
 
 /** Runtime, model and parameters from the registry route (spec "Runtime settings"). A new
  *  runtime or model starts from its defaults; the server downgrades what a model lacks. */
@@ -8,6 +9,8 @@ export function RuntimePicker({ value, onChange, compact }: { value: RuntimeSett
   const runtimes = data?.runtimes ?? [];
   const runtime = runtimes.find((r) => r.id === value.runtimeId);
   const model = runtime?.models.find((m) => m.id === value.runtimeModel);
+  // runtime-c's readiness is its models' (each provider has its own key); the others' is theirs.
+  const notReady = runtime?.dynamicModels ? model?.notReadyReason : runtime?.ready === false ? runtime.notReadyReason : undefined;
   const select = 'rounded-md border border-zinc-300 bg-white px-2 py-1 text-xs text-zinc-800 focus:border-accent focus:outline-none';
 
   const withDefaults = (rt: Runtime, modelId: string): RuntimeSettings => {
@@ -32,7 +35,7 @@ export function RuntimePicker({ value, onChange, compact }: { value: RuntimeSett
         {runtimes.map((r) => (
           <option key={r.id} value={r.id} disabled={r.models.length === 0}>
             {r.displayName}
-            {r.models.length === 0 ? ' (no models)' : ''}
+            {r.models.length === 0 ? ' (no models)' : r.ready === false ? ' (needs setup)' : ''}
           </option>
         ))}
       </select>
@@ -41,6 +44,7 @@ export function RuntimePicker({ value, onChange, compact }: { value: RuntimeSett
         {runtime?.models.map((m) => (
           <option key={m.id} value={m.id}>
             {m.displayName || m.id}
+            {m.notReadyReason ? ' (needs setup)' : ''}
           </option>
         ))}
       </select>
@@ -58,6 +62,11 @@ export function RuntimePicker({ value, onChange, compact }: { value: RuntimeSett
           </label>
         ) : null,
       )}
+      {notReady ? (
+        <div className="basis-full text-xs">
+          <RuntimeNotReady reason={notReady} testId="runtime-not-ready" />
+        </div>
+      ) : null}
     </div>
   );
 }

@@ -2,6 +2,7 @@ import { mutate } from 'swr';
 import { keys, useApps, useMe, useWorkspaces } from '../api/queries';
 import { cn } from '../components/cn';
 import { Icon } from '../components/icon';
+import { useAppDeleted } from '../events/use-app-deleted';
 import { useWorkspaceEvents } from '../events/use-workspace-events';
 import { navigate, paths } from '../routing/location';
 import { useDrawer } from './drawer';
@@ -20,6 +21,7 @@ export function Sidebar({ workspaceId, appId }: { workspaceId: string; appId?: s
   };
   // The list shows each app's latest run: any run event of the workspace may change it.
   useWorkspaceEvents(workspaceId, { kind: 'builder' }, () => void mutate(keys.apps(workspaceId)));
+  useAppDeleted(workspaceId, () => void mutate(keys.apps(workspaceId)));
   return (
     <nav className="flex h-full w-72 shrink-0 flex-col border-r border-zinc-200 bg-white md:w-64" aria-label="Apps">
       <div className="flex items-center gap-2 border-b border-zinc-200 px-3 py-3">

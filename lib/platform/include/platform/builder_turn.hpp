@@ -39,6 +39,7 @@ struct builder_turn_output {
 struct builder_turn_end {
   bool stop_requested = false;           // the user asked to stop the run
   std::optional<std::string> failure;    // the worker stream broke or refused (its message)
+  std::string failure_code;              // and its error code, when it had one
   bool stream_lost = false;              // the stream's store gave up: no error chunk is owed
 };
 
@@ -49,6 +50,8 @@ struct builder_turn_record {
   std::int64_t message_count = 0;
   bool worker_failed = false;           // no session state to keep from the worker
   bool preview_moved = false;           // a done_building build succeeded: show it
+  std::string stop_reason;              // a failed turn's why, for the run (store.hpp)
+  std::string stop_message;
 };
 
 class builder_turn {

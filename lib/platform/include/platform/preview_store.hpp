@@ -21,9 +21,17 @@ struct preview_file {
   std::string bytes;  // the file's content (any bytes)
 };
 
+// Which builder turn made a build (issue 34: the preview header names it): its run and the
+// request it answered, in the person's own words (the first line, at most 200 bytes).
+struct preview_made_by {
+  std::string run_id;   // empty: not known (a build stored before this was recorded)
+  std::string request;
+};
+
 struct app_preview {
   std::string digest;      // "sha256:<hex>"
   std::int64_t updated_at = 0;
+  preview_made_by made_by;  // published: the draft's, as it was when published
 };
 
 // Failures as in store.hpp: store_unavailable, store_corrupt, store_invalid.
@@ -38,7 +46,7 @@ class preview_store {
   virtual result<std::optional<std::string>> file(std::string_view digest, std::string_view path) = 0;
   // The build an app's preview shows in `scope`: draft = the latest successful done_building.
   virtual result<void> set_app_preview(std::string_view workspace_id, std::string_view app_id, source_scope scope,
-                                       std::string_view digest, std::int64_t now) = 0;
+                                       std::string_view digest, std::int64_t now, const preview_made_by& made_by = {}) = 0;
   virtual result<std::optional<app_preview>> app_preview_of(std::string_view workspace_id, std::string_view app_id,
                                                             source_scope scope) = 0;
   // Publishing: the published page shows the draft's current build from now on. False when

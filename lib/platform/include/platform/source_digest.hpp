@@ -15,6 +15,9 @@ namespace platform {
 // that no two different file sets share an input.
 std::string source_digest(const std::map<std::string, std::string>& files);
 
+// "sha256:<hex>" of some bytes (one stored file's content).
+std::string sha256_digest(std::string_view bytes);
+
 // Whether a worker may run an app's builder turn in the workspace it holds:
 // - `missing`: the app has a draft (`has_draft`) and the worker no workspace: a turn on the
 //   template would replace the draft afterwards;

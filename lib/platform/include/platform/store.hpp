@@ -19,6 +19,7 @@
 #include "platform/app_data_store.hpp"
 #include "platform/audit_store.hpp"
 #include "platform/preview_store.hpp"
+#include "platform/version_store.hpp"
 #include "platform/builder_run.hpp"
 #include "platform/error.hpp"
 #include "platform/governance_store.hpp"
@@ -87,7 +88,17 @@ struct builder_run_record {
   std::int64_t lease_until = 0;      // the claim holder renews this while it streams
   std::int64_t created_at = 0;
   std::int64_t updated_at = 0;
-  std::string stop_reason;           // why the last turn was stopped: "" or "user" (user_stop.hpp)
+  std::string stop_reason;           // why the last turn was stopped: "", "user" (user_stop.hpp),
+                                     // "runtime_not_ready" (runtime_readiness.hpp)
+  std::string stop_message;          // that reason as a person reads it, when it has one
+};
+
+// What store::delete_app did.
+enum class app_deletion : unsigned char {
+  deleted,
+  not_found,
+  builder_turn_streaming,  // refused: a builder run of the app is streaming
+  agent_run_active,        // refused: an app agent run of the app is running or streaming
 };
 
 struct app_listing {
@@ -116,7 +127,8 @@ struct turn_end {
   std::optional<std::string> messages_json;   // final UI messages; nullopt keeps history
   std::int64_t message_count = 0;
   std::int64_t now = 0;
-  std::string stop_reason;  // "" or "user": a failed turn that a person stopped
+  std::string stop_reason;  // "", "user" or "runtime_not_ready" (builder_run_record)
+  std::string stop_message;
 };
 
 // Store failures: `store_unavailable` (connection, I/O), `store_conflict` (an id taken),
@@ -132,6 +144,9 @@ class store {
   virtual result<bool> workspace_exists(std::string_view workspace_id) = 0;
   virtual result<void> set_membership(std::string_view workspace_id, std::string_view user_id, workspace_role role) = 0;
   virtual result<std::optional<workspace_role>> membership(std::string_view workspace_id, std::string_view user_id) = 0;
+  // Takes a person out of the workspace, with the OAuth accounts they connected to its apps
+  // (their tokens must not act for an app they can no longer open). False when not a member.
+  virtual result<bool> remove_membership(std::string_view workspace_id, std::string_view user_id) = 0;
   // A new workspace and its owner, in one transaction. store_conflict when the id is taken.
   virtual result<void> create_workspace(std::string_view workspace_id, std::string_view name,
                                         std::string_view owner_user_id, std::int64_t now) = 0;
@@ -143,6 +158,13 @@ class store {
   virtual result<std::optional<app_record>> get_app(std::string_view workspace_id, std::string_view app_id) = 0;
   // Name and runtime settings of an existing app; false when there is no such app.
   virtual result<bool> update_app(const app_record& app) = 0;
+  // Deletes the app and every row of it, in one transaction: builder runs with their usage and
+  // session states, app agent runs, both data scopes, source snapshots, approval, publication,
+  // reviews, previews and each build no other app's preview shows, integration secrets,
+  // requirements, the app's own OAuth accounts and connect states, tool audit events and
+  // repair guards. Refused with nothing changed while a builder turn streams or an app agent
+  // run runs: they would go on writing rows of an app that is gone.
+  virtual result<app_deletion> delete_app(std::string_view workspace_id, std::string_view app_id) = 0;
   // The workspace's apps, newest first, each with its latest builder run (messages, session
   // states and per-model usage left out): a sidebar's rows and their repair badge.
   virtual result<std::vector<app_listing>> list_apps(std::string_view workspace_id, const list_page& page) = 0;
@@ -189,6 +211,7 @@ class store {
   virtual integration_store& integrations() = 0;  // grants, secrets, OAuth providers and accounts
   virtual audit_store& audit() = 0;            // tool audit events, repair loop guard
   virtual preview_store& previews() = 0;       // preview builds by digest, each app's current preview
+  virtual version_store& versions() = 0;       // each app's versions, files stored by content
 };
 
 }  // namespace platform

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "platform/api_error.hpp"
 #include "platform/error.hpp"
@@ -36,6 +37,10 @@ class builder_session_table {
   }
   void tick(std::int64_t now) {
     std::erase_if(by_app_, [&](const auto& e) { return now - e.second.put_at > ttl_; });
+  }
+  // A deleted app's session goes at once, not at its TTL: nothing may resume it.
+  void forget_app(std::string_view app_id) {
+    if (auto it = by_app_.find(app_id); it != by_app_.end()) by_app_.erase(it);
   }
   [[nodiscard]] std::size_t size() const { return by_app_.size(); }
 
@@ -94,6 +99,21 @@ class app_agent_run_table {
         ++it;
       }
     }
+  }
+  // Takes every run whose key starts with `prefix` out of the table, running ones too (a
+  // deleted app's runs: the caller stops those still running).
+  std::vector<Run> take_prefixed(std::string_view prefix) {
+    std::vector<Run> out;
+    for (auto it = runs_.begin(); it != runs_.end();) {
+      if (!it->first.starts_with(prefix)) {
+        ++it;
+        continue;
+      }
+      out.push_back(std::move(it->second.run));
+      lru_.erase(it->second.lru);
+      it = runs_.erase(it);
+    }
+    return out;
   }
   [[nodiscard]] std::size_t size() const { return runs_.size(); }
   [[nodiscard]] std::size_t running() const {

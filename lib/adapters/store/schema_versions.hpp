@@ -1,0 +1,30 @@
+#pragma once
+// App versions (issue 35; versions 800-899). A file's content is stored once by its digest in
+// version_blobs, whatever version or app it belongs to. A version's files are kept as what
+// changed against the version before it (digest NULL: removed), and in full every 32nd
+// version (`full`), so a version costs its changes and a manifest is read from at most 32 rows
+// sets, never the whole history.
+#include <vector>
+
+#include "schema.hpp"
+
+namespace platform::sql {
+
+inline const std::vector<migration>& version_migrations() {
+  static const std::vector<migration> all = {
+      {800,
+       {
+           "CREATE TABLE version_blobs (digest TEXT PRIMARY KEY, content TEXT NOT NULL, bytes BIGINT NOT NULL)",
+           "CREATE TABLE app_versions (workspace_id TEXT NOT NULL, app_id TEXT NOT NULL, number BIGINT NOT NULL, "
+           "created_at BIGINT NOT NULL, run_id TEXT NOT NULL, request TEXT NOT NULL, runtime_id TEXT NOT NULL, "
+           "asked_by TEXT NOT NULL, restored_from BIGINT, source_digest TEXT NOT NULL, build_digest TEXT, "
+           "file_count BIGINT NOT NULL, total_bytes BIGINT NOT NULL, added BIGINT NOT NULL, removed BIGINT NOT NULL, "
+           "modified BIGINT NOT NULL, full_manifest BIGINT NOT NULL, PRIMARY KEY (workspace_id, app_id, number))",
+           "CREATE TABLE app_version_files (workspace_id TEXT NOT NULL, app_id TEXT NOT NULL, number BIGINT NOT NULL, "
+           "path TEXT NOT NULL, digest TEXT, bytes BIGINT NOT NULL, PRIMARY KEY (workspace_id, app_id, number, path))",
+       }},
+  };
+  return all;
+}
+
+}  // namespace platform::sql

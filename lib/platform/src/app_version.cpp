@@ -1,0 +1,22 @@
+#include "platform/app_version.hpp"
+
+#include "platform/source_digest.hpp"
+
+namespace platform {
+
+std::string version_blob_digest(std::string_view content) { return sha256_digest(content); }
+
+version_changes compare_manifests(const version_manifest& from, const version_manifest& to) {
+  version_changes c;
+  for (const auto& [path, digest] : to) {
+    auto was = from.find(path);
+    if (was == from.end()) ++c.added;
+    else if (was->second != digest) ++c.modified;
+  }
+  for (const auto& [path, digest] : from) {
+    if (!to.contains(path)) ++c.removed;
+  }
+  return c;
+}
+
+}  // namespace platform

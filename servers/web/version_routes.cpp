@@ -1,0 +1,153 @@
+#include "version_routes.hpp"
+
+#include <charconv>
+
+#include <nlohmann/json.hpp>
+
+#include "http.hpp"
+#include "platform/text_diff.hpp"
+#include "web_app.hpp"
+
+namespace platform::web::version_routes {
+namespace {
+
+using nlohmann::json;
+
+constexpr std::int64_t max_page = 200;
+
+// A positive decimal number, or nullopt.
+std::optional<std::int64_t> number_of(std::string_view text) {
+  std::int64_t n = 0;
+  auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (text.empty() || ec != std::errc() || p != text.data() + text.size() || n < 1) return std::nullopt;
+  return n;
+}
+
+json summary_json(const app_version& v) {
+  return {{"number", v.number},
+          {"createdAt", v.created_at},
+          {"runId", v.origin.run_id.empty() ? json(nullptr) : json(v.origin.run_id)},
+          {"request", v.origin.request},
+          {"runtimeId", v.origin.runtime_id},
+          {"askedBy", v.origin.asked_by},
+          {"restoredFrom", v.origin.restored_from ? json(*v.origin.restored_from) : json(nullptr)},
+          {"sourceDigest", v.source_digest},
+          {"buildDigest", v.build_digest ? json(*v.build_digest) : json(nullptr)},
+          {"fileCount", v.file_count},
+          {"totalBytes", v.total_bytes},
+          {"changes", {{"added", v.changes.added}, {"removed", v.changes.removed}, {"modified", v.changes.modified}}}};
+}
+
+// The path's {version} of the app, or the 404 already written.
+std::optional<app_version> version_of(web_app& app, const route_call& call, httplib::Response& res) {
+  auto n = number_of(call.ids.at(2));
+  if (!n) return send_error(res, api_error::not_found, "no such version of this app"), std::nullopt;
+  auto v = app.db.versions().get(call.ids.at(0), call.ids.at(1), *n);
+  if (!v) return send_store_error(res, v.error()), std::nullopt;
+  if (!*v) return send_error(res, api_error::not_found, "no such version of this app"), std::nullopt;
+  return std::move(**v);
+}
+
+}  // namespace
+
+void list_versions(web_app& app, const route_call& call, httplib::Response& res) {
+  version_page page;
+  if (auto limit = call.req.get_param_value("limit"); !limit.empty()) {
+    auto n = number_of(limit);
+    if (!n || *n > max_page) return send_error(res, api_error::invalid_limit, "limit must be an integer from 1 to 200");
+    page.limit = *n;
+  }
+  if (auto cursor = call.req.get_param_value("cursor"); !cursor.empty()) {
+    page.before = number_of(cursor);
+    if (!page.before) return send_error(res, api_error::invalid_cursor, "cursor must be the nextCursor of the previous page");
+  }
+  // One more than asked says whether another page follows.
+  version_page probe = page;
+  probe.limit = page.limit + 1;
+  auto listed = app.db.versions().list(call.ids.at(0), call.ids.at(1), probe);
+  if (!listed) return send_store_error(res, listed.error());
+  json items = json::array();
+  for (std::size_t i = 0; i < listed->size() && static_cast<std::int64_t>(i) < page.limit; ++i) items.push_back(summary_json((*listed)[i]));
+  json next = static_cast<std::int64_t>(listed->size()) > page.limit ? json(std::to_string(listed->at(page.limit - 1).number)) : json(nullptr);
+  send_json(res, 200, json({{"items", std::move(items)}, {"nextCursor", std::move(next)}}).dump());
+}
+
+void get_version(web_app& app, const route_call& call, httplib::Response& res) {
+  auto v = version_of(app, call, res);
+  if (!v) return;
+  json out = summary_json(*v);
+  json files = json::array();
+  for (const auto& [path, bytes] : v->sizes) files.push_back({{"path", path}, {"bytes", bytes}});
+  out["files"] = std::move(files);
+  send_json(res, 200, out.dump());
+}
+
+void get_version_file(web_app& app, const route_call& call, httplib::Response& res) {
+  auto v = version_of(app, call, res);
+  if (!v) return;
+  const std::string path = call.req.get_param_value("path");
+  auto it = v->manifest.find(path);
+  if (it == v->manifest.end()) return send_error(res, api_error::not_found, "this version has no file at that path");
+  auto content = app.db.versions().blob(it->second);
+  if (!content) return send_store_error(res, content.error());
+  if (!*content) return send_error(res, api_error::store_corrupt, "the version's file is missing from the store");
+  send_json(res, 200, json({{"path", path}, {"content", **content}}).dump());
+}
+
+void get_version_diff(web_app& app, const route_call& call, httplib::Response& res) {
+  auto to = version_of(app, call, res);
+  if (!to) return;
+  std::optional<std::int64_t> from_number = to->number > 1 ? std::optional<std::int64_t>(to->number - 1) : std::nullopt;
+  if (auto from = call.req.get_param_value("from"); !from.empty()) {
+    from_number = number_of(from);
+    if (!from_number) return send_error(res, api_error::invalid_body, "from must be a version number");
+  }
+  app_version before;
+  if (from_number) {
+    auto v = app.db.versions().get(call.ids.at(0), call.ids.at(1), *from_number);
+    if (!v) return send_store_error(res, v.error());
+    if (!*v) return send_error(res, api_error::not_found, "no such version of this app to compare with");
+    before = std::move(**v);
+  }
+  auto text_of = [&](const std::string& digest) -> result<std::string> {
+    auto c = app.db.versions().blob(digest);
+    if (!c) return tl::unexpected(c.error());
+    return c->value_or(std::string());
+  };
+  json files = json::array();
+  auto add = [&](const std::string& path, const char* status, const std::string& a, const std::string& b) {
+    text_diff d = unified_diff(a, b);
+    json f = {{"path", path}, {"status", status}, {"additions", d.additions}, {"deletions", d.deletions}, {"diff", d.hunks}};
+    if (d.too_large) f["tooLarge"] = true;
+    files.push_back(std::move(f));
+  };
+  // One walk over both manifests in path order: the file list comes out sorted.
+  auto a = before.manifest.begin();
+  auto b = to->manifest.begin();
+  while (a != before.manifest.end() || b != to->manifest.end()) {
+    bool take_a = b == to->manifest.end() || (a != before.manifest.end() && a->first < b->first);
+    bool take_b = a == before.manifest.end() || (b != to->manifest.end() && b->first < a->first);
+    if (take_a) {
+      auto old_text = text_of(a->second);
+      if (!old_text) return send_store_error(res, old_text.error());
+      add(a->first, "removed", *old_text, "");
+      ++a;
+    } else if (take_b) {
+      auto new_text = text_of(b->second);
+      if (!new_text) return send_store_error(res, new_text.error());
+      add(b->first, "added", "", *new_text);
+      ++b;
+    } else {
+      if (a->second != b->second) {
+        auto old_text = text_of(a->second);
+        auto new_text = text_of(b->second);
+        if (!old_text || !new_text) return send_store_error(res, old_text ? new_text.error() : old_text.error());
+        add(b->first, "modified", *old_text, *new_text);
+      }
+      ++a, ++b;
+    }
+  }
+  send_json(res, 200, json({{"from", from_number ? json(*from_number) : json(nullptr)}, {"to", to->number}, {"files", std::move(files)}}).dump());
+}
+
+}  // namespace platform::web::version_routes
