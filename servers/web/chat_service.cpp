@@ -239,6 +239,11 @@ json chat_service::worker_request(const turn& t, source_files& draft_files) {
   const run_key& key = t.req.key;
   auto run_record = db_.get_builder_run(key);
   json body = json::parse(worker_body(t.req, run_record ? *run_record : std::nullopt, turn_capability(key)));
+  // After a restore the runtime's session still remembers the files it wrote since: say so.
+  if (auto latest = db_.versions().list(key.workspace_id, key.app_id, {1, std::nullopt}); latest && !latest->empty() &&
+                                                                                       latest->front().origin.restored_from) {
+    body["prompt"] = restored_version_note(*latest->front().origin.restored_from) + t.req.prompt;
+  }
   auto draft = db_.governance().head(key.workspace_id, key.app_id, source_scope::draft);
   body["hasDraft"] = draft && *draft;
   if (draft && *draft) {

@@ -4,7 +4,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "events.hpp"
 #include "http.hpp"
+#include "previews.hpp"
 #include "platform/text_diff.hpp"
 #include "web_app.hpp"
 
@@ -148,6 +150,38 @@ void get_version_diff(web_app& app, const route_call& call, httplib::Response& r
     }
   }
   send_json(res, 200, json({{"from", from_number ? json(*from_number) : json(nullptr)}, {"to", to->number}, {"files", std::move(files)}}).dump());
+}
+
+void restore_version(web_app& app, const route_call& call, httplib::Response& res) {
+  const app_record& a = *call.app;
+  auto from = version_of(app, call, res);
+  if (!from) return;
+  auto streaming = app.db.streaming_builder_runs(a.workspace_id);
+  if (!streaming) return send_store_error(res, streaming.error());
+  for (const auto& r : *streaming) {
+    if (r.key.app_id == a.id) {
+      return send_error(res, api_error::app_busy,
+                        "the builder is working on this app: stop its turn or let it finish, then restore the version");
+    }
+  }
+  auto files = app.db.versions().files(a.workspace_id, a.id, from->number);
+  if (!files) return send_store_error(res, files.error());
+  if (!*files) return send_error(res, api_error::not_found, "no such version of this app");
+  const std::int64_t now = now_ms();
+  if (auto draft = app.db.governance().replace_draft(a.workspace_id, a.id, **files, now); !draft) {
+    return send_store_error(res, draft.error());
+  }
+  const std::string label = "Restored version " + std::to_string(from->number);
+  const version_origin origin{"", label, "", call.by->who.user_id, from->number};
+  auto made = app.db.versions().record(a.workspace_id, a.id, **files, origin, from->build_digest, now);
+  if (!made) return send_store_error(res, made.error());
+  // The draft preview shows that version's build, when it had one still stored.
+  if (from->build_digest) {
+    auto stored = app.db.previews().has_build(*from->build_digest);
+    if (stored && *stored) (void)app.db.previews().set_app_preview(a.workspace_id, a.id, source_scope::draft, *from->build_digest, now, {"", label});
+  }
+  publish_app_event(app.cache, "app.restored", a.workspace_id, a.id);
+  send_json(res, 200, summary_json(**made).dump());
 }
 
 }  // namespace platform::web::version_routes

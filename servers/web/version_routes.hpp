@@ -10,5 +10,10 @@ void list_versions(web_app& app, const route_call& call, httplib::Response& res)
 void get_version(web_app& app, const route_call& call, httplib::Response& res);
 void get_version_file(web_app& app, const route_call& call, httplib::Response& res);
 void get_version_diff(web_app& app, const route_call& call, httplib::Response& res);
+// Makes version {n}'s content the draft again, as a new version (history is never rewritten):
+// the draft snapshot (agents.json with it, approved only if its hash was), the draft preview
+// when that version had a build; the worker's workspace follows at the next turn (its digest
+// no longer matches the draft). 409 app_busy while a builder turn streams.
+void restore_version(web_app& app, const route_call& call, httplib::Response& res);
 
 }  // namespace platform::web::version_routes

@@ -121,6 +121,8 @@ constexpr route table[] = {
              "viewers see the published app only"},
   {"GET",    "/api/workspaces/{workspace}/apps/{app}/versions/{version}/diff", app, R::draft_reader, none, v::get_version_diff,
              "viewers see the published app only"},
+  {"POST",   "/api/workspaces/{workspace}/apps/{app}/versions/{version}/restore", app, R::admin_or_creator, none, v::restore_version,
+             "only admins, owners and the app's creator restore a version (it changes the draft agents.json)"},
   {"POST",   "/api/workspaces/{workspace}/apps/{app}/data",                    app, R::member, json, d::post_data},
   {"GET",    "/api/workspaces/{workspace}/apps/{app}/data-events",             app, R::member, none, d::data_events},
   {"GET",    "/api/workspaces/{workspace}/apps/{app}/data/{collection}",       app, R::member, none, d::list_data},

@@ -37,6 +37,11 @@ struct version_changes {
 // Of `to` against `from` (the version before it; empty for the first).
 version_changes compare_manifests(const version_manifest& from, const version_manifest& to);
 
+// What the builder's next turn is told after a restore (issue 35: its session does not know the
+// files changed under it), put before the person's message while the app's latest version is
+// a restore: "the user restored version N".
+std::string restored_version_note(std::int64_t restored_from);
+
 struct app_version {
   std::string workspace_id;
   std::string app_id;
