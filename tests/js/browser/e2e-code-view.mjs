@@ -265,6 +265,23 @@ run(async () => {
     assert.ok(again.scrollWidth <= again.vw, `version 1 scrolls sideways: ${again.scrollWidth} > ${again.vw}`);
   });
 
+  await check('Undo this turn on version 2 asks first, then makes version 3 with version 1’s files; nothing is lost', async () => {
+    await page.goto(`${codePage}?view=changes&version=2`);
+    await page.locator('[data-testid=diff-view][data-version="2"]').waitFor();
+    await page.getByTestId('undo-turn').click();
+    const ask = page.getByRole('alertdialog', { name: 'Restore version 1' });
+    await ask.getByText(/as a new version 3; every version stays in the history/).waitFor();
+    await screenshot(page, tmp, 'code-view-undo-confirm');
+    await ask.getByTestId('restore-confirm').click();
+    await page.locator('[data-testid=diff-view][data-version="3"]').getByText('Restored from version 1.').waitFor();
+    const listed = await versions();
+    assert.deepEqual(listed.items.map((v) => [v.number, v.restoredFrom]), [[3, 1], [2, null], [1, null]]);
+    assert.equal((await call('GET', `${A}/versions/3/file?path=src%2FApp.tsx`)).content, appV1);
+    // Version 3's changes undo version 2's: the due-date file removed, the old line back.
+    const undone = await call('GET', `${A}/versions/3/diff`);
+    assert.deepEqual(undone.files.map((f) => [f.path, f.status]), [['src/App.tsx', 'modified'], ['src/due-date.ts', 'removed']]);
+  });
+
   await check('a viewer (the server’s 403) reads a sentence, not an error', async () => {
     const other = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     await other.route('**/versions?*', (route) =>

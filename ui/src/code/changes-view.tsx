@@ -40,7 +40,7 @@ export function ChangesView({ workspaceId, appId, versions, selected, onSelect, 
         </CollapsiblePanel>
       </aside>
       <section className="min-w-0 flex-1 p-3 md:overflow-y-auto md:p-4" aria-label="Changes">
-        <DiffView workspaceId={workspaceId} appId={appId} version={selected} summary={summary} />
+        <DiffView workspaceId={workspaceId} appId={appId} version={selected} summary={summary} latest={versions[0]?.number ?? selected} onRestored={onSelect} />
       </section>
     </div>
   );

@@ -5,12 +5,13 @@ import { Spinner } from '../components/spinner';
 import { navigate, paths } from '../routing/location';
 import { FileDiff, fileDiffId } from './file-diff';
 import { LineCounts } from './line-counts';
+import { RestoreVersionButton } from './restore-version-button';
 import { StatusBadge } from './status-badge';
 import { versionTime } from './version-label';
 
 /** What one version changed against the one before it: which turn, the files, then each
  *  file's diff. */
-export function DiffView({ workspaceId, appId, version, summary }: { workspaceId: string; appId: string; version: number; summary: VersionSummary | undefined }) {
+export function DiffView({ workspaceId, appId, version, summary, latest, onRestored }: { workspaceId: string; appId: string; version: number; summary: VersionSummary | undefined; latest: number; onRestored: (n: number) => void }) {
   const { data, error } = useVersionDiff(workspaceId, appId, version);
   const additions = data?.files.reduce((n, f) => n + f.additions, 0) ?? 0;
   const deletions = data?.files.reduce((n, f) => n + f.deletions, 0) ?? 0;
@@ -29,7 +30,7 @@ export function DiffView({ workspaceId, appId, version, summary }: { workspaceId
               <LineCounts additions={additions} deletions={deletions} />
             </span>
           ) : null}
-          {summary ? (
+          {summary?.runId ? (
             <a
               className="text-accent hover:underline"
               href={paths.run(workspaceId, appId, summary.runId)}
@@ -37,13 +38,15 @@ export function DiffView({ workspaceId, appId, version, summary }: { workspaceId
                 // A plain click stays in the page; a modified one opens a tab as links do.
                 if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
                 e.preventDefault();
-                navigate(paths.run(workspaceId, appId, summary.runId));
+                if (summary.runId) navigate(paths.run(workspaceId, appId, summary.runId));
               }}
             >
               Open the builder turn
             </a>
           ) : null}
+          {summary?.restoredFrom ? <span>Restored from version {summary.restoredFrom}.</span> : null}
         </p>
+        <RestoreVersionButton workspaceId={workspaceId} appId={appId} version={version} latest={latest} onRestored={onRestored} />
       </div>
       {error ? (
         <ErrorNotice error={error} />
