@@ -1,0 +1,78 @@
+// Benchmark: what recording a version costs a builder turn (issue 35, goal: <= 50 ms at a
+// 500-file workspace) and what it adds to the store (goal: grows with what changed, not with
+// the workspace). A 500-file workspace of 1-4 KB files in a SQLite file: the first version, then
+// `turns` versions that each change `changed` files; min/median/max ms per record() and the
+// database file's growth per version. Bounded: turns x one record.
+//
+// Usage: bench_version [turns=50] [files=500] [changed=3]
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "adapters/sql_store.hpp"
+
+namespace fs = std::filesystem;
+
+int main(int argc, char** argv) {
+  const int turns = argc > 1 ? std::atoi(argv[1]) : 50;
+  const int files = argc > 2 ? std::atoi(argv[2]) : 500;
+  const int changed = argc > 3 ? std::atoi(argv[3]) : 3;
+  fs::path dir = fs::temp_directory_path() / ("platform-version-bench-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path db_file = dir / "platform.db";
+  auto db = platform::open_sqlite_store(db_file.string()).value();
+  platform::source_files ws;
+  std::size_t bytes = 0;
+  for (int i = 0; i < files; ++i) {
+    std::string body;
+    for (int line = 0; line < 20 + (i % 60); ++line) body += "export const value" + std::to_string(i) + "_" + std::to_string(line) + " = " + std::to_string(i * line) + ";\n";
+    bytes += body.size();
+    ws["src/module" + std::to_string(i / 50) + "/file" + std::to_string(i) + ".ts"] = std::move(body);
+  }
+  // The database file once closed (its write-ahead log folded in): what the store holds.
+  auto size_of = [&] {
+    db.reset();
+    auto n = fs::file_size(db_file);
+    db = platform::open_sqlite_store(db_file.string()).value();
+    return n;
+  };
+  using clock = std::chrono::steady_clock;
+  auto t0 = clock::now();
+  auto first = db->versions().record("ws", "app", ws, {"run", "first", "runtime-a", "u", std::nullopt}, std::nullopt, 1);
+  double first_ms = std::chrono::duration<double, std::milli>(clock::now() - t0).count();
+  if (!first || !*first) return std::fprintf(stderr, "first record failed\n"), 1;
+  const auto after_first = size_of();
+  std::vector<double> ms;
+  for (int t = 0; t < turns; ++t) {
+    for (int c = 0; c < changed; ++c) {
+      auto it = std::next(ws.begin(), (t * changed + c) * 7 % files);
+      it->second += "// turn " + std::to_string(t) + "\n";
+    }
+    auto s = clock::now();
+    auto v = db->versions().record("ws", "app", ws, {"run", "turn", "runtime-a", "u", std::nullopt}, std::nullopt, 2 + t);
+    ms.push_back(std::chrono::duration<double, std::milli>(clock::now() - s).count());
+    if (!v || !*v) return std::fprintf(stderr, "record %d failed\n", t), 1;
+  }
+  const auto after_all = size_of();
+  std::sort(ms.begin(), ms.end());
+  // What the turns changed, for the growth to be read against.
+  const std::size_t changed_bytes = [&] {
+    std::size_t n = 0;
+    for (int t = 0; t < turns; ++t)
+      for (int c = 0; c < changed; ++c) n += std::next(ws.begin(), (t * changed + c) * 7 % files)->second.size();
+    return n / static_cast<std::size_t>(turns);
+  }();
+  std::printf("version record: workspace %d files, %zu bytes; first version %.2f ms, %ju bytes of store\n", files, bytes,
+              first_ms, after_first);
+  std::printf("version record: %d turns changing %d files each: %.2f / %.2f / %.2f ms min/median/max (goal <= 50)\n", turns,
+              changed, ms.front(), ms[ms.size() / 2], ms.back());
+  std::printf("version record: store growth %.0f bytes per version; the changed files are about %zu bytes, the workspace %zu\n",
+              static_cast<double>(after_all - after_first) / turns, changed_bytes, bytes);
+  db.reset();
+  fs::remove_all(dir);
+  return 0;
+}
