@@ -344,19 +344,19 @@ bool chat_service::leave_behind(const turn& t, const builder_turn_record& rec, c
   }
   // The live preview moves to the build done_building just made, before run.completed tells
   // the page to look (spec "What the service does" 9).
+  const std::string request = preview_request_label(t.req.prompt);
+  std::optional<std::string> build;  // the build this turn made, once stored
   if (rec.preview_moved) {
-    const preview_made_by made_by{key.run_id, preview_request_label(t.req.prompt)};
+    const preview_made_by made_by{key.run_id, request};
     if (auto shown = stored([&] { return sync_preview_from_worker(db_, worker, key.workspace_id, key.app_id, now_ms(), capability, made_by); }); !shown) {
       std::fprintf(stderr, "web: preview app=%s not stored: %s\n", key.app_id.c_str(), shown.error().code.c_str());
+    } else {
+      build = *shown;
     }
   }
   // The turn's version (issue 35), with the build it made; a turn that changed nothing makes none.
   if (have_files) {
-    std::optional<std::string> build;
-    if (rec.preview_moved) {
-      if (auto p = db_.previews().app_preview_of(key.workspace_id, key.app_id, source_scope::draft); p && *p) build = (*p)->digest;
-    }
-    const version_origin origin{key.run_id, preview_request_label(t.req.prompt), t.req.settings.runtime_id, t.req.asked_by, std::nullopt};
+    const version_origin origin{key.run_id, request, t.req.settings.runtime_id, t.req.asked_by, std::nullopt};
     if (auto made = stored([&] { return db_.versions().record(key.workspace_id, key.app_id, turn_files, origin, build, now_ms()); }); !made) {
       std::fprintf(stderr, "web: version of app=%s not recorded: %s\n", key.app_id.c_str(), made.error().code.c_str());
     }

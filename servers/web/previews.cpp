@@ -54,11 +54,11 @@ void send_preview_failure(httplib::Response& res, const error& e) {
 
 }  // namespace
 
-result<bool> sync_preview_from_worker(store& db, const worker_client& worker, std::string_view ws, std::string_view app_id,
+result<std::optional<std::string>> sync_preview_from_worker(store& db, const worker_client& worker, std::string_view ws, std::string_view app_id,
                                       std::int64_t now, std::string_view capability, const preview_made_by& made_by) {
   auto build = worker.preview_artifact(app_id, capability);
   if (!build) return tl::unexpected(build.error());
-  if (!*build) return false;
+  if (!*build) return std::optional<std::string>();
   auto stored = db.previews().has_build((*build)->digest);
   if (!stored) return tl::unexpected(stored.error());
   if (!*stored) {
@@ -67,7 +67,7 @@ result<bool> sync_preview_from_worker(store& db, const worker_client& worker, st
   if (auto set = db.previews().set_app_preview(ws, app_id, source_scope::draft, (*build)->digest, now, made_by); !set) {
     return tl::unexpected(set.error());
   }
-  return true;
+  return std::optional<std::string>((*build)->digest);
 }
 
 std::string preview_request_label(std::string_view prompt) {

@@ -21,8 +21,8 @@ struct web_app;
 class worker_client;
 
 // Stores the worker's current build of the app and makes it the app's preview, made by the
-// turn `made_by`. False when the worker has no build.
-result<bool> sync_preview_from_worker(store& db, const worker_client& worker, std::string_view ws, std::string_view app_id,
+// turn `made_by`. Answers the build's digest; nullopt when the worker has no build.
+result<std::optional<std::string>> sync_preview_from_worker(store& db, const worker_client& worker, std::string_view ws, std::string_view app_id,
                                       std::int64_t now, std::string_view capability, const preview_made_by& made_by = {});
 
 // The request a turn answered, as the preview header names it: its first line, cut at 200
