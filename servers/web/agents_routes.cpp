@@ -7,6 +7,7 @@
 #include "access.hpp"
 #include "governed_agents.hpp"
 #include "http.hpp"
+#include "release_routes.hpp"
 #include "platform/approval_hash.hpp"
 #include "web_app.hpp"
 
@@ -138,6 +139,7 @@ void publish_app(web_app& app, const route_call& call, httplib::Response& res) {
   switch (*outcome) {
     case publish_outcome::published: {
       publish_build(app, a);
+      release_routes::record_release(app, a, {call.by->who.user_id, now_ms(), release_via::publish, ""});
       // An app without agents.json has no publication record; the reply still says who
       // published it and when.
       json extra = json::object();
@@ -224,7 +226,10 @@ void decide_review(web_app& app, const route_call& call, httplib::Response& res,
   if (!out) return send_store_error(res, out.error());
   switch (*out) {
     case review_decision_outcome::decided:
-      if (approve) publish_build(app, a);
+      if (approve) {
+        publish_build(app, a);
+        release_routes::record_release(app, a, {call.by->who.user_id, now_ms(), release_via::review, review_id});
+      }
       break;
     case review_decision_outcome::not_found: return send_error(res, api_error::not_found, "no such review for this app");
     case review_decision_outcome::not_pending: return send_error(res, api_error::not_pending, "the review was decided already");

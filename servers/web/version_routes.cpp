@@ -6,6 +6,7 @@
 
 #include "events.hpp"
 #include "http.hpp"
+#include "numbered_page.hpp"
 #include "previews.hpp"
 #include "platform/text_diff.hpp"
 #include "web_app.hpp"
@@ -14,16 +15,6 @@ namespace platform::web::version_routes {
 namespace {
 
 using nlohmann::json;
-
-constexpr std::int64_t max_page = 200;
-
-// A positive decimal number, or nullopt.
-std::optional<std::int64_t> number_of(std::string_view text) {
-  std::int64_t n = 0;
-  auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
-  if (text.empty() || ec != std::errc() || p != text.data() + text.size() || n < 1) return std::nullopt;
-  return n;
-}
 
 json summary_json(const app_version& v) {
   return {{"number", v.number},
@@ -42,7 +33,7 @@ json summary_json(const app_version& v) {
 
 // The path's {version} of the app, or the 404 already written.
 std::optional<app_version> version_of(web_app& app, const route_call& call, httplib::Response& res) {
-  auto n = number_of(call.ids.at(2));
+  auto n = positive_number(call.ids.at(2));
   if (!n) return send_error(res, api_error::not_found, "no such version of this app"), std::nullopt;
   auto v = app.db.versions().get(call.ids.at(0), call.ids.at(1), *n);
   if (!v) return send_store_error(res, v.error()), std::nullopt;
@@ -53,25 +44,11 @@ std::optional<app_version> version_of(web_app& app, const route_call& call, http
 }  // namespace
 
 void list_versions(web_app& app, const route_call& call, httplib::Response& res) {
-  version_page page;
-  if (auto limit = call.req.get_param_value("limit"); !limit.empty()) {
-    auto n = number_of(limit);
-    if (!n || *n > max_page) return send_error(res, api_error::invalid_limit, "limit must be an integer from 1 to 200");
-    page.limit = *n;
-  }
-  if (auto cursor = call.req.get_param_value("cursor"); !cursor.empty()) {
-    page.before = number_of(cursor);
-    if (!page.before) return send_error(res, api_error::invalid_cursor, "cursor must be the nextCursor of the previous page");
-  }
-  // One more than asked says whether another page follows.
-  version_page probe = page;
-  probe.limit = page.limit + 1;
-  auto listed = app.db.versions().list(call.ids.at(0), call.ids.at(1), probe);
+  auto page = numbered_page_of(call.req, res);
+  if (!page) return;
+  auto listed = app.db.versions().list(call.ids.at(0), call.ids.at(1), *page);
   if (!listed) return send_store_error(res, listed.error());
-  json items = json::array();
-  for (std::size_t i = 0; i < listed->size() && static_cast<std::int64_t>(i) < page.limit; ++i) items.push_back(summary_json((*listed)[i]));
-  json next = static_cast<std::int64_t>(listed->size()) > page.limit ? json(std::to_string(listed->at(page.limit - 1).number)) : json(nullptr);
-  send_json(res, 200, json({{"items", std::move(items)}, {"nextCursor", std::move(next)}}).dump());
+  send_json(res, 200, numbered_page_json(*listed, *page, summary_json).dump());
 }
 
 void get_version(web_app& app, const route_call& call, httplib::Response& res) {
@@ -101,7 +78,7 @@ void get_version_diff(web_app& app, const route_call& call, httplib::Response& r
   if (!to) return;
   std::optional<std::int64_t> from_number = to->number > 1 ? std::optional<std::int64_t>(to->number - 1) : std::nullopt;
   if (auto from = call.req.get_param_value("from"); !from.empty()) {
-    from_number = number_of(from);
+    from_number = positive_number(from);
     if (!from_number) return send_error(res, api_error::invalid_body, "from must be a version number");
   }
   app_version before;

@@ -23,6 +23,7 @@
 #include "route_call.hpp"
 #include "tool_routes.hpp"
 #include "version_routes.hpp"
+#include "release_routes.hpp"
 #include "ui_routes.hpp"
 #include "web_app.hpp"
 #include "workspace_routes.hpp"
@@ -51,6 +52,7 @@ namespace a = agent_run_routes;
 namespace t = tool_routes;
 namespace i = integration_routes;
 namespace v = version_routes;
+namespace rel = release_routes;
 
 // clang-format off
 constexpr route table[] = {
@@ -102,6 +104,10 @@ constexpr route table[] = {
              "only workspace admins and owners approve agents.json"},
   {"POST",   "/api/workspaces/{workspace}/apps/{app}/publish",                 app, R::admin,  none, g::publish_app,
              "only workspace admins and owners publish"},
+  // releases (issue 35): everyone in the workspace sees what was published when
+  {"GET",    "/api/workspaces/{workspace}/apps/{app}/releases",                app, R::member, none, rel::list_releases},
+  {"POST",   "/api/workspaces/{workspace}/apps/{app}/releases/{release}/rollback", app, R::admin, none, rel::roll_back,
+             "only workspace admins and owners roll back a publish"},
   {"GET",    "/api/workspaces/{workspace}/apps/{app}/reviews",                 app, R::draft_reader, none, g::list_reviews,
              "viewers do not see reviews"},
   {"POST",   "/api/workspaces/{workspace}/apps/{app}/reviews",                 app, R::editor, json_or_empty, g::request_review,

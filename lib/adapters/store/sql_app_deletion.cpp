@@ -22,7 +22,7 @@ constexpr std::string_view app_keyed_tables[] = {
     "gov_snapshot_files", "gov_snapshots", "gov_approvals", "gov_publications", "gov_reviews",
     "tool_audit_events", "tool_repair_guards",
     "integration_secrets", "integration_requirements", "oauth_accounts", "oauth_connect_states",
-    "app_version_files", "app_versions",
+    "app_version_files", "app_versions", "app_releases",
 };
 
 // Keyed by the builder run's id only: they go with the app's runs.
@@ -76,8 +76,9 @@ result<app_deletion> delete_app_rows(connection& c, std::string_view ws, std::st
   // unless another app's draft or published preview shows the same digest.
   auto shown = c.exec("SELECT DISTINCT digest FROM app_previews" + std::string(of_the_app) +
                           " UNION SELECT DISTINCT build_digest FROM app_versions" + std::string(of_the_app) +
-                          " AND build_digest IS NOT NULL",
-                      {v(ws), v(app), v(ws), v(app)});
+                          " AND build_digest IS NOT NULL UNION SELECT DISTINCT build_digest FROM app_releases" +
+                          std::string(of_the_app),
+                      {v(ws), v(app), v(ws), v(app), v(ws), v(app)});
   if (!shown) return tl::unexpected(shown.error());
 
   // The file contents only this app's versions hold (a blob is shared by content).
@@ -102,12 +103,13 @@ result<app_deletion> delete_app_rows(connection& c, std::string_view ws, std::st
     if (auto r = exec_delete(c, "DELETE FROM " + std::string(table) + std::string(of_the_app), key); !r) return tl::unexpected(r.error());
   }
   for (const auto& row : shown->data) {
-    const params digest{v(to_text(row[0])), v(to_text(row[0])), v(to_text(row[0]))};
-    // Kept while another app's preview shows it or one of its versions was built as it.
+    const params digest{v(to_text(row[0])), v(to_text(row[0])), v(to_text(row[0])), v(to_text(row[0]))};
+    // Kept while another app's preview shows it or one of its versions or releases was built as it.
     for (auto table : {std::string_view("preview_files"), std::string_view("preview_builds")}) {
       auto r = exec_delete(c, "DELETE FROM " + std::string(table) +
                           " WHERE digest = ? AND NOT EXISTS (SELECT 1 FROM app_previews WHERE digest = ?)"
-                          " AND NOT EXISTS (SELECT 1 FROM app_versions WHERE build_digest = ?)", digest);
+                          " AND NOT EXISTS (SELECT 1 FROM app_versions WHERE build_digest = ?)"
+                          " AND NOT EXISTS (SELECT 1 FROM app_releases WHERE build_digest = ?)", digest);
       if (!r) return tl::unexpected(r.error());
     }
   }

@@ -12,6 +12,7 @@
 #include "sql_governance_store.hpp"
 #include "sql_preview_store.hpp"
 #include "sql_version_store.hpp"
+#include "sql_release_store.hpp"
 #include "sql_integration_store.hpp"
 #include "sql.hpp"
 #include "sql_util.hpp"
@@ -157,6 +158,7 @@ class sql_store final : public store {
   audit_store& audit() override { return *audit_; }
   preview_store& previews() override { return *previews_; }
   version_store& versions() override { return *versions_; }
+  release_store& releases() override { return *releases_; }
 
   result<void> put_user(const user_record& u) override {
     return write("INSERT INTO users (id, email, name) VALUES (?, ?, ?) "
@@ -516,6 +518,7 @@ class sql_store final : public store {
   std::unique_ptr<integration_store> integrations_ = sql::make_integration_store(ex_.db());
   std::unique_ptr<preview_store> previews_ = sql::make_preview_store(ex_.db());
   std::unique_ptr<version_store> versions_ = sql::make_version_store(ex_.db());
+  std::unique_ptr<release_store> releases_ = sql::make_release_store(ex_.db());
   std::unique_ptr<audit_store> audit_ = sql::make_audit_store(ex_.db());
   std::unique_ptr<app_data_store> app_data_;
 };

@@ -9,6 +9,7 @@
 #include "platform/api_error.hpp"
 #include "platform/source_digest.hpp"
 #include "sql_util.hpp"
+#include "sql_version_rows.hpp"
 
 namespace platform::sql {
 namespace {
@@ -36,11 +37,7 @@ app_version version_summary_from(std::string_view ws, std::string_view app, cons
   return out;
 }
 
-struct version_manifest_entry {
-  std::string digest;
-  std::int64_t bytes = 0;
-};
-using sized_manifest = std::map<std::string, version_manifest_entry>;
+}  // namespace
 
 // Version `number`'s files: its nearest full manifest at or below it, then each later delta.
 result<sized_manifest> version_manifest_of(connection& c, std::string_view ws, std::string_view app, std::int64_t number) {
@@ -61,11 +58,129 @@ result<sized_manifest> version_manifest_of(connection& c, std::string_view ws, s
   return m;
 }
 
+namespace {
+
 version_manifest version_digests_of(const sized_manifest& m) {
   version_manifest out;
   for (const auto& [path, e] : m) out[path] = e.digest;
   return out;
 }
+
+}  // namespace
+
+result<std::optional<source_files>> version_files_in(connection& c, std::string_view ws, std::string_view app,
+                                                     std::int64_t number) {
+  auto known = c.exec("SELECT 1 FROM app_versions WHERE workspace_id = ? AND app_id = ? AND number = ?",
+                      {v(ws), v(app), v(number)});
+  if (!known) return tl::unexpected(known.error());
+  if (known->data.empty()) return std::optional<source_files>();
+  auto m = version_manifest_of(c, ws, app, number);
+  if (!m) return tl::unexpected(m.error());
+  source_files out;
+  for (const auto& [path, e] : *m) {
+    auto content = c.exec("SELECT content FROM version_blobs WHERE digest = ?", {v(e.digest)});
+    if (!content) return tl::unexpected(content.error());
+    if (content->data.empty()) return fail(api_error::store_corrupt, "a version's file is missing from the store");
+    out[path] = to_text(content->data.front()[0]);
+  }
+  return std::optional<source_files>(std::move(out));
+}
+
+result<std::vector<row>> numbered_rows(executor& ex, std::string_view table, std::string_view columns, std::string_view ws,
+                                       std::string_view app, const version_page& page) {
+  std::string q = "SELECT " + std::string(columns) + " FROM " + std::string(table) + " WHERE workspace_id = ? AND app_id = ?";
+  params p{v(ws), v(app)};
+  if (page.before) {
+    q += " AND number < ?";
+    p.push_back(v(*page.before));
+  }
+  q += " ORDER BY number DESC LIMIT ?";
+  p.push_back(v(std::max<std::int64_t>(1, page.limit)));
+  return ex.query(q, p);
+}
+
+result<void> lock_app_history(connection& c, std::string_view ws, std::string_view app) {
+  // Writers of one app take turns on PostgreSQL (SQLite has one writer anyway): each reads the
+  // latest version or release the other just wrote, rather than colliding on its number.
+  if (c.kind() != dialect::postgres) return {};
+  auto lock = c.exec("SELECT pg_advisory_xact_lock(hashtext(?))", {v(std::string(ws) + "/" + std::string(app))});
+  if (!lock) return tl::unexpected(lock.error());
+  return {};
+}
+
+result<std::optional<app_version>> record_version_in(connection& c, std::string_view ws, std::string_view app,
+                                                     const source_files& files, const version_origin& origin,
+                                                     const std::optional<std::string>& build_digest, std::int64_t now) {
+  sized_manifest next;
+  std::int64_t total = 0;
+  for (const auto& [path, content] : files) {
+    next[path] = {version_blob_digest(content), static_cast<std::int64_t>(content.size())};
+    total += static_cast<std::int64_t>(content.size());
+  }
+  const std::string digest = source_digest(files);
+  if (auto locked = lock_app_history(c, ws, app); !locked) return tl::unexpected(locked.error());
+  auto top = c.exec("SELECT MAX(number) FROM app_versions WHERE workspace_id = ? AND app_id = ?", {v(ws), v(app)});
+  if (!top) return tl::unexpected(top.error());
+  std::int64_t latest = top->data.empty() || !top->data.front()[0] ? 0 : to_int(top->data.front()[0]);
+  sized_manifest before;
+  if (latest > 0) {
+    auto last = c.exec("SELECT source_digest FROM app_versions WHERE workspace_id = ? AND app_id = ? AND number = ?",
+                       {v(ws), v(app), v(latest)});
+    if (!last) return tl::unexpected(last.error());
+    if (!origin.restored_from && !last->data.empty() && to_text(last->data.front()[0]) == digest) return std::optional<app_version>();
+    auto m = version_manifest_of(c, ws, app, latest);
+    if (!m) return tl::unexpected(m.error());
+    before = std::move(*m);
+  }
+  const std::int64_t number = latest + 1;
+  const bool full = number % version_full_every == 1;
+  app_version out;
+  out.workspace_id = ws;
+  out.app_id = app;
+  out.number = number;
+  out.created_at = now;
+  out.origin = origin;
+  out.source_digest = digest;
+  out.build_digest = build_digest;
+  out.file_count = static_cast<std::int64_t>(files.size());
+  out.total_bytes = total;
+  out.changes = compare_manifests(version_digests_of(before), version_digests_of(next));
+  auto row = c.exec(
+      "INSERT INTO app_versions (workspace_id, app_id, number, created_at, run_id, request, runtime_id, asked_by, "
+      "restored_from, source_digest, build_digest, file_count, total_bytes, added, removed, modified, full_manifest) "
+      // A NULL goes as text on PostgreSQL: the cast keeps the column's type.
+      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS BIGINT), ?, ?, ?, ?, ?, ?, ?, ?)",
+      {v(ws), v(app), v(number), v(now), v(origin.run_id), v(origin.request), v(origin.runtime_id), v(origin.asked_by),
+       origin.restored_from ? v(*origin.restored_from) : value::null(), v(digest), value::of(build_digest),
+       v(out.file_count), v(total), v(out.changes.added), v(out.changes.removed), v(out.changes.modified),
+       v(std::int64_t{full ? 1 : 0})});
+  if (!row) return tl::unexpected(row.error());
+  for (const auto& [path, e] : next) {
+    auto was = before.find(path);
+    bool changed = was == before.end() || was->second.digest != e.digest;
+    if (changed) {
+      auto blob = c.exec("INSERT INTO version_blobs (digest, content, bytes) VALUES (?, ?, ?) ON CONFLICT (digest) DO NOTHING",
+                         {v(e.digest), v(files.at(path)), v(e.bytes)});
+      if (!blob) return tl::unexpected(blob.error());
+    }
+    if (!full && !changed) continue;
+    auto f = c.exec("INSERT INTO app_version_files (workspace_id, app_id, number, path, digest, bytes) VALUES (?, ?, ?, ?, ?, ?)",
+                    {v(ws), v(app), v(number), v(path), v(e.digest), v(e.bytes)});
+    if (!f) return tl::unexpected(f.error());
+  }
+  if (!full) {
+    for (const auto& [path, e] : before) {
+      if (next.contains(path)) continue;
+      auto gone = c.exec(
+          "INSERT INTO app_version_files (workspace_id, app_id, number, path, digest, bytes) VALUES (?, ?, ?, ?, NULL, 0)",
+          {v(ws), v(app), v(number), v(path)});
+      if (!gone) return tl::unexpected(gone.error());
+    }
+  }
+  return std::optional<app_version>(std::move(out));
+}
+
+namespace {
 
 class sql_version_store final : public version_store {
  public:
@@ -74,81 +189,12 @@ class sql_version_store final : public version_store {
   result<std::optional<app_version>> record(std::string_view ws, std::string_view app, const source_files& files,
                                             const version_origin& origin, const std::optional<std::string>& build_digest,
                                             std::int64_t now) override {
-    sized_manifest next;
-    std::int64_t total = 0;
-    for (const auto& [path, content] : files) {
-      next[path] = {version_blob_digest(content), static_cast<std::int64_t>(content.size())};
-      total += static_cast<std::int64_t>(content.size());
-    }
-    const std::string digest = source_digest(files);
     for (int attempt = 1;; ++attempt) {
       std::optional<app_version> made;
       auto r = ex_.in_transaction([&](connection& c) -> result<void> {
-        // Writers of one app take turns on PostgreSQL (SQLite has one writer anyway): each
-        // reads the latest version the other just wrote, rather than colliding on its number.
-        if (c.kind() == dialect::postgres) {
-          auto lock = c.exec("SELECT pg_advisory_xact_lock(hashtext(?))", {v(std::string(ws) + "/" + std::string(app))});
-          if (!lock) return tl::unexpected(lock.error());
-        }
-        auto top = c.exec("SELECT MAX(number) FROM app_versions WHERE workspace_id = ? AND app_id = ?", {v(ws), v(app)});
-        if (!top) return tl::unexpected(top.error());
-        std::int64_t latest = top->data.empty() || !top->data.front()[0] ? 0 : to_int(top->data.front()[0]);
-        sized_manifest before;
-        if (latest > 0) {
-          auto last = c.exec("SELECT source_digest FROM app_versions WHERE workspace_id = ? AND app_id = ? AND number = ?",
-                             {v(ws), v(app), v(latest)});
-          if (!last) return tl::unexpected(last.error());
-          if (!origin.restored_from && !last->data.empty() && to_text(last->data.front()[0]) == digest) return {};
-          auto m = version_manifest_of(c, ws, app, latest);
-          if (!m) return tl::unexpected(m.error());
-          before = std::move(*m);
-        }
-        const std::int64_t number = latest + 1;
-        const bool full = number % version_full_every == 1;
-        app_version out;
-        out.workspace_id = ws;
-        out.app_id = app;
-        out.number = number;
-        out.created_at = now;
-        out.origin = origin;
-        out.source_digest = digest;
-        out.build_digest = build_digest;
-        out.file_count = static_cast<std::int64_t>(files.size());
-        out.total_bytes = total;
-        out.changes = compare_manifests(version_digests_of(before), version_digests_of(next));
-        auto row = c.exec(
-            "INSERT INTO app_versions (workspace_id, app_id, number, created_at, run_id, request, runtime_id, asked_by, "
-            "restored_from, source_digest, build_digest, file_count, total_bytes, added, removed, modified, full_manifest) "
-            // A NULL goes as text on PostgreSQL: the cast keeps the column's type.
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS BIGINT), ?, ?, ?, ?, ?, ?, ?, ?)",
-            {v(ws), v(app), v(number), v(now), v(origin.run_id), v(origin.request), v(origin.runtime_id), v(origin.asked_by),
-             origin.restored_from ? v(*origin.restored_from) : value::null(), v(digest), value::of(build_digest),
-             v(out.file_count), v(total), v(out.changes.added), v(out.changes.removed), v(out.changes.modified),
-             v(std::int64_t{full ? 1 : 0})});
-        if (!row) return tl::unexpected(row.error());
-        for (const auto& [path, e] : next) {
-          auto was = before.find(path);
-          bool changed = was == before.end() || was->second.digest != e.digest;
-          if (changed) {
-            auto blob = c.exec("INSERT INTO version_blobs (digest, content, bytes) VALUES (?, ?, ?) ON CONFLICT (digest) DO NOTHING",
-                               {v(e.digest), v(files.at(path)), v(e.bytes)});
-            if (!blob) return tl::unexpected(blob.error());
-          }
-          if (!full && !changed) continue;
-          auto f = c.exec("INSERT INTO app_version_files (workspace_id, app_id, number, path, digest, bytes) VALUES (?, ?, ?, ?, ?, ?)",
-                          {v(ws), v(app), v(number), v(path), v(e.digest), v(e.bytes)});
-          if (!f) return tl::unexpected(f.error());
-        }
-        if (!full) {
-          for (const auto& [path, e] : before) {
-            if (next.contains(path)) continue;
-            auto gone = c.exec(
-                "INSERT INTO app_version_files (workspace_id, app_id, number, path, digest, bytes) VALUES (?, ?, ?, ?, NULL, 0)",
-                {v(ws), v(app), v(number), v(path)});
-            if (!gone) return tl::unexpected(gone.error());
-          }
-        }
-        made = std::move(out);
+        auto v = record_version_in(c, ws, app, files, origin, build_digest, now);
+        if (!v) return tl::unexpected(v.error());
+        made = std::move(*v);
         return {};
       });
       if (r) return made;
@@ -157,15 +203,7 @@ class sql_version_store final : public version_store {
   }
 
   result<std::vector<app_version>> list(std::string_view ws, std::string_view app, const version_page& page) override {
-    std::string q = "SELECT " + std::string(version_summary_columns) + " FROM app_versions WHERE workspace_id = ? AND app_id = ?";
-    params p{v(ws), v(app)};
-    if (page.before) {
-      q += " AND number < ?";
-      p.push_back(v(*page.before));
-    }
-    q += " ORDER BY number DESC LIMIT ?";
-    p.push_back(v(std::max<std::int64_t>(1, page.limit)));
-    auto rows = ex_.query(q, p);
+    auto rows = numbered_rows(ex_, "app_versions", version_summary_columns, ws, app, page);
     if (!rows) return tl::unexpected(rows.error());
     std::vector<app_version> out;
     for (const auto& r : *rows) out.push_back(version_summary_from(ws, app, r));
@@ -207,17 +245,15 @@ class sql_version_store final : public version_store {
   }
 
   result<std::optional<source_files>> files(std::string_view ws, std::string_view app, std::int64_t number) override {
-    auto ver = get(ws, app, number);
-    if (!ver) return tl::unexpected(ver.error());
-    if (!*ver) return std::optional<source_files>();
-    source_files out;
-    for (const auto& [path, digest] : (*ver)->manifest) {
-      auto content = blob(digest);
-      if (!content) return tl::unexpected(content.error());
-      if (!*content) return fail(api_error::store_corrupt, "a version's file is missing from the store");
-      out[path] = std::move(**content);
-    }
-    return std::optional<source_files>(std::move(out));
+    std::optional<source_files> out;
+    auto r = ex_.in_transaction([&](connection& c) -> result<void> {
+      auto f = version_files_in(c, ws, app, number);
+      if (!f) return tl::unexpected(f.error());
+      out = std::move(*f);
+      return {};
+    });
+    if (!r) return tl::unexpected(r.error());
+    return out;
   }
 
  private:

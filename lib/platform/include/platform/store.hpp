@@ -19,6 +19,7 @@
 #include "platform/app_data_store.hpp"
 #include "platform/audit_store.hpp"
 #include "platform/preview_store.hpp"
+#include "platform/release_store.hpp"
 #include "platform/version_store.hpp"
 #include "platform/builder_run.hpp"
 #include "platform/error.hpp"
@@ -212,6 +213,7 @@ class store {
   virtual audit_store& audit() = 0;            // tool audit events, repair loop guard
   virtual preview_store& previews() = 0;       // preview builds by digest, each app's current preview
   virtual version_store& versions() = 0;       // each app's versions, files stored by content
+  virtual release_store& releases() = 0;       // each app's releases: what every publish made live
 };
 
 }  // namespace platform
