@@ -12,9 +12,8 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
-import { harness, SseReader, toolTurn, use, runCapability } from './harness.mjs';
+import { harness, previewGet, SseReader, toolTurn, use, runCapability } from './harness.mjs';
 import { apiClient, startPlatform } from './browser/platform.mjs';
 
 const args = process.argv.slice(2);
@@ -41,21 +40,6 @@ const previewKey = crypto.createHmac('sha256', secretsKey).update('platform prev
 // A token as the web signs it (lib/platform/src/preview_access.cpp), for any expiry.
 const signToken = (appId, digestHex, expiresAt) => `${expiresAt}.${digestHex}.${crypto.createHmac('sha256', previewKey)
   .update(`platform-preview-v1\n${appId}\n${digestHex}\n${expiresAt}`).digest('hex')}`;
-
-// GET `url` from the server on 127.0.0.1 at `port` (default the URL's own), with the URL's host
-// as the Host header: *.preview.localhost need not resolve here.
-function previewGet(url, port) {
-  const u = new URL(url);
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port: port ?? u.port, path: u.pathname + u.search, headers: { host: u.host } }, (res) => {
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 // Every file under `dir`, by its path relative to it.
 function filesOf(dir, prefix = '') {

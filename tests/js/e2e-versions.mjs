@@ -2,14 +2,16 @@
 // change files make three versions; the diff of v1..v3 is exactly what changed; restoring v1
 // is a new version with v1's files and build (the draft preview shows that build again); the
 // next turn is told about the restore and its shell reads v1's files in the workspace; a
-// restore while a turn streams gets 409 app_busy; viewers... (local mode: one person) and a
-// bad version number get clear errors.
+// restore while a turn streams gets 409 app_busy; a bad version number gets a clear error.
+// Releases: publishing one version, then a later one, records two releases; rolling back to
+// the first republishes exactly it (the published page serves its build, the published app
+// runs its approved agents), records a third release, and leaves the draft and its approval.
 //
 // Usage: node e2e-versions.mjs --build DIR --project DIR
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { endTurn, harness, toolTurn, use, waitUntil } from './harness.mjs';
+import { endTurn, harness, previewGet, toolTurn, use, waitUntil } from './harness.mjs';
 import { apiClient, startPlatform } from './browser/platform.mjs';
 
 const args = process.argv.slice(2);
@@ -21,6 +23,8 @@ const heredoc = (file, text) => `cat > ${file} <<'EOF'\n${text}EOF`;
 const app1 = 'export default function App() {\n  return <h1>Counter one</h1>;\n}\n';
 const app2 = 'export default function App() {\n  return <h1>Counter two</h1>;\n}\n';
 const helper = 'export const step = 2;\n';
+const agentsDoc = (id) => `${JSON.stringify({ agents: [{ id, name: id, description: `Agent ${id}.`, systemPrompt: `You are ${id}.` }] })}\n`;
+const releaseCommand = (id) => `${heredoc('agents.json', agentsDoc(id))}\n${heredoc('src/App.tsx', `export default () => <h1>Release ${id}</h1>;\n`)}`;
 const writeTurns = (id, command, summary) => [
   toolTurn(use(`w_${id}`, 'Bash', { command, description: 'Write' })),
   toolTurn(use(`b_${id}`, 'mcp__platform__done_building', { summary })),
@@ -32,6 +36,8 @@ const scenario = {
     { contains: 'Count by two', turns: writeTurns('2', heredoc('src/App.tsx', app2), 'two') },
     { contains: 'Add a helper', turns: writeTurns('3', heredoc('src/step.ts', helper), 'helper') },
     { contains: 'What is there', turns: [toolTurn(use('r_4', 'Bash', { command: 'cat src/App.tsx; ls src', description: 'Look' })), endTurn('Looked.')] },
+    { contains: 'Release two', turns: writeTurns('5', releaseCommand('two'), 'release two') },
+    { contains: 'Release three', turns: writeTurns('6', releaseCommand('three'), 'release three') },
     { contains: 'Hold on', turns: [{ blocks: [{ type: 'text', text: 'Holding. ' }, { type: 'pause', name: 'turn' }, { type: 'text', text: 'Released.' }], stop_reason: 'end_turn' }] },
   ],
   aux: { blocks: [{ type: 'text', text: 'Title' }], stop_reason: 'end_turn' },
@@ -42,7 +48,7 @@ run(async () => {
   fs.writeFileSync(scenarioFile, JSON.stringify(scenario));
   const p = await startPlatform(h, { buildDir: opt('--build'), projectDir: opt('--project'), scenarioFile });
   const call = apiClient(p.web);
-  const raw = (method, route) => fetch(p.web + route, { method });
+  const raw = (method, route, body) => fetch(p.web + route, body === undefined ? { method } : { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   const app = await call('POST', '/api/workspaces/default/apps', { name: 'Versions' });
   const A = `/api/workspaces/default/apps/${app.id}`;
   const runId = (await call('POST', `${A}/runs`, {})).id;
@@ -134,5 +140,67 @@ run(async () => {
     assert.equal((await raw('POST', `${A}/versions/99/restore`)).status, 404);
     assert.equal((await raw('GET', `${A}/versions?limit=0`)).status, 400);
     assert.equal((await raw('GET', `${A}/versions/1/diff?from=x`)).status, 400);
+  });
+
+  const publish = async () => {
+    const view = await call('GET', `${A}/agents`);
+    assert.ok(view.draftHash, `the draft has a valid agents.json: ${JSON.stringify(view).slice(0, 600)}`);
+    await call('POST', `${A}/agents/approval`, { approvalHash: view.draftHash });
+    await call('POST', `${A}/publish`);
+    return (await call('GET', `${A}/releases`)).items[0];
+  };
+  const livePage = async () => {
+    const shown = (await call('GET', A)).publishedPreview;
+    const page = await previewGet(shown.url);
+    assert.equal(page.status, 200);
+    return { digest: shown.digest, html: page.body.toString() };
+  };
+  const agentRun = (agentId) => raw('POST', `${A}/agent-runs`, { agentId, prompt: 'Hello' });
+  const releases = {};
+  const pages = {};
+
+  await check('publishing a version, then a later one, records two releases with their builds and approved agents', async () => {
+    history = (await call('GET', `${A}/runs/${runId}/chat`)).messages;  // with the held turn
+    await turn('Release two');
+    releases.two = await publish();
+    pages.two = await livePage();
+    await turn('Release three');
+    releases.three = await publish();
+    pages.three = await livePage();
+    const versions = (await call('GET', `${A}/versions`)).items;
+    assert.deepEqual([releases.two.number, releases.two.version, releases.two.via], [1, versions[1].number, 'publish']);
+    assert.deepEqual([releases.three.number, releases.three.version], [2, versions[0].number]);
+    assert.equal(releases.two.buildDigest, versions[1].buildDigest);
+    assert.equal(releases.two.request, 'Release two');
+    assert.deepEqual(releases.two.approval.agents, ['two']);
+    assert.deepEqual(releases.three.approval.agents, ['three']);
+    assert.notEqual(pages.two.digest, pages.three.digest);
+    assert.equal(pages.three.digest, releases.three.buildDigest);
+    assert.deepEqual((await call('GET', `${A}/releases`)).items.map((r) => [r.number, r.live]), [[2, true], [1, false]]);
+  });
+
+  await check('rolling back to the first release serves its build with its approved agents; the draft is untouched', async () => {
+    const draftBefore = await call('GET', `${A}/agents`);
+    const made = await call('POST', `${A}/releases/1/rollback`);
+    assert.deepEqual([made.number, made.via, made.rolledBackFrom, made.version, made.live], [3, 'rollback', 1, releases.two.version, true]);
+    assert.equal(made.approval.hash, releases.two.approval.hash);
+    const live = await livePage();
+    assert.equal(live.digest, releases.two.buildDigest);
+    assert.equal(live.html, pages.two.html, 'the published page serves release 1\'s build');
+    // The published app runs release 1's approved agents, and only those.
+    assert.equal((await agentRun('two')).status, 201);
+    const gone = await agentRun('three');
+    assert.equal(gone.status, 404);
+    assert.equal((await gone.json()).error.code, 'agent_not_found');
+    const after = await call('GET', `${A}/agents`);
+    assert.equal(after.published.hash, releases.two.approval.hash);
+    assert.equal(after.draftHash, draftBefore.draftHash, 'the draft agents.json is the builder\'s still');
+    assert.equal(after.approvalStatus, 'approved', 'the draft\'s approval stands');
+    assert.equal((await call('GET', A)).preview.digest, releases.three.buildDigest, 'the draft preview is the latest build still');
+    assert.deepEqual((await call('GET', `${A}/releases`)).items.map((r) => [r.number, r.live]), [[3, true], [2, false], [1, false]]);
+    // Unknown releases are 404s and change nothing.
+    assert.equal((await raw('POST', `${A}/releases/99/rollback`)).status, 404);
+    assert.equal((await raw('POST', `${A}/releases/x/rollback`)).status, 404);
+    assert.equal((await call('GET', `${A}/releases`)).items.length, 3);
   });
 });

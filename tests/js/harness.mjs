@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
+import http from 'node:http';
 import path from 'node:path';
 
 export function harness(prefix) {
@@ -318,4 +319,19 @@ export async function waitUntil(what, pred, ms = 30000, every = 50) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, every));
   }
+}
+
+// GET `url` from the server on 127.0.0.1 at `port` (default the URL's own), with the URL's host
+// as the Host header: *.preview.localhost need not resolve here.
+export function previewGet(url, port) {
+  const u = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port: port ?? u.port, path: u.pathname + u.search, headers: { host: u.host } }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }

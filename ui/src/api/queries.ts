@@ -8,10 +8,12 @@ import type {
   AgentRunSummary,
   AgentsView,
   App,
+  AppRelease,
   IntegrationsView,
   Me,
   Member,
   OAuthClientConfig,
+  Page,
   ProviderDetection,
   PublishReview,
   Run,
@@ -39,6 +41,7 @@ export const keys = {
   agentRun: (ws: string, app: string, run: string) => `${keys.app(ws, app)}/agent-runs/${encodeURIComponent(run)}`,
   agentRunMessages: (ws: string, app: string, run: string) => `${keys.agentRun(ws, app, run)}/messages`,
   reviews: (ws: string, app: string) => `${keys.app(ws, app)}/reviews`,
+  releases: (ws: string, app: string) => `${keys.app(ws, app)}/releases?limit=10`,
 };
 
 const quiet: SWRConfiguration = { revalidateOnFocus: false };
@@ -59,6 +62,8 @@ export const useOAuthClients = (ws: string, active: boolean) =>
   useSWR<{ providers: OAuthClientConfig[] }>(active ? keys.oauthClients(ws) : null, fetcher, quiet);
 export const useReviews = (ws: string, app: string, active: boolean) =>
   useSWR<{ reviews: PublishReview[] }>(active ? keys.reviews(ws, app) : null, fetcher, quiet);
+export const useReleases = (ws: string, app: string, active: boolean) =>
+  useSWR<Page<AppRelease>>(active ? keys.releases(ws, app) : null, fetcher, quiet);
 export const useMembers = (ws: string, active: boolean) => useSWR<{ members: Member[] }>(active ? keys.members(ws) : null, fetcher, quiet);
 /** Polled only while pending: a run's start publishes no event (only its end does). */
 export const useAgentRun = (ws: string, app: string, run: string) =>

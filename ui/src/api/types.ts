@@ -309,6 +309,24 @@ export interface PublishReview {
   decidedAt: number | null;
 }
 
+/** One publish, direct, through a review, or a rollback to an earlier release. */
+export interface AppRelease {
+  number: number;
+  /** The app version whose source went live. */
+  version: number;
+  /** The words of the turn that made that version. */
+  request: string;
+  buildDigest: string;
+  approval: { hash: string; approvedBy: string; approvedAt: number; agents: string[] } | null;
+  publishedBy: string;
+  publishedAt: number;
+  via: 'publish' | 'review' | 'rollback';
+  reviewId: string | null;
+  rolledBackFrom: number | null;
+  /** What viewers use now. */
+  live: boolean;
+}
+
 export interface Member {
   userId: string;
   email: string;

@@ -8,6 +8,7 @@ import { Spinner } from '../components/spinner';
 import { isAdmin } from '../members/roles';
 import { PublishNow } from './publish-now';
 import { PublishReadiness } from './publish-readiness';
+import { ReleasesList } from './releases-list';
 import { RequestReviewForm } from './request-review-form';
 import { ReviewRow } from './review-row';
 
@@ -50,6 +51,7 @@ export function PublishDialog({ open, onOpenChange, app, role }: { open: boolean
             </ul>
           ) : null}
         </section>
+        <ReleasesList workspaceId={app.workspaceId} appId={app.id} open={open} canRollBack={admin} />
         {decided.length ? (
           <section>
             <h3 className="text-sm font-semibold">Recent decisions</h3>

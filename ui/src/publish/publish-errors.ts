@@ -12,3 +12,9 @@ export const publishErrors = {
   draft_changed: 'The draft changed after this review was asked for, so it is no longer what was reviewed. Reject this review and ask for a new one of the current draft.',
   not_pending: 'This review was decided already; the list now shows how.',
 };
+
+/** A rollback's refusals: the release's build is what viewers would be shown again. */
+export const rollBackErrors = {
+  no_build: 'That release’s build is no longer stored, so it cannot be published again. Publish a newer release instead.',
+  not_found: 'That release is not in this app’s history; the list now shows what is.',
+};

@@ -10,6 +10,7 @@ export function usePublishAction(workspaceId: string, appId: string) {
     const ok = await send(request);
     void mutate(keys.agents(workspaceId, appId));
     void mutate(keys.reviews(workspaceId, appId));
+    void mutate(keys.releases(workspaceId, appId));
     // A publish moves the published page to the draft's build.
     void mutate(keys.app(workspaceId, appId));
     return ok;
