@@ -11,7 +11,9 @@
 // address holds them); at 390 px nothing scrolls sideways but the code boxes (the long line
 // scrolls inside its box). An app without versions says when the first appears; a viewer's
 // 403 is a sentence. Screenshots code-view-desktop, code-view-diff-desktop, code-view-phone,
-// code-view-diff-phone.
+// code-view-diff-phone. Then releases (issue 35): two publishes listed in the publish dialog, the
+// live one marked, a rollback to the first after its confirmation (publish-releases-desktop,
+// publish-rollback-confirm, publish-releases-phone).
 //
 // Usage: node browser/e2e-code-view.mjs --build DIR --project DIR
 import assert from 'node:assert/strict';
@@ -280,6 +282,43 @@ run(async () => {
     // Version 3's changes undo version 2's: the due-date file removed, the old line back.
     const undone = await call('GET', `${A}/versions/3/diff`);
     assert.deepEqual(undone.files.map((f) => [f.path, f.status]), [['src/App.tsx', 'modified'], ['src/due-date.ts', 'removed']]);
+  });
+
+  await check('the publish dialog lists the releases, the live one marked; rolling back asks first, then publishes release 1 again', async () => {
+    // Release 1: version 3; release 2: version 4 (version 2's content restored).
+    await call('POST', `${A}/publish`);
+    await call('POST', `${A}/versions/2/restore`);
+    await call('POST', `${A}/publish`);
+    const [second, first] = (await call('GET', `${A}/releases`)).items;
+    assert.deepEqual([second.number, second.version, first.number, first.version], [2, 4, 1, 3]);
+    await page.goto(codePage);
+    await page.getByTestId('publish-button').click();
+    const list = page.getByTestId('releases');
+    await list.locator('[data-testid=release-2][data-live=true]').waitFor();
+    await list.locator('[data-testid=release-2]').getByText('“Restored version 2”').waitFor();
+    await list.locator('[data-testid=release-1][data-live=false]').getByText('Published by', { exact: false }).waitFor();
+    assert.equal(await list.getByTestId('roll-back-2').count(), 0, 'the live release has no rollback');
+    await screenshot(page, tmp, 'publish-releases-desktop');
+    await list.getByTestId('roll-back-1').click();
+    const ask = page.getByRole('alertdialog', { name: 'Roll back to release 1' });
+    await ask.getByText(/The draft and its approval stay as they are, and so does the published data/).waitFor();
+    await screenshot(page, tmp, 'publish-rollback-confirm');
+    await ask.getByTestId('roll-back-confirm').click();
+    await list.locator('[data-testid=release-3][data-live=true]').getByText('again: release 1').waitFor();
+    const shown = await call('GET', A);
+    assert.equal(shown.publishedPreview.digest, first.buildDigest, 'the published page shows release 1’s build');
+    assert.equal(shown.preview.digest, second.buildDigest, 'the draft preview is untouched');
+    assert.equal((await versions()).items[0].number, 4, 'a rollback makes no version');
+  });
+
+  await check('390 px: the releases in the publish dialog, nothing sideways', async () => {
+    await small.goto(codePage);
+    await small.getByTestId('publish-button').click();
+    await small.getByTestId('release-3').waitFor();
+    await small.getByTestId('release-1').scrollIntoViewIfNeeded();
+    const m = await sideways();
+    assert.ok(m.scrollWidth <= m.vw, `the page scrolls sideways: ${m.scrollWidth} > ${m.vw}`);
+    await screenshot(small, tmp, 'publish-releases-phone');
   });
 
   await check('a viewer (the server’s 403) reads a sentence, not an error', async () => {
