@@ -10,6 +10,8 @@ if [ ! -f "$BUILD/build.ninja" ]; then
     -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debugoptimized >/dev/null
 fi
 ninja -C "$BUILD" $(cd "$BUILD" && ninja -t targets all | grep -o '^fuzz/fuzz_[a-z_]*' | sort -u) >/dev/null
+# FUZZ_BUILD_ONLY=1: build the targets and stop (scripts/test.sh builds them while the tests run).
+[ "${FUZZ_BUILD_ONLY:-0}" = 1 ] && exit 0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export ASAN_OPTIONS=detect_leaks=1
 mkdir -p fuzz/artifacts

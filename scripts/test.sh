@@ -34,6 +34,14 @@ fi
 # 299 s together, against 287 s one after the other).
 ninja -C build
 stage build
+# The fuzz targets' clang build (ASan+UBSan, about 200 s of both cores) runs beside the tests at
+# the lowest priority: it takes only the CPU the tests leave idle (they mostly wait on their
+# servers, CLIs and Chromium), and the fuzz stage below finds it built.
+fuzz_build_pid=
+if [ "${SKIP_FUZZ:-0}" != 1 ]; then
+  (FUZZ_BUILD_ONLY=1 nice -n 19 bash scripts/fuzz-smoke.sh > build/fuzz-build.log 2>&1) &
+  fuzz_build_pid=$!
+fi
 status=0
 meson test -C build --print-errorlogs || status=$?
 stage tests
@@ -57,6 +65,8 @@ if [ "${SKIP_FUZZ:-0}" != 1 ]; then
   # 8 s per target, one target per core (a smoke run: every target starts, runs its corpus,
   # at most 65 files, and mutates a while); longer campaigns: scripts/fuzz-campaign.sh
   # (docs/fuzzing.md).
+  # A failed early build shows in its log and is tried again here, where its errors print.
+  wait "$fuzz_build_pid" || { echo "fuzz build beside the tests failed:"; tail -20 build/fuzz-build.log; }
   FUZZ_SECONDS=${FUZZ_SECONDS:-8} bash scripts/fuzz-smoke.sh || fuzz_status=$?
   stage fuzz
   if [ $fuzz_status -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
