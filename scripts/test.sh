@@ -9,8 +9,8 @@ cd "$(dirname "$0")/.."
 stage() { echo "stage $1: $((SECONDS - stage_start)) s (total $SECONDS s)"; stage_start=$SECONDS; }
 stage_start=0
 # Debian's Chromium and fonts for the builder-page tests (playwright-core drives it; nothing is
-# downloaded).
-bash scripts/setup.sh chromium fonts-dejavu-core fonts-liberation
+# downloaded); git and unzip read the version downloads back.
+bash scripts/setup.sh chromium fonts-dejavu-core fonts-liberation git unzip
 export PLATFORM_TEST_REQUIRE_BROWSER=1
 bash scripts/setup-runtimes.sh
 # The builder page (type-checked and built into ui/dist, which `meson install` installs).

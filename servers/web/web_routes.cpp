@@ -24,6 +24,7 @@
 #include "tool_routes.hpp"
 #include "version_routes.hpp"
 #include "release_routes.hpp"
+#include "version_export_routes.hpp"
 #include "ui_routes.hpp"
 #include "web_app.hpp"
 #include "workspace_routes.hpp"
@@ -53,6 +54,7 @@ namespace t = tool_routes;
 namespace i = integration_routes;
 namespace v = version_routes;
 namespace rel = release_routes;
+namespace vx = version_export_routes;
 
 // clang-format off
 constexpr route table[] = {
@@ -126,6 +128,10 @@ constexpr route table[] = {
   {"GET",    "/api/workspaces/{workspace}/apps/{app}/versions/{version}/file", app, R::draft_reader, none, v::get_version_file,
              "viewers see the published app only"},
   {"GET",    "/api/workspaces/{workspace}/apps/{app}/versions/{version}/diff", app, R::draft_reader, none, v::get_version_diff,
+             "viewers see the published app only"},
+  {"GET",    "/api/workspaces/{workspace}/apps/{app}/versions/{version}/zip",  app, R::draft_reader, none, vx::get_version_zip,
+             "viewers see the published app only"},
+  {"GET",    "/api/workspaces/{workspace}/apps/{app}/history.bundle",          app, R::draft_reader, none, vx::get_history_bundle,
              "viewers see the published app only"},
   {"POST",   "/api/workspaces/{workspace}/apps/{app}/versions/{version}/restore", app, R::admin_or_creator, none, v::restore_version,
              "only admins, owners and the app's creator restore a version (it changes the draft agents.json)"},

@@ -9,6 +9,7 @@
 //
 // Usage: node e2e-versions.mjs --build DIR --project DIR
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { endTurn, harness, previewGet, toolTurn, use, waitUntil } from './harness.mjs';
@@ -134,12 +135,40 @@ run(async () => {
     assert.equal((await call('GET', `${A}/versions`)).items[0].number, 4, 'nothing was restored');
   });
 
+  await check('a version downloads as a zip of its files, and the history as a git bundle git clones', async () => {
+    const zip = await raw('GET', `${A}/versions/3/zip`);
+    assert.equal(zip.status, 200);
+    assert.equal(zip.headers.get('content-type'), 'application/zip');
+    assert.equal(zip.headers.get('content-disposition'), 'attachment; filename="versions-v3.zip"');
+    const zipFile = path.join(tmp, 'v3.zip');
+    fs.writeFileSync(zipFile, Buffer.from(await zip.arrayBuffer()));
+    execFileSync('unzip', ['-q', zipFile, '-d', path.join(tmp, 'unzipped')]);
+    const v3 = await call('GET', `${A}/versions/3`);
+    for (const f of v3.files) {
+      assert.equal(fs.readFileSync(path.join(tmp, 'unzipped', 'versions-v3', f.path), 'utf8'), (await file(3, f.path)).content, f.path);
+    }
+    const bundle = await raw('GET', `${A}/history.bundle`);
+    assert.equal(bundle.status, 200);
+    const bundleFile = path.join(tmp, 'versions.bundle');
+    fs.writeFileSync(bundleFile, Buffer.from(await bundle.arrayBuffer()));
+    const repo = path.join(tmp, 'cloned');
+    execFileSync('git', ['clone', '-q', bundleFile, repo]);
+    const git = (...a) => execFileSync('git', ['-C', repo, ...a], { encoding: 'utf8' });
+    const versions = (await call('GET', `${A}/versions`)).items;
+    assert.deepEqual(git('log', '--format=%s').trim().split('\n'), versions.map((v) => v.request));
+    assert.equal(git('show', 'HEAD~1:src/step.ts'), helper, 'version 3 (one before the restore) has the helper');
+    assert.equal(fs.readFileSync(path.join(repo, 'src', 'App.tsx'), 'utf8'), app1, 'the checkout is the restored version 4');
+    assert.match(git('log', '-1', '--format=%B'), /Version: 4\nRestored-From: 1\n/);
+    git('fsck', '--strict');
+  });
+
   await check('bad input: an unknown or malformed version is 404, a bad limit 400', async () => {
     assert.equal((await raw('GET', `${A}/versions/99`)).status, 404);
     assert.equal((await raw('GET', `${A}/versions/abc`)).status, 404);
     assert.equal((await raw('POST', `${A}/versions/99/restore`)).status, 404);
     assert.equal((await raw('GET', `${A}/versions?limit=0`)).status, 400);
     assert.equal((await raw('GET', `${A}/versions/1/diff?from=x`)).status, 400);
+    assert.equal((await raw('GET', `${A}/versions/99/zip`)).status, 404);
   });
 
   const publish = async () => {
