@@ -284,6 +284,17 @@ run(async () => {
     assert.deepEqual(undone.files.map((f) => [f.path, f.status]), [['src/App.tsx', 'modified'], ['src/due-date.ts', 'removed']]);
   });
 
+  await check('the version shown downloads as a zip, and the history as a git bundle, from the page', async () => {
+    await page.goto(`${codePage}?version=2`);
+    const [zip] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-zip').click()]);
+    assert.equal(zip.suggestedFilename(), 'task-list-v2.zip');
+    const [bundle] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-bundle').click()]);
+    assert.equal(bundle.suggestedFilename(), 'task-list.bundle');
+    const saved = path.join(tmp, 'from-page.bundle');
+    await bundle.saveAs(saved);
+    assert.equal(fs.readFileSync(saved).subarray(0, 16).toString(), '# v2 git bundle\n');
+  });
+
   await check('the publish dialog lists the releases, the live one marked; rolling back asks first, then publishes release 1 again', async () => {
     // Release 1: version 3; release 2: version 4 (version 2's content restored).
     await call('POST', `${A}/publish`);

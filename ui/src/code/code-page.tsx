@@ -10,6 +10,7 @@ import { useCodePlace } from './use-code-place';
 import { useOlderVersions } from './use-older-versions';
 import { useVersionsFollowBuilder } from './use-versions-follow-builder';
 import { VersionPicker } from './version-picker';
+import { DownloadLinks } from './download-links';
 import { ViewSwitch } from './view-switch';
 
 const viewerSentence = 'Viewers see the published app only; the code is for the app’s makers.';
@@ -38,6 +39,7 @@ export function CodePage({ app, role }: { app: App; role: Role | undefined }) {
       <div className="flex min-w-0 flex-wrap items-center gap-2 border-b border-zinc-200 px-3 py-2 md:px-4">
         <ViewSwitch view={place.view} onChange={(view) => go({ view })} />
         {place.view === 'files' ? <VersionPicker versions={versions} selected={selected} onChange={(version) => go({ version })} /> : null}
+        <DownloadLinks workspaceId={app.workspaceId} appId={app.id} version={selected} />
       </div>
       {place.view === 'files' ? (
         <FilesView workspaceId={app.workspaceId} appId={app.id} version={selected} path={place.path} onOpen={(path) => go({ path, version: selected })} />
