@@ -359,12 +359,25 @@ bool chat_service::leave_behind(const turn& t, const builder_turn_record& rec, c
     const version_origin origin{key.run_id, request, t.req.settings.runtime_id, t.req.asked_by, std::nullopt};
     if (auto made = stored([&] { return db_.versions().record(key.workspace_id, key.app_id, turn_files, origin, build, now_ms()); }); !made) {
       std::fprintf(stderr, "web: version of app=%s not recorded: %s\n", key.app_id.c_str(), made.error().code.c_str());
+    } else if (*made) {
+      prune_versions(key);
     }
   }
   auto ended = stored([&] {
     return db_.end_turn(key, t.claim_token, {rec.status, rec.messages, rec.message_count, now_ms(), rec.stop_reason, rec.stop_message});
   });
   return ended && *ended;
+}
+
+// Retention after a turn's new version (never after a restore): a failure leaves the versions
+// for the next turn to prune.
+void chat_service::prune_versions(const run_key& key) {
+  version_retention rule;
+  if (cfg_.version_keep > 0) rule.keep_last = cfg_.version_keep;
+  if (cfg_.version_max_age_days > 0) rule.max_age_ms = cfg_.version_max_age_days * 86400000LL;
+  if (auto pruned = db_.versions().prune(key.workspace_id, key.app_id, rule, now_ms()); !pruned) {
+    std::fprintf(stderr, "web: versions of app=%s not pruned: %s\n", key.app_id.c_str(), pruned.error().code.c_str());
+  }
 }
 
 result<void> chat_service::request_stop(const run_key& key) {

@@ -78,6 +78,7 @@ class chat_service {
   nlohmann::json worker_request(const turn& t, source_files& draft_files);
   result<void> stream_turn(turn& t, builder_turn& bt, chat_service_turn_io& io, const nlohmann::json& body,
                            const source_files& draft_files, const worker_client*& worker);
+  void prune_versions(const run_key& key);
   bool leave_behind(const turn& t, const builder_turn_record& rec, const std::optional<run_usage>& usage,
                     const worker_client& worker);
   void housekeeping();  // lease renewal and stale stream recovery

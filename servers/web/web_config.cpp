@@ -166,6 +166,12 @@ result<config> config_from_env(const std::string& exe_path) {
   auto unreachable = env_number("PLATFORM_AGENT_RUN_UNREACHABLE_MS", c.agent_run_unreachable_limit.count(), 100, 86400000);
   if (!unreachable) return tl::unexpected(unreachable.error());
   c.agent_run_unreachable_limit = std::chrono::milliseconds(*unreachable);
+  auto keep = env_number("PLATFORM_VERSION_KEEP", c.version_keep, 0, 1000000);
+  if (!keep) return tl::unexpected(keep.error());
+  c.version_keep = *keep;
+  auto max_age = env_number("PLATFORM_VERSION_MAX_AGE_DAYS", c.version_max_age_days, 0, 36500);
+  if (!max_age) return tl::unexpected(max_age.error());
+  c.version_max_age_days = *max_age;
   if (auto actions = http_action_settings(c); !actions) return tl::unexpected(actions.error());
   c.ui_dir = env("PLATFORM_UI_DIR", default_ui_dir(exe_path));
   return c;

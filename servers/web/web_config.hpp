@@ -2,6 +2,7 @@
 // platform-web's settings, all from the environment (docs/operations.md lists them).
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -76,6 +77,11 @@ struct config {
   // per window (PLATFORM_TOOL_REPAIR_MAX_RUNS, PLATFORM_TOOL_REPAIR_WINDOW_MS).
   int tool_repair_max_runs = 2;
   std::chrono::milliseconds tool_repair_window{3600000};
+  // Version retention (docs/versions.md): after a builder turn's version, an app keeps its newest
+  // PLATFORM_VERSION_KEEP versions (0: every one) and none older than
+  // PLATFORM_VERSION_MAX_AGE_DAYS (0: no age limit), but always its latest and every released one.
+  std::int64_t version_keep = 500;
+  std::int64_t version_max_age_days = 0;
   // PLATFORM_UI_DIR: the built builder page (index.html, assets/). Unset: from the executable's
   // directory upwards, an installed `share/platform/ui` or a checkout's built `ui/dist`, else
   // the checkout's `ui/dist` to be built. Empty: none (the "not built" page).

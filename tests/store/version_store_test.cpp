@@ -137,3 +137,49 @@ TEST_CASE("versions: two writers at once get consecutive numbers, none lost") {
     CHECK(*numbers.rbegin() == 2 * each);
   }
 }
+
+TEST_CASE("versions: retention prunes by count and age, never the latest or a released one; the rest stay whole") {
+  for (const auto& b : store_test::backends("platform-versions-prune-")) {
+    CAPTURE(b.name);
+    auto db = b.open();
+    const std::string ws = vs_uid("ws"), app = vs_uid("app");
+    REQUIRE(db->put_workspace(ws, "Workspace", 1000));
+    REQUIRE(db->create_app({app, ws, "App", "u1", "", "", "{}", 1000}));
+    auto& vs = db->versions();
+    std::vector<source_files> history;
+    source_files files{{"src/shared.ts", "the same in every version"}};
+    for (int n = 1; n <= 10; ++n) {
+      files["src/App.tsx"] = "version " + std::to_string(n) + " " + vs_uid("c");
+      if (n == 2) files["src/only-two.ts"] = "only in version 2 " + vs_uid("c");
+      if (n == 3) files.erase("src/only-two.ts");
+      REQUIRE(vs.record(ws, app, files, turn("r", "step " + std::to_string(n)), std::nullopt, n * 1000).value());
+      history.push_back(files);
+    }
+    // Version 3 goes live: a release names it.
+    REQUIRE(db->governance().replace_draft(ws, app, history[2], 20000));
+    REQUIRE(db->previews().put_build("sha256:prune-build", {{"index.html", "x"}}, 20000));
+    REQUIRE(db->previews().set_app_preview(ws, app, source_scope::draft, "sha256:prune-build", 20000));
+    REQUIRE(db->governance().publish(ws, app, "admin1", 20000).value() == publish_outcome::published);
+    REQUIRE(db->previews().publish_preview(ws, app, 20000).value());
+    REQUIRE(db->releases().record_publish(ws, app, {"admin1", 20000, release_via::publish, ""}).value()->version == 3);
+    const std::string only_two = version_blob_digest(history[1].at("src/only-two.ts"));
+    REQUIRE(vs.blob(only_two).value());
+
+    CHECK(vs.prune(ws, app, {}, 30000).value().empty());  // no rule: every version stays
+    CHECK(vs.prune(ws, app, {4, std::nullopt}, 30000).value() == std::vector<std::int64_t>{1, 2, 4, 5, 6});
+    std::vector<std::int64_t> left;
+    for (const auto& v : vs.list(ws, app, {100, std::nullopt}).value()) left.push_back(v.number);
+    CHECK(left == std::vector<std::int64_t>{10, 9, 8, 7, 3});
+    for (int n : {3, 7, 8, 9, 10}) CHECK(vs.files(ws, app, n).value() == std::optional<source_files>(history[n - 1]));
+    CHECK_FALSE(vs.files(ws, app, 2).value());
+    CHECK_FALSE(vs.blob(only_two).value());  // held by version 2 only
+    CHECK(vs.blob(version_blob_digest("the same in every version")).value());
+    // By age: versions older than 2.5 s at 10 s go (7 at 7 s stays), the latest and 3 stay.
+    CHECK(vs.prune(ws, app, {std::nullopt, 2500}, 10000).value() == std::vector<std::int64_t>{7});
+    // A new version after pruning still reads whole and numbers on.
+    files["src/App.tsx"] = "version 11";
+    REQUIRE(vs.record(ws, app, files, turn("r", "step 11"), std::nullopt, 11000).value()->number == 11);
+    CHECK(vs.files(ws, app, 11).value() == std::optional<source_files>(files));
+    CHECK(vs.files(ws, app, 8).value() == std::optional<source_files>(history[7]));
+  }
+}

@@ -4,6 +4,7 @@
 // meanwhile waits on it through its foreign key, then finds no app), then its builder and agent
 // runs (a claim racing the check waits, then finds no run; one that came first is seen as live).
 #include "sql_app_deletion.hpp"
+#include "sql_version_rows.hpp"
 
 #include <algorithm>
 #include <initializer_list>
@@ -82,6 +83,7 @@ result<app_deletion> delete_app_rows(connection& c, std::string_view ws, std::st
   if (!shown) return tl::unexpected(shown.error());
 
   // The file contents only this app's versions hold (a blob is shared by content).
+  if (auto gc = lock_blob_collection(c, true); !gc) return tl::unexpected(gc.error());
   if (auto r = exec_delete(c,
                            "DELETE FROM version_blobs WHERE digest IN (SELECT digest FROM app_version_files" +
                                std::string(of_the_app) +

@@ -24,6 +24,9 @@ using sized_manifest = std::map<std::string, version_manifest_entry>;
 // Versions and releases of one app are written one writer at a time (PostgreSQL's advisory
 // lock for the transaction; SQLite has one writer anyway).
 result<void> lock_app_history(connection& c, std::string_view ws, std::string_view app);
+// The collection of unreferenced file contents (version_blobs) against the writers that may
+// name one: recording takes it shared, pruning and deleting an app exclusive.
+result<void> lock_blob_collection(connection& c, bool exclusive);
 // Version `number`'s files as digests and sizes (empty when there is no such version).
 result<sized_manifest> version_manifest_of(connection& c, std::string_view ws, std::string_view app, std::int64_t number);
 // Version `number`'s files with their contents; nullopt without that version.

@@ -5,6 +5,7 @@
 #include "sql_version_store.hpp"
 
 #include <algorithm>
+#include <set>
 
 #include "platform/api_error.hpp"
 #include "platform/source_digest.hpp"
@@ -99,6 +100,16 @@ result<std::vector<row>> numbered_rows(executor& ex, std::string_view table, std
   return ex.query(q, p);
 }
 
+result<void> lock_blob_collection(connection& c, bool exclusive) {
+  // Recording a version takes this shared, pruning exclusive: a blob one app's turn is about to
+  // name (inserted "if missing", so possibly already there) is never collected under it.
+  if (c.kind() != dialect::postgres) return {};
+  auto lock = c.exec(exclusive ? "SELECT pg_advisory_xact_lock(hashtext('version_blobs'))"
+                               : "SELECT pg_advisory_xact_lock_shared(hashtext('version_blobs'))", {});
+  if (!lock) return tl::unexpected(lock.error());
+  return {};
+}
+
 result<void> lock_app_history(connection& c, std::string_view ws, std::string_view app) {
   // Writers of one app take turns on PostgreSQL (SQLite has one writer anyway): each reads the
   // latest version or release the other just wrote, rather than colliding on its number.
@@ -119,6 +130,7 @@ result<std::optional<app_version>> record_version_in(connection& c, std::string_
   }
   const std::string digest = source_digest(files);
   if (auto locked = lock_app_history(c, ws, app); !locked) return tl::unexpected(locked.error());
+  if (auto gc = lock_blob_collection(c, false); !gc) return tl::unexpected(gc.error());
   auto top = c.exec("SELECT MAX(number) FROM app_versions WHERE workspace_id = ? AND app_id = ?", {v(ws), v(app)});
   if (!top) return tl::unexpected(top.error());
   std::int64_t latest = top->data.empty() || !top->data.front()[0] ? 0 : to_int(top->data.front()[0]);
@@ -242,6 +254,57 @@ class sql_version_store final : public version_store {
     if (!rows) return tl::unexpected(rows.error());
     if (rows->empty()) return std::optional<std::string>();
     return std::optional<std::string>(to_text(rows->front()[0]));
+  }
+
+  result<std::vector<std::int64_t>> prune(std::string_view ws, std::string_view app, const version_retention& rule,
+                                          std::int64_t now) override {
+    std::vector<std::int64_t> pruned;
+    if (rule.keeps_all()) return pruned;
+    auto r = ex_.in_transaction([&](connection& c) -> result<void> {
+      if (auto locked = lock_app_history(c, ws, app); !locked) return tl::unexpected(locked.error());
+      if (auto gc = lock_blob_collection(c, true); !gc) return tl::unexpected(gc.error());
+      const params key{v(ws), v(app)};
+      auto rows = c.exec("SELECT number, created_at FROM app_versions WHERE workspace_id = ? AND app_id = ? ORDER BY number", key);
+      if (!rows) return tl::unexpected(rows.error());
+      std::vector<version_stamp> stamps;
+      for (const auto& x : rows->data) stamps.push_back({to_int(x[0]), to_int(x[1])});
+      auto named = c.exec("SELECT DISTINCT version_number FROM app_releases WHERE workspace_id = ? AND app_id = ?", key);
+      if (!named) return tl::unexpected(named.error());
+      std::set<std::int64_t> released;
+      for (const auto& x : named->data) released.insert(to_int(x[0]));
+      pruned = prunable_versions(stamps, released, rule, now);
+      if (pruned.empty()) return {};
+      const std::set<std::int64_t> gone(pruned.begin(), pruned.end());
+      // The first kept version after each pruned run is written whole first: the later ones
+      // read their manifests from it rather than through deltas that are about to go.
+      for (std::size_t i = 0; i + 1 < stamps.size(); ++i) {
+        const std::int64_t kept = stamps[i + 1].number;
+        if (!gone.contains(stamps[i].number) || gone.contains(kept)) continue;
+        auto m = version_manifest_of(c, ws, app, kept);
+        if (!m) return tl::unexpected(m.error());
+        auto old = c.exec("DELETE FROM app_version_files WHERE workspace_id = ? AND app_id = ? AND number = ?", {v(ws), v(app), v(kept)});
+        if (!old) return tl::unexpected(old.error());
+        for (const auto& [path, e] : *m) {
+          auto f = c.exec("INSERT INTO app_version_files (workspace_id, app_id, number, path, digest, bytes) VALUES (?, ?, ?, ?, ?, ?)",
+                          {v(ws), v(app), v(kept), v(path), v(e.digest), v(e.bytes)});
+          if (!f) return tl::unexpected(f.error());
+        }
+        auto whole = c.exec("UPDATE app_versions SET full_manifest = 1 WHERE workspace_id = ? AND app_id = ? AND number = ?",
+                            {v(ws), v(app), v(kept)});
+        if (!whole) return tl::unexpected(whole.error());
+      }
+      for (std::int64_t n : pruned) {
+        for (std::string_view table : {"app_version_files", "app_versions"}) {
+          auto d = c.exec("DELETE FROM " + std::string(table) + " WHERE workspace_id = ? AND app_id = ? AND number = ?", {v(ws), v(app), v(n)});
+          if (!d) return tl::unexpected(d.error());
+        }
+      }
+      auto blobs = c.exec("DELETE FROM version_blobs WHERE NOT EXISTS (SELECT 1 FROM app_version_files f WHERE f.digest = version_blobs.digest)", {});
+      if (!blobs) return tl::unexpected(blobs.error());
+      return {};
+    });
+    if (!r) return tl::unexpected(r.error());
+    return pruned;
   }
 
   result<std::optional<source_files>> files(std::string_view ws, std::string_view app, std::int64_t number) override {

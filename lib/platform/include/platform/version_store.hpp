@@ -11,6 +11,7 @@
 #include "platform/app_version.hpp"
 #include "platform/error.hpp"
 #include "platform/governance_store.hpp"
+#include "platform/version_retention.hpp"
 
 namespace platform {
 
@@ -38,6 +39,10 @@ class version_store {
   virtual result<std::optional<app_version>> latest(std::string_view workspace_id, std::string_view app_id) = 0;
   // One stored file content by its digest.
   virtual result<std::optional<std::string>> blob(std::string_view digest) = 0;
+  // Deletes the versions `rule` prunes (version_retention.hpp) in one transaction, the later
+  // ones staying whole, and the file contents no version holds any more; the numbers pruned.
+  virtual result<std::vector<std::int64_t>> prune(std::string_view workspace_id, std::string_view app_id,
+                                                  const version_retention& rule, std::int64_t now) = 0;
   // Every file of a version (the restore's content); nullopt without that version.
   virtual result<std::optional<source_files>> files(std::string_view workspace_id, std::string_view app_id,
                                                     std::int64_t number) = 0;
