@@ -284,6 +284,23 @@ run(async () => {
     assert.deepEqual(undone.files.map((f) => [f.path, f.status]), [['src/App.tsx', 'modified'], ['src/due-date.ts', 'removed']]);
   });
 
+  await check('Changes compares any two versions: version 3 against 1 (the same files), then against 2', async () => {
+    await page.goto(`${codePage}?view=changes&version=3`);
+    await page.locator('[data-testid=diff-view][data-version="3"]').getByText('Compared with version 2.', { exact: false }).waitFor();
+    await page.getByTestId('compare-picker').selectOption('1');
+    await page.waitForURL(/view=changes&version=3&from=1$/);
+    await page.getByText('Version 3 and version 1 have the same files.').waitFor();
+    await page.getByTestId('compare-picker').selectOption('2');
+    await page.waitForURL(/from=2$/);
+    const files = page.getByTestId('diff-files');
+    await files.locator('[data-path="src/due-date.ts"]').waitFor();
+    assert.deepEqual(await files.locator('button').evaluateAll((bs) => bs.map((b) => b.dataset.path)), ['src/App.tsx', 'src/due-date.ts']);
+    await screenshot(page, tmp, 'code-view-compare');
+    // Another version in the list compares with the one before it again.
+    await page.getByTestId('version-2').click();
+    await page.waitForURL(/view=changes&version=2$/);
+  });
+
   await check('the version shown downloads as a zip, and the history as a git bundle, from the page', async () => {
     await page.goto(`${codePage}?version=2`);
     const [zip] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-zip').click()]);

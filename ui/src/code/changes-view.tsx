@@ -15,8 +15,8 @@ interface Older {
 }
 
 /** Each turn's changes: the versions newest first beside (below md: above, folded) the diff of
- *  the chosen one. */
-export function ChangesView({ workspaceId, appId, versions, selected, onSelect, older }: { workspaceId: string; appId: string; versions: VersionSummary[]; selected: number; onSelect: (n: number) => void; older: Older }) {
+ *  the chosen one, against the one before it or the version `from`. */
+export function ChangesView({ workspaceId, appId, versions, selected, onSelect, from, onCompare, older }: { workspaceId: string; appId: string; versions: VersionSummary[]; selected: number; onSelect: (n: number) => void; from: number | null; onCompare: (from: number | null) => void; older: Older }) {
   const [listOpen, setListOpen] = useState(false);
   const summary = versions.find((v) => v.number === selected);
   return (
@@ -40,7 +40,17 @@ export function ChangesView({ workspaceId, appId, versions, selected, onSelect, 
         </CollapsiblePanel>
       </aside>
       <section className="min-w-0 flex-1 p-3 md:overflow-y-auto md:p-4" aria-label="Changes">
-        <DiffView workspaceId={workspaceId} appId={appId} version={selected} summary={summary} latest={versions[0]?.number ?? selected} onRestored={onSelect} />
+        <DiffView
+          workspaceId={workspaceId}
+          appId={appId}
+          version={selected}
+          summary={summary}
+          latest={versions[0]?.number ?? selected}
+          onRestored={onSelect}
+          versions={versions}
+          from={from}
+          onCompare={onCompare}
+        />
       </section>
     </div>
   );

@@ -44,7 +44,16 @@ export function CodePage({ app, role }: { app: App; role: Role | undefined }) {
       {place.view === 'files' ? (
         <FilesView workspaceId={app.workspaceId} appId={app.id} version={selected} path={place.path} onOpen={(path) => go({ path, version: selected })} />
       ) : (
-        <ChangesView workspaceId={app.workspaceId} appId={app.id} versions={versions} selected={selected} onSelect={(version) => go({ version })} older={older} />
+        <ChangesView
+          workspaceId={app.workspaceId}
+          appId={app.id}
+          versions={versions}
+          selected={selected}
+          onSelect={(version) => go({ version, from: null })}
+          from={place.from}
+          onCompare={(from) => go({ from })}
+          older={older}
+        />
       )}
     </div>
   );

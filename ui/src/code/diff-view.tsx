@@ -7,12 +7,13 @@ import { FileDiff, fileDiffId } from './file-diff';
 import { LineCounts } from './line-counts';
 import { RestoreVersionButton } from './restore-version-button';
 import { StatusBadge } from './status-badge';
+import { ComparePicker } from './compare-picker';
 import { versionTime } from './version-label';
 
-/** What one version changed against the one before it: which turn, the files, then each
- *  file's diff. */
-export function DiffView({ workspaceId, appId, version, summary, latest, onRestored }: { workspaceId: string; appId: string; version: number; summary: VersionSummary | undefined; latest: number; onRestored: (n: number) => void }) {
-  const { data, error } = useVersionDiff(workspaceId, appId, version);
+/** What one version changed against the one before it, or against any other version: which
+ *  turn, the files, then each file's diff. */
+export function DiffView({ workspaceId, appId, version, summary, latest, onRestored, versions, from, onCompare }: { workspaceId: string; appId: string; version: number; summary: VersionSummary | undefined; latest: number; onRestored: (n: number) => void; versions: VersionSummary[]; from: number | null; onCompare: (from: number | null) => void }) {
+  const { data, error } = useVersionDiff(workspaceId, appId, version, from);
   const additions = data?.files.reduce((n, f) => n + f.additions, 0) ?? 0;
   const deletions = data?.files.reduce((n, f) => n + f.deletions, 0) ?? 0;
   return (
@@ -45,6 +46,7 @@ export function DiffView({ workspaceId, appId, version, summary, latest, onResto
             </a>
           ) : null}
           {summary?.restoredFrom ? <span>Restored from version {summary.restoredFrom}.</span> : null}
+          <ComparePicker versions={versions} version={version} from={from} onChange={onCompare} />
         </p>
         <RestoreVersionButton workspaceId={workspaceId} appId={appId} version={version} latest={latest} onRestored={onRestored} />
       </div>
@@ -53,7 +55,9 @@ export function DiffView({ workspaceId, appId, version, summary, latest, onResto
       ) : !data ? (
         <Spinner label="Loading the changes" />
       ) : data.files.length === 0 ? (
-        <p className="rounded-lg border border-dashed border-zinc-300 px-4 py-6 text-center text-sm text-zinc-500">This version changed no files.</p>
+        <p className="rounded-lg border border-dashed border-zinc-300 px-4 py-6 text-center text-sm text-zinc-500">
+          {from === null ? 'This version changed no files.' : `Version ${version} and version ${from} have the same files.`}
+        </p>
       ) : (
         <>
           <ul className="divide-y divide-zinc-100 rounded-lg border border-zinc-200 bg-white" data-testid="diff-files">

@@ -11,7 +11,7 @@ export const versionKeys = {
   list: (ws: string, app: string) => `${keys.app(ws, app)}/versions?limit=50`,
   version: (ws: string, app: string, n: number) => `${keys.app(ws, app)}/versions/${n}`,
   file: (ws: string, app: string, n: number, path: string) => `${versionKeys.version(ws, app, n)}/file?path=${encodeURIComponent(path)}`,
-  diff: (ws: string, app: string, n: number) => `${versionKeys.version(ws, app, n)}/diff`,
+  diff: (ws: string, app: string, n: number, from: number | null) => `${versionKeys.version(ws, app, n)}/diff${from === null ? '' : `?from=${from}`}`,
 };
 
 export const useVersions = (ws: string, app: string, active: boolean) =>
@@ -24,5 +24,5 @@ export const useVersion = (ws: string, app: string, n: number | null) =>
   useSWR<VersionDetail>(n === null ? null : versionKeys.version(ws, app, n), fetcher, immutable);
 export const useVersionFile = (ws: string, app: string, n: number | null, path: string | null) =>
   useSWR<VersionFile>(n === null || path === null ? null : versionKeys.file(ws, app, n, path), fetcher, immutable);
-export const useVersionDiff = (ws: string, app: string, n: number | null) =>
-  useSWR<VersionDiff>(n === null ? null : versionKeys.diff(ws, app, n), fetcher, immutable);
+export const useVersionDiff = (ws: string, app: string, n: number | null, from: number | null = null) =>
+  useSWR<VersionDiff>(n === null ? null : versionKeys.diff(ws, app, n, from), fetcher, immutable);
