@@ -170,7 +170,8 @@ json review_json(const publish_review& r) {
           {"decidedBy", r.decided_by.empty() ? json(nullptr) : json(r.decided_by)},
           {"decisionNote", r.decision_note},
           {"createdAt", r.created_at},
-          {"decidedAt", r.decided_at == 0 ? json(nullptr) : json(r.decided_at)}};
+          {"decidedAt", r.decided_at == 0 ? json(nullptr) : json(r.decided_at)},
+          {"rollbackTo", r.rollback_to ? json(*r.rollback_to) : json(nullptr)}};
 }
 
 // The optional `note` of a review body; nullopt when a 400 was written.
@@ -196,6 +197,16 @@ void request_review(web_app& app, const route_call& call, httplib::Response& res
   r.requested_by = call.by->who.user_id;
   r.note = std::move(*note);
   r.created_at = now_ms();
+  // A rollback review names a release of this app to publish again.
+  if (auto to = call.body->find("rollbackTo"); to != call.body->end() && !to->is_null()) {
+    if (!to->is_number_integer() || to->get<std::int64_t>() < 1) {
+      return send_error(res, api_error::invalid_body, "rollbackTo must be the number of one of the app's releases");
+    }
+    auto release = app.db.releases().get(a.workspace_id, a.id, to->get<std::int64_t>());
+    if (!release) return send_store_error(res, release.error());
+    if (!*release) return send_error(res, api_error::not_found, "no such release of this app to roll back to");
+    r.rollback_to = (*release)->number;
+  }
   auto out = app.db.governance().request_review(r);
   if (!out) return send_store_error(res, out.error());
   if (*out == review_request_outcome::no_draft) return send_error(res, api_error::no_draft, "the app has no draft to review");
@@ -214,19 +225,48 @@ void list_reviews(web_app& app, const route_call& call, httplib::Response& res) 
   send_json(res, 200, compact_json(json({{"reviews", std::move(out)}})));
 }
 
-// Approving publishes the reviewed draft (as POST .../publish); rejecting only records it.
+namespace {
+
+// The release a pending rollback review asks for, checked before the review is approved: it
+// exists and its build is still stored (nullopt inside: not a rollback review). nullopt when an
+// error was written.
+std::optional<std::optional<app_release>> rollback_target(web_app& app, const app_record& a, const std::string& review_id,
+                                                          httplib::Response& res) {
+  auto all = app.db.governance().reviews(a.workspace_id, a.id, 50);
+  if (!all) return send_store_error(res, all.error()), std::nullopt;
+  for (const auto& r : *all) {
+    if (r.id != review_id || r.status != review_status::pending || !r.rollback_to) continue;
+    auto release = app.db.releases().get(a.workspace_id, a.id, *r.rollback_to);
+    if (!release) return send_store_error(res, release.error()), std::nullopt;
+    if (!*release) return send_error(res, api_error::not_found, "the release this review asks for is no longer in the app's history"), std::nullopt;
+    auto stored = app.db.previews().has_build((*release)->build_digest);
+    if (!stored) return send_store_error(res, stored.error()), std::nullopt;
+    if (!*stored) return send_error(res, api_error::no_build, "that release's build is no longer stored, so it cannot be published again"), std::nullopt;
+    return std::optional<std::optional<app_release>>(std::move(*release));
+  }
+  return std::optional<std::optional<app_release>>(std::optional<app_release>());
+}
+
+}  // namespace
+
+// Approving publishes the reviewed draft (as POST .../publish), or for a rollback review the
+// release it names (as POST .../releases/{n}/rollback); rejecting only records it.
 void decide_review(web_app& app, const route_call& call, httplib::Response& res, bool approve) {
   const app_record& a = *call.app;
   const std::string& review_id = call.ids.at(2);
   auto note = note_of(*call.body, res);
   if (!note) return;
-  if (approve && !has_draft_build(app, a, res)) return;
+  auto target = approve ? rollback_target(app, a, review_id, res) : std::optional<std::optional<app_release>>(std::optional<app_release>());
+  if (!target) return;
+  if (approve && !*target && !has_draft_build(app, a, res)) return;
   auto out = app.db.governance().decide_review(a.workspace_id, a.id, review_id, approve, call.by->who.user_id,
                                                *note, now_ms());
   if (!out) return send_store_error(res, out.error());
   switch (*out) {
     case review_decision_outcome::decided:
-      if (approve) {
+      if (approve && *target) {
+        if (!release_routes::roll_back_for_review(app, a, (*target)->number, {call.by->who.user_id, now_ms(), release_via::rollback, review_id}, res)) return;
+      } else if (approve) {
         publish_build(app, a);
         release_routes::record_release(app, a, {call.by->who.user_id, now_ms(), release_via::review, review_id});
       }

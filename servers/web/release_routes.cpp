@@ -68,21 +68,36 @@ void list_releases(web_app& app, const route_call& call, httplib::Response& res)
   send_json(res, 200, body.dump());
 }
 
-void roll_back(web_app& app, const route_call& call, httplib::Response& res) {
-  const app_record& a = *call.app;
-  auto n = positive_number(call.ids.at(2));
-  if (!n) return send_error(res, api_error::not_found, "no such release of this app");
+namespace {
+
+// Rolls back, or writes why not; the new release.
+std::optional<app_release> rolled_back(web_app& app, const app_record& a, std::int64_t number, const release_request& request,
+                                       httplib::Response& res) {
   std::optional<app_release> made;
-  auto out = app.db.releases().roll_back(a.workspace_id, a.id, *n, {call.by->who.user_id, now_ms(), release_via::rollback, ""}, made);
-  if (!out) return send_store_error(res, out.error());
+  auto out = app.db.releases().roll_back(a.workspace_id, a.id, number, request, made);
+  if (!out) return send_store_error(res, out.error()), std::nullopt;
   switch (*out) {
-    case rollback_outcome::no_release: return send_error(res, api_error::not_found, "no such release of this app");
+    case rollback_outcome::no_release: return send_error(res, api_error::not_found, "no such release of this app"), std::nullopt;
     case rollback_outcome::build_missing:
-      return send_error(res, api_error::no_build, "that release's build is no longer stored, so it cannot be published again");
+      return send_error(res, api_error::no_build, "that release's build is no longer stored, so it cannot be published again"), std::nullopt;
     case rollback_outcome::rolled_back: break;
   }
   publish_app_event(app.cache, "app.released", a.workspace_id, a.id);
-  send_json(res, 200, release_json(*made, request_of(app, *made), made->number).dump());
+  return made;
+}
+
+}  // namespace
+
+void roll_back(web_app& app, const route_call& call, httplib::Response& res) {
+  auto n = positive_number(call.ids.at(2));
+  if (!n) return send_error(res, api_error::not_found, "no such release of this app");
+  auto made = rolled_back(app, *call.app, *n, {call.by->who.user_id, now_ms(), release_via::rollback, ""}, res);
+  if (made) send_json(res, 200, release_json(*made, request_of(app, *made), made->number).dump());
+}
+
+bool roll_back_for_review(web_app& app, const app_record& a, std::int64_t number, const release_request& request,
+                          httplib::Response& res) {
+  return rolled_back(app, a, number, request, res).has_value();
 }
 
 void record_release(web_app& app, const app_record& a, const release_request& request) {

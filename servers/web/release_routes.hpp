@@ -13,5 +13,8 @@ void roll_back(web_app& app, const route_call& call, httplib::Response& res);
 // What publish and review approval call once the app is published: the release of what went
 // live. A failure is logged; the publish stands.
 void record_release(web_app& app, const app_record& a, const release_request& request);
+// An approved rollback review's rollback; false when an error was written.
+bool roll_back_for_review(web_app& app, const app_record& a, std::int64_t number, const release_request& request,
+                          httplib::Response& res);
 
 }  // namespace platform::web::release_routes

@@ -2,7 +2,8 @@
 // 500-file workspace) and what it adds to the store (goal: grows with what changed, not with
 // the workspace). A 500-file workspace of 1-4 KB files in a SQLite file: the first version, then
 // `turns` versions that each change `changed` files; min/median/max ms per record() and the
-// database file's growth per version. Bounded: turns x one record.
+// database file's growth per version; then what a publish's release, a rollback and retention
+// cost at that size. Bounded: turns x one record, one of each of the rest.
 //
 // Usage: bench_version [turns=50] [files=500] [changed=3]
 #include <algorithm>
@@ -72,6 +73,34 @@ int main(int argc, char** argv) {
               changed, ms.front(), ms[ms.size() / 2], ms.back());
   std::printf("version record: store growth %.0f bytes per version; the changed files are about %zu bytes, the workspace %zu\n",
               static_cast<double>(after_all - after_first) / turns, changed_bytes, bytes);
+
+  // A publish's release and a rollback to it, and retention pruning all but the newest 10.
+  auto ms_of = [](auto&& fn) {
+    auto s = clock::now();
+    fn();
+    return std::chrono::duration<double, std::milli>(clock::now() - s).count();
+  };
+  auto publish = [&](std::int64_t now) {
+    (void)db->governance().replace_draft("ws", "app", ws, now);
+    const std::string build = "sha256:bench-build-" + std::to_string(now);
+    (void)db->previews().put_build(build, {{"index.html", build}}, now);
+    (void)db->previews().set_app_preview("ws", "app", platform::source_scope::draft, build, now);
+    (void)db->governance().publish("ws", "app", "admin", now);
+    (void)db->previews().publish_preview("ws", "app", now);
+  };
+  publish(1000);
+  std::optional<platform::app_release> first_release;
+  const double release_ms = ms_of([&] { first_release = db->releases().record_publish("ws", "app", {"admin", 1000, platform::release_via::publish, ""}).value(); });
+  ws.begin()->second += "// after the first release\n";
+  publish(2000);
+  (void)db->releases().record_publish("ws", "app", {"admin", 2000, platform::release_via::publish, ""});
+  std::optional<platform::app_release> made;
+  const double rollback_ms = ms_of([&] { (void)db->releases().roll_back("ws", "app", first_release->number, {"admin", 3000, platform::release_via::rollback, ""}, made); });
+  if (!first_release || !made) return std::fprintf(stderr, "release or rollback failed\n"), 1;
+  std::vector<std::int64_t> pruned;
+  const double prune_ms = ms_of([&] { pruned = db->versions().prune("ws", "app", {10, std::nullopt}, 4000).value(); });
+  std::printf("release: recording a publish %.2f ms; a rollback republishing %d files %.2f ms; pruning %zu of %d versions %.2f ms\n",
+              release_ms, files, rollback_ms, pruned.size(), turns + 2, prune_ms);
   db.reset();
   fs::remove_all(dir);
   return 0;

@@ -232,4 +232,20 @@ run(async () => {
     assert.equal((await raw('POST', `${A}/releases/x/rollback`)).status, 404);
     assert.equal((await call('GET', `${A}/releases`)).items.length, 3);
   });
+
+  await check('a rollback review: asked for a release, approving it rolls back to that release as the review says', async () => {
+    assert.equal((await raw('POST', `${A}/reviews`, { rollbackTo: 99 })).status, 404);
+    assert.equal((await raw('POST', `${A}/reviews`, { rollbackTo: 'two' })).status, 400);
+    const review = await call('POST', `${A}/reviews`, { rollbackTo: 2, note: 'Back to three' });
+    assert.equal(review.rollbackTo, 2);
+    assert.equal(review.status, 'pending');
+    const decided = await call('POST', `${A}/reviews/${review.id}/approve`, {});
+    assert.equal(decided.status, 'approved');
+    const [made] = (await call('GET', `${A}/releases`)).items;
+    assert.deepEqual([made.number, made.via, made.rolledBackFrom, made.reviewId, made.live], [4, 'rollback', 2, review.id, true]);
+    const live = await livePage();
+    assert.equal(live.digest, releases.three.buildDigest);
+    assert.equal(live.html, pages.three.html);
+    assert.equal((await agentRun('three')).status, 201);
+  });
 });

@@ -108,6 +108,8 @@ filled fill(store& db, const std::string& ws, const std::string& app, bool with_
                           draft_digest, 3700).value());
   REQUIRE(versions.record(ws, app, {{"src/App.tsx", "app of " + ws + "/" + app + " v2"}}, {f.builder_run, "Change it", "runtime-a", "u1", std::nullopt},
                           std::nullopt, 3800).value());
+  // The publish above as a release (its source, with the PATCH-like agents.json, as version 3).
+  REQUIRE(db.releases().record_publish(ws, app, {"admin1", 3900, release_via::publish, ""}).value());
   return f;
 }
 
@@ -130,6 +132,7 @@ void check_interface(store& db, const filled& f, bool present) {
   CHECK(gov.approval(f.ws, f.app).value().has_value() == present);
   CHECK(gov.publication(f.ws, f.app).value().has_value() == present);
   CHECK(gov.reviews(f.ws, f.app, 10).value().empty() == !present);
+  CHECK(db.releases().list(f.ws, f.app, {}).value().empty() == !present);
   CHECK(db.audit().recent(f.ws, f.app, 10).value().empty() == !present);
   auto& in = db.integrations();
   CHECK(in.grant_secrets({f.ws, f.app, "api.example.com", "default"}).value().empty() == !present);

@@ -168,7 +168,8 @@ TEST_CASE("versions: retention prunes by count and age, never the latest or a re
     CHECK(vs.prune(ws, app, {}, 30000).value().empty());  // no rule: every version stays
     CHECK(vs.prune(ws, app, {4, std::nullopt}, 30000).value() == std::vector<std::int64_t>{1, 2, 4, 5, 6});
     std::vector<std::int64_t> left;
-    for (const auto& v : vs.list(ws, app, {100, std::nullopt}).value()) left.push_back(v.number);
+    const auto listed = vs.list(ws, app, {100, std::nullopt}).value();
+    for (const auto& v : listed) left.push_back(v.number);
     CHECK(left == std::vector<std::int64_t>{10, 9, 8, 7, 3});
     for (int n : {3, 7, 8, 9, 10}) CHECK(vs.files(ws, app, n).value() == std::optional<source_files>(history[n - 1]));
     CHECK_FALSE(vs.files(ws, app, 2).value());

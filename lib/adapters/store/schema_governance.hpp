@@ -37,6 +37,11 @@ inline const std::vector<migration>& governance_migrations() {
            "created_at BIGINT NOT NULL, decided_at BIGINT NOT NULL DEFAULT 0, pending_key TEXT UNIQUE)",
            "CREATE INDEX gov_reviews_by_app ON gov_reviews (workspace_id, app_id, created_at)",
        }},
+      {202,
+       {
+           // A rollback review (issue 35): the release it asks to publish again; NULL: a publish review.
+           "ALTER TABLE gov_reviews ADD COLUMN rollback_to BIGINT",
+       }},
   };
   return all;
 }

@@ -260,9 +260,10 @@ class sql_governance_store final : public governance_store {
       review.status = review_status::pending;
       review.draft_version = (*draft)->version;
       auto ins = c.exec("INSERT INTO gov_reviews (id, workspace_id, app_id, status, requested_by, note, draft_version, "
-                        "created_at, pending_key) VALUES (?, ?, ?, 'pending', ?, ?, ?, ?, ?)",
+                        "created_at, pending_key, rollback_to) VALUES (?, ?, ?, 'pending', ?, ?, ?, ?, ?, CAST(? AS BIGINT))",
                         {v(review.id), v(review.workspace_id), v(review.app_id), v(review.requested_by), v(review.note),
-                         v(review.draft_version), v(review.created_at), v(pending_key)});
+                         v(review.draft_version), v(review.created_at), v(pending_key),
+                         review.rollback_to ? v(*review.rollback_to) : value::null()});
       if (!ins) return tl::unexpected(ins.error());
       return {};
     });
@@ -275,7 +276,7 @@ class sql_governance_store final : public governance_store {
 
   result<std::vector<publish_review>> reviews(std::string_view ws, std::string_view app, std::size_t limit) override {
     auto rows = ex_.query("SELECT id, workspace_id, app_id, status, requested_by, note, draft_version, decided_by, "
-                          "decision_note, created_at, decided_at FROM gov_reviews WHERE workspace_id = ? AND app_id = ? "
+                          "decision_note, created_at, decided_at, rollback_to FROM gov_reviews WHERE workspace_id = ? AND app_id = ? "
                           "ORDER BY created_at DESC, id DESC LIMIT ?",
                           {v(ws), v(app), v(static_cast<std::int64_t>(limit))});
     if (!rows) return tl::unexpected(rows.error());
@@ -285,7 +286,8 @@ class sql_governance_store final : public governance_store {
       review_status st = status == "approved" ? review_status::approved
                          : status == "rejected" ? review_status::rejected : review_status::pending;
       out.push_back({to_text(x[0]), to_text(x[1]), to_text(x[2]), st, to_text(x[4]), to_text(x[5]), to_int(x[6]),
-                     to_text(x[7]), to_text(x[8]), to_int(x[9]), to_int(x[10])});
+                     to_text(x[7]), to_text(x[8]), to_int(x[9]), to_int(x[10]),
+                     x[11] ? std::optional<std::int64_t>(to_int(x[11])) : std::nullopt});
     }
     return out;
   }
@@ -298,7 +300,7 @@ class sql_governance_store final : public governance_store {
       auto locked = c.exec("UPDATE gov_snapshots SET version = version WHERE workspace_id = ? AND app_id = ? "
                            "AND scope = 'draft'", {v(ws), v(app)});
       if (!locked) return tl::unexpected(locked.error());
-      auto row = c.exec("SELECT status, draft_version FROM gov_reviews WHERE workspace_id = ? AND app_id = ? AND id = ?",
+      auto row = c.exec("SELECT status, draft_version, rollback_to FROM gov_reviews WHERE workspace_id = ? AND app_id = ? AND id = ?",
                         {v(ws), v(app), v(id)});
       if (!row) return tl::unexpected(row.error());
       if (row->data.empty()) {
@@ -309,7 +311,8 @@ class sql_governance_store final : public governance_store {
         out = review_decision_outcome::not_pending;
         return {};
       }
-      if (approve) {
+      // A rollback review's approval is only recorded here: the caller publishes the release.
+      if (approve && !row->data.front()[2]) {
         auto draft = read_head(c, ws, app, "draft");
         if (!draft) return tl::unexpected(draft.error());
         if (*draft && (*draft)->version != to_int(row->data.front()[1])) {

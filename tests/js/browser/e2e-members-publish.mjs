@@ -14,7 +14,8 @@
 // publish that it was never published, with a way back to the builder. A second app, without
 // agents.json: a 409 no_build the dialog did not expect (its knowledge of the build stale) is
 // the sentence too and publishes nothing; once built it publishes from the dialog (the reply's
-// `published` says who and when) and its page shows the build.
+// `published` says who and when) and its page shows the build. Releases (issue 35): the
+// collaborator asks to roll back to the first release, the owner approves, it is live again.
 //
 // Usage: node browser/e2e-members-publish.mjs --build DIR --project DIR
 import assert from 'node:assert/strict';
@@ -358,6 +359,55 @@ run(async () => {
     await collabPage.goto(`${p.web}${livePath}`);
     await collabPage.frameLocator('[data-testid="preview-frame"]').getByRole('heading', { name: marker }).waitFor();
     assert.equal(await collabPage.getByTestId('not-published').count(), 0);
+  });
+
+  await check('a collaborator asks to roll back to an earlier release; the owner approves it and that release is live again', async () => {
+    await owner('POST', `${A}/publish`);  // release 2: the same version again
+    await collabPage.goto(appPage);
+    await collabPage.getByTestId('publish-button').click();
+    const dialog = collabPage.getByTestId('publish-dialog');
+    await dialog.locator('[data-testid=release-2][data-live=true]').waitFor();
+    assert.equal(await dialog.getByTestId('roll-back-1').count(), 0, 'a collaborator does not roll back directly');
+    const asked = await clickFor(collabPage, dialog.getByTestId('ask-roll-back-1'), 'POST', `${A}/reviews`);
+    assert.equal(asked.status(), 201);
+    const review = await asked.json();
+    assert.equal(review.rollbackTo, 1);
+    await dialog.getByTestId(`review-${review.id}`).getByText(/^Asks to roll back to release 1/).waitFor();
+    await screenshot(collabPage, tmp, 'publish-rollback-review-asked');
+    await collabPage.keyboard.press('Escape');
+
+    await ownerPage.goto(appPage);
+    await ownerPage.getByTestId('publish-button').click();
+    const ownerDialog = ownerPage.getByTestId('publish-dialog');
+    const approve = ownerDialog.getByTestId(`review-approve-${review.id}`);
+    assert.equal(await approve.innerText(), 'Approve and roll back');
+    assert.equal((await clickFor(ownerPage, approve, 'POST', `${A}/reviews/${review.id}/approve`)).status(), 200);
+    await ownerDialog.locator('[data-testid=release-3][data-live=true]').getByText('again: release 1').waitFor();
+    await ownerDialog.locator(`[data-testid="review-${review.id}"][data-status="approved"]`).getByText(/^Rolled back by you on /).waitFor();
+    const [made] = (await owner('GET', `${A}/releases`)).items;
+    assert.deepEqual([made.via, made.rolledBackFrom, made.reviewId], ['rollback', 1, review.id]);
+    await ownerPage.keyboard.press('Escape');
+  });
+
+  await check('a viewer reads the releases, nothing more: no Publish button, no rollback', async () => {
+    await owner('POST', `/api/workspaces/${ws}/members`, { userId: 'val', role: 'viewer' });
+    const viewerPage = await signedInPage('val');
+    await viewerPage.goto(appPage);
+    assert.equal(await viewerPage.getByTestId('publish-button').count(), 0);
+    await viewerPage.getByTestId('releases-button').click();
+    await viewerPage.locator('[data-testid=release-3][data-live=true]').waitFor();
+    await viewerPage.getByTestId('release-1').waitFor();
+    assert.equal(await viewerPage.locator('[data-testid^=roll-back-], [data-testid^=ask-roll-back-]').count(), 0);
+    await screenshot(viewerPage, tmp, 'releases-viewer');
+    // The server agrees: viewers read releases, not versions, and roll nothing back.
+    const val = as('val');
+    assert.equal((await val('GET', `${A}/releases`)).items.length, 3);
+    const versions = await fetch(`${p.web}${A}/versions`, { headers: { authorization: `Bearer ${idp.token('val')}` } });
+    assert.equal(versions.status, 403);
+    const refused = await fetch(`${p.web}${A}/releases/1/rollback`, { method: 'POST', headers: { authorization: `Bearer ${idp.token('val')}` } });
+    assert.equal(refused.status, 403);
+    assert.equal((await refused.json()).error.code, 'forbidden');
+    await viewerPage.context().close();
   });
 
   // An app without agents.json, and so far without a build.

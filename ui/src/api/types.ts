@@ -307,6 +307,8 @@ export interface PublishReview {
   decisionNote: string;
   createdAt: number;
   decidedAt: number | null;
+  /** A rollback review: the release it asks to publish again (null: a review of the draft). */
+  rollbackTo: number | null;
 }
 
 /** One publish, direct, through a review, or a rollback to an earlier release. */

@@ -9,6 +9,7 @@ import { MembersButton } from '../members/members-button';
 import { canEdit, isAdmin } from '../members/roles';
 import { useRole } from '../members/use-role';
 import { PublishButton } from '../publish/publish-button';
+import { ReleasesButton } from '../publish/releases-button';
 import { navigate, paths, type AppTab } from '../routing/location';
 import { AgentsPage, ChatPane, CodePage, IntegrationsPage, RunsPanel } from '../routing/pages';
 import { PreviewPane } from '../preview/preview-pane';
@@ -67,7 +68,7 @@ export function AppPage({ workspaceId, appId, runId, tab }: { workspaceId: strin
         </nav>
         <span className="hidden flex-1 lg:block" />
         {isAdmin(role) ? <MembersButton workspaceId={workspaceId} role={role} /> : null}
-        {canEdit(role) ? <PublishButton app={app} role={role} /> : null}
+        {canEdit(role) ? <PublishButton app={app} role={role} /> : role ? <ReleasesButton app={app} /> : null}
       </header>
       {tab === 'chat' ? <PaneSwitch pane={pane} onChange={setPane} hasPreview={!!app.preview} /> : null}
       <div className="flex min-h-0 flex-1">

@@ -51,7 +51,7 @@ export function PublishDialog({ open, onOpenChange, app, role }: { open: boolean
             </ul>
           ) : null}
         </section>
-        <ReleasesList workspaceId={app.workspaceId} appId={app.id} open={open} canRollBack={admin} />
+        <ReleasesList workspaceId={app.workspaceId} appId={app.id} open={open} rollBack={admin ? 'now' : 'ask'} pending={pending.length > 0} />
         {decided.length ? (
           <section>
             <h3 className="text-sm font-semibold">Recent decisions</h3>

@@ -13,8 +13,8 @@ import { usePublishAction } from './use-publish-action';
 
 const tone = { pending: 'amber', approved: 'green', rejected: 'red' } as const;
 
-/** One review; a pending one can be approved (which publishes exactly the reviewed draft) or
- *  rejected by an admin or owner. `noBuild`: the app is known to have no build, so approving
+/** One review; a pending one can be approved (which publishes exactly the reviewed draft, or
+ *  for a rollback review the release it names) or rejected by an admin or owner. `noBuild`: the app is known to have no build, so approving
  *  (publishing) would be refused; rejecting still works. */
 export function ReviewRow({ workspaceId, appId, review: r, canDecide, noBuild = false }: { workspaceId: string; appId: string; review: PublishReview; canDecide: boolean; noBuild?: boolean }) {
   const label = useMemberLabel(workspaceId);
@@ -30,10 +30,11 @@ export function ReviewRow({ workspaceId, appId, review: r, canDecide, noBuild = 
           Asked by {label(r.requestedBy)} on {when(r.createdAt)}
         </span>
       </div>
+      {r.rollbackTo ? <p className="text-zinc-700">Asks to roll back to release {r.rollbackTo}: its code and agents published again; the draft and the published data stay.</p> : null}
       {r.note ? <p className="whitespace-pre-wrap text-zinc-700">{r.note}</p> : null}
       {r.status !== 'pending' && r.decidedBy ? (
         <p className="text-xs text-zinc-500">
-          {r.status === 'approved' ? 'Published' : 'Rejected'} by {label(r.decidedBy)}
+          {r.status === 'approved' ? (r.rollbackTo ? 'Rolled back' : 'Published') : 'Rejected'} by {label(r.decidedBy)}
           {r.decidedAt ? ` on ${when(r.decidedAt)}` : ''}
           {r.decisionNote ? `: ${r.decisionNote}` : '.'}
         </p>
@@ -48,8 +49,14 @@ export function ReviewRow({ workspaceId, appId, review: r, canDecide, noBuild = 
             placeholder="Note (optional)"
             className="min-w-0 flex-1 rounded-md border border-zinc-300 px-2 py-1 text-sm focus:border-accent focus:outline-none"
           />
-          <Button variant="primary" disabled={busy || noBuild} aria-describedby={noBuild ? noBuildNoteId : undefined} onClick={() => decide('approve')} data-testid={`review-approve-${r.id}`}>
-            Approve and publish
+          <Button
+            variant="primary"
+            disabled={busy || (noBuild && !r.rollbackTo)}
+            aria-describedby={noBuild && !r.rollbackTo ? noBuildNoteId : undefined}
+            onClick={() => decide('approve')}
+            data-testid={`review-approve-${r.id}`}
+          >
+            {r.rollbackTo ? 'Approve and roll back' : 'Approve and publish'}
           </Button>
           <Button variant="danger" disabled={busy} onClick={() => decide('reject')} data-testid={`review-reject-${r.id}`}>
             Reject

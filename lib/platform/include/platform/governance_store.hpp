@@ -66,7 +66,9 @@ enum class publish_outcome : unsigned char {
 // A publish review (spec "Agent config approval": "review approved → the approved payload is
 // promoted with the published source snapshot"; "Review is created later from the publish
 // dialog"): an editor asks, an admin or owner approves (which publishes) or rejects. It names
-// the draft it was asked for, so an approval never publishes a draft nobody reviewed.
+// the draft it was asked for, so an approval never publishes a draft nobody reviewed. A
+// rollback review (issue 35) asks instead for an earlier release to be published again: the
+// store only records its decision, and the caller rolls back (release_store.hpp).
 enum class review_status : unsigned char { pending, approved, rejected };
 inline std::string_view to_string(review_status s) {
   return s == review_status::pending ? "pending" : s == review_status::approved ? "approved" : "rejected";
@@ -84,6 +86,7 @@ struct publish_review {
   std::string decision_note;
   std::int64_t created_at = 0;
   std::int64_t decided_at = 0;
+  std::optional<std::int64_t> rollback_to;  // a rollback review: the release to publish again
 };
 
 enum class review_request_outcome : unsigned char { created, already_pending, no_draft };
