@@ -58,6 +58,8 @@ run(async () => {
     history = [...history, { id: `u${history.length}`, role: 'user', parts: [{ type: 'text', text }] }];
     const res = await fetch(`${p.web}${A}/runs/${runId}/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ messages: history }) });
     const body = await res.text();
+    // A refused turn (a history that does not extend the stored one) says so here, not later.
+    assert.equal(res.status, 200, body.slice(0, 500));
     const stored = await call('GET', `${A}/runs/${runId}/chat`);
     assert.equal(stored.status, 'completed', body.slice(-2000));
     history = stored.messages;
