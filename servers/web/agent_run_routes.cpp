@@ -3,6 +3,8 @@
 #include "../common/json_fields.hpp"
 #include "agent_run_routes.hpp"
 
+#include "budgets.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include "access.hpp"
@@ -63,6 +65,10 @@ void create_agent_run(web_app& app, const route_call& call, httplib::Response& r
   auto agent = governed_agent(app, ws, app_id, is_draft, agent_id->get<std::string>());
   if (!agent) return send_failure(res, agent.error());
   auto run = new_agent_run({ws, app_id, "arun_" + random_id(12)}, *call.by, *agent, is_draft, *prompt);
+  // A spent app or workspace budget refuses the run before it exists (409 budget_exhausted).
+  if (auto admitted = admit_run(app.db, {ws, app_id, run.run_id, run.run_id, budget_run_kind::agent_run}); !admitted) {
+    return send_failure(res, admitted.error());
+  }
   if (auto made = app.db.app_agent_runs().create(run); !made) return send_store_error(res, made.error());
   send_json(res, 201, agent_run_summary_json(run).dump());
 }

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "access.hpp"
+#include "budgets.hpp"
 #include "chat_service.hpp"
 #include "events.hpp"
 #include "governed_agents.hpp"
@@ -423,6 +424,7 @@ json agent_run_summary_json(const agent_run_summary& s) {
           {"triggeredByUserId", s.triggered_by_user_id},
           {"result", parsed_or_null(s.result_json)},
           {"error", s.error ? json(*s.error) : json(nullptr)},
+          {"stopReason", s.stop_reason.empty() ? json(nullptr) : json(s.stop_reason)},
           {"usage", usage_summary(s.usage_json)},
           {"activeStreamId", s.active_stream_id ? json(*s.active_stream_id) : json(nullptr)},
           {"createdAt", s.created_at},
@@ -509,9 +511,17 @@ result<bool> complete_agent_run(web_app& app, const json& body) {
   if (body.contains("error") && !body["error"].is_null()) {
     done.error = body["error"].is_string() ? body["error"].get<std::string>() : compact_json(body["error"]);
   }
+  std::optional<run_usage> recorded;
   if (body.contains("usage") && body["usage"].is_object()) {
     auto u = run_usage_from_json(compact_json(body["usage"]));
-    if (u) done.usage_json = run_usage_to_json(*u);
+    if (u) {
+      done.usage_json = run_usage_to_json(*u);
+      recorded = *u;
+    }
+  }
+  if (done.status == agent_run_status::failed) {
+    std::string why = str("stopReason");
+    if (why == user_stop_code || why == budget_stop_code) done.stop_reason = why;
   }
   json transcript = body.contains("transcript") && body["transcript"].is_array() ? body["transcript"] : json::array();
   // The runtime's session: the worker message shape's system init carries it.
@@ -528,7 +538,16 @@ result<bool> complete_agent_run(web_app& app, const json& body) {
   done.now = now_ms();
   auto ended = app.db.app_agent_runs().finish(key, done);
   if (!ended) return tl::unexpected(ended.error());
-  if (*ended) publish_agent_event(app.cache, key, done.status);
+  if (*ended) {
+    // Its recorded usage settles its ledger entry; without one its last estimate stands.
+    if (recorded) {
+      if (auto limits = run_budget_for(app.db, key.workspace_id, key.app_id, budget_run_kind::agent_run)) {
+        run_spend spending{{key.workspace_id, key.app_id, key.run_id, key.run_id, budget_run_kind::agent_run}, *limits, {}};
+        settle_run(app.db, app.cache, spending, recorded);
+      }
+    }
+    publish_agent_event(app.cache, key, done.status);
+  }
   return *ended;
 }
 

@@ -16,6 +16,7 @@
 #include "platform/user_stop.hpp"
 #include "platform/runtime_registry_json.hpp"
 #include "stream_writer.hpp"
+#include "budgets.hpp"
 #include "previews.hpp"
 
 namespace platform::web {
@@ -38,6 +39,8 @@ struct chat_service::turn {
   std::atomic<const worker_client*> streaming_on{nullptr};  // the worker running it, once asked
   std::unique_ptr<stream_writer> writer;      // the stream's events into the cache store
   std::unique_ptr<subscription> stop_listener;  // the run's stop channel, while the turn runs
+  run_spend spending;                         // its budget and ledger entry (budgets.hpp)
+  std::optional<budget_stop> budget_stopped;  // a budget stopped it: why
 };
 
 replay_limits replay_window(const config& c) {
@@ -87,6 +90,10 @@ std::string chat_service::turn_capability(const run_key& k) const {
   return run_capability(capability_key_, {run_kind::builder_turn, k.workspace_id, k.app_id, k.run_id});
 }
 
+std::string turn_message_id(const run_key& k, std::int64_t message_count) {
+  return "msg-" + k.run_id + "-" + std::to_string(message_count);
+}
+
 namespace {
 
 // Where a stop request for a run is published; the replica running its turn listens.
@@ -121,6 +128,11 @@ result<turn_start> chat_service::start(turn_request request) {
   t->claim_token = random_id();
   t->req = std::move(request);
   if (t->req.received == std::chrono::steady_clock::time_point{}) t->req.received = t->start_at;
+  // A spent app or workspace budget refuses the turn before anything is claimed (409).
+  auto admitted = admit_run(db_, {t->req.key.workspace_id, t->req.key.app_id, turn_message_id(t->req.key, t->req.message_count),
+                                  t->req.key.run_id, budget_run_kind::builder_turn});
+  if (!admitted) return tl::unexpected(admitted.error());
+  t->spending = std::move(*admitted);
   std::int64_t now = now_ms();
   auto outcome = db_.claim_builder_run(
       t->req.key, {t->req.message_count, t->claim_token, now, now + cfg_.lease.count(), t->req.messages_json});
@@ -195,7 +207,7 @@ void chat_service::run(const std::shared_ptr<turn>& t) {
   const auto started_at = std::chrono::steady_clock::now();
   // The message id is stable per turn: a replayed stream repeats it, so the client replaces,
   // not duplicates.
-  builder_turn bt({"msg-" + key.run_id + "-" + std::to_string(t->req.message_count), replay_window(cfg_)});
+  builder_turn bt({turn_message_id(key, t->req.message_count), replay_window(cfg_)});
   chat_service_turn_io io{*t->writer, t->claim_lost};
   source_files draft_files;
   json body = worker_request(*t, draft_files);
@@ -204,6 +216,10 @@ void chat_service::run(const std::shared_ptr<turn>& t) {
   t->stop_listener.reset();
   builder_turn_end how;
   how.stop_requested = t->stop_requested.load();
+  if (t->budget_stopped) {
+    how.stop_code = std::string(budget_stop_code);
+    how.stop_message = t->budget_stopped->message;
+  }
   if (!streamed) {
     how.failure = streamed.error().message;
     how.failure_code = streamed.error().code;
@@ -290,6 +306,9 @@ result<void> chat_service::stream_turn(turn& t, builder_turn& bt, chat_service_t
                                }
                                write_step(io, bt.feed(data));
                                if (text_at) report_timing(*text_at);
+                               if (auto so_far = bt.take_step_usage()) {
+                                 if (auto stop = spend_step(db_, cache_, t.spending, *so_far)) stop_for_budget(t, w, std::move(*stop));
+                               }
                                return !t.claim_lost.load() && !t.stop_requested.load();
                              }, &t.worker_request);
   };
@@ -312,7 +331,7 @@ result<void> chat_service::stream_turn(turn& t, builder_turn& bt, chat_service_t
 // (status and messages). Each write waits out a database that is restarting (the store
 // reconnects) for as long as the cache store's outage would be waited out, one deadline for
 // all. True when this turn ended the run (the claim was still its own).
-bool chat_service::leave_behind(const turn& t, const builder_turn_record& rec, const std::optional<run_usage>& usage,
+bool chat_service::leave_behind(turn& t, const builder_turn_record& rec, const std::optional<run_usage>& usage,
                                 const worker_client& worker) {
   const run_key& key = t.req.key;
   const std::string capability = turn_capability(key);
@@ -334,6 +353,7 @@ bool chat_service::leave_behind(const turn& t, const builder_turn_record& rec, c
     }
   }
   if (usage) (void)stored([&] { return db_.add_usage(key, *usage); });
+  settle_run(db_, cache_, t.spending, usage);
   // Before run.completed, so a client that reloads the agents on the event sees this turn's edits.
   source_files turn_files;
   bool have_files = false;
@@ -378,6 +398,20 @@ void chat_service::prune_versions(const run_key& key) {
   if (auto pruned = db_.versions().prune(key.workspace_id, key.app_id, rule, now_ms()); !pruned) {
     std::fprintf(stderr, "web: versions of app=%s not pruned: %s\n", key.app_id.c_str(), pruned.error().code.c_str());
   }
+}
+
+// A budget reached mid-turn: the turn stops as a person's stop does (the runtime first, so
+// the spending ends before the stream does), with the budget's reason.
+void chat_service::stop_for_budget(turn& t, const worker_client& w, budget_stop stop) {
+  if (t.stop_requested.exchange(true)) return;
+  if (cfg_.trace) std::fprintf(stderr, "web: budget stop app=%s run=%s scope=%s\n", t.req.key.app_id.c_str(), t.req.key.run_id.c_str(),
+                               std::string(to_string(stop.scope)).c_str());
+  t.budget_stopped = std::move(stop);
+  if (auto r = w.stop_turn(t.req.key.app_id, t.req.key.run_id); !r) {
+    std::fprintf(stderr, "web: budget stop app=%s run=%s: the worker did not stop it: %s\n", t.req.key.app_id.c_str(),
+                 t.req.key.run_id.c_str(), r.error().code.c_str());
+  }
+  t.worker_request.cancel();
 }
 
 result<void> chat_service::request_stop(const run_key& key) {

@@ -23,6 +23,7 @@
 
 namespace platform {
 class builder_turn;
+struct budget_stop;
 struct builder_turn_record;
 struct run_usage;
 }  // namespace platform
@@ -76,10 +77,11 @@ class chat_service {
   struct turn;
   void run(const std::shared_ptr<turn>& t);
   nlohmann::json worker_request(const turn& t, source_files& draft_files);
+  void stop_for_budget(turn& t, const worker_client& w, budget_stop stop);
   result<void> stream_turn(turn& t, builder_turn& bt, chat_service_turn_io& io, const nlohmann::json& body,
                            const source_files& draft_files, const worker_client*& worker);
   void prune_versions(const run_key& key);
-  bool leave_behind(const turn& t, const builder_turn_record& rec, const std::optional<run_usage>& usage,
+  bool leave_behind(turn& t, const builder_turn_record& rec, const std::optional<run_usage>& usage,
                     const worker_client& worker);
   void housekeeping();  // lease renewal and stale stream recovery
   std::string turn_capability(const run_key& k) const;
@@ -97,5 +99,8 @@ class chat_service {
 };
 
 std::int64_t now_ms();
+// A builder turn's assistant message id, stable per turn (a replay repeats it); also its
+// budget ledger entry.
+std::string turn_message_id(const run_key& k, std::int64_t message_count);
 
 }  // namespace platform::web

@@ -24,6 +24,7 @@
 #include "tool_routes.hpp"
 #include "version_routes.hpp"
 #include "release_routes.hpp"
+#include "budgets.hpp"
 #include "version_export_routes.hpp"
 #include "ui_routes.hpp"
 #include "web_app.hpp"
@@ -55,6 +56,7 @@ namespace i = integration_routes;
 namespace v = version_routes;
 namespace rel = release_routes;
 namespace vx = version_export_routes;
+namespace bud = budget_routes;
 
 // clang-format off
 constexpr route table[] = {
@@ -110,6 +112,13 @@ constexpr route table[] = {
   {"GET",    "/api/workspaces/{workspace}/apps/{app}/releases",                app, R::member, none, rel::list_releases},
   {"POST",   "/api/workspaces/{workspace}/apps/{app}/releases/{release}/rollback", app, R::admin, none, rel::roll_back,
              "only workspace admins and owners roll back a publish"},
+  // budgets (issue 37): everyone sees spend against the limits; admins and owners set them
+  {"GET",    "/api/workspaces/{workspace}/budget",                             member, R::member, none, bud::get_workspace_budget},
+  {"PUT",    "/api/workspaces/{workspace}/budget",                             member, R::admin,  json, bud::put_workspace_budget,
+             "only workspace admins and owners set budgets"},
+  {"GET",    "/api/workspaces/{workspace}/apps/{app}/budget",                  app, R::member, none, bud::get_app_budget},
+  {"PUT",    "/api/workspaces/{workspace}/apps/{app}/budget",                  app, R::admin,  json, bud::put_app_budget,
+             "only workspace admins and owners set budgets"},
   {"GET",    "/api/workspaces/{workspace}/apps/{app}/reviews",                 app, R::draft_reader, none, g::list_reviews,
              "viewers do not see reviews"},
   {"POST",   "/api/workspaces/{workspace}/apps/{app}/reviews",                 app, R::editor, json_or_empty, g::request_review,
@@ -177,6 +186,7 @@ constexpr route table[] = {
 
   // ---- internal routes: the worker, with the internal token and the run's capability
   {"POST",   "/api/internal/agent-run-complete",                               internal_agent_end, R::member, json, a::agent_run_complete},
+  {"POST",   "/api/internal/agent-run-spend",                                internal_agent_run, R::member, json, bud::agent_run_spend},
   {"POST",   "/api/internal/app-data",                                         internal_agent_run, R::member, json, d::internal_app_data},
   {"POST",   "/api/internal/tool-execute",                                     internal_agent_run, R::member, json, t::internal_tool_execute},
   {"POST",   "/api/internal/tool-failure-report",                              internal_agent_run, R::member, json, t::internal_failure_report},

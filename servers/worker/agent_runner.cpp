@@ -10,6 +10,7 @@
 
 #include "platform/api_error.hpp"
 #include "platform/compact_json.hpp"
+#include "platform/budget.hpp"
 #include "platform/user_stop.hpp"
 #include "platform/ui_stream.hpp"
 #include "platform/usage.hpp"
@@ -153,6 +154,7 @@ struct run_outcome {
   json error = nullptr;
   json usage = nullptr;
   json transcript = json::array();
+  std::string stop_reason;  // "user" or "budget" when a stop ended it
 };
 
 // The callback must fit the web server's body limit (8 MiB by default) or the run would never
@@ -196,6 +198,7 @@ void post_callback(const config& cfg, const run_spec& r, const run_outcome& o) {
   json body = {{"workspaceId", r.workspace_id}, {"appId", r.app_id}, {"runId", r.run_id},
                {"status", o.state == agent_run_state::completed ? "completed" : "failed"},
                {"result", o.result}, {"error", o.error}, {"usage", o.usage}, {"transcript", o.transcript}};
+  if (!o.stop_reason.empty()) body["stopReason"] = o.stop_reason;
   std::string text = callback_text(std::move(body));
   for (int attempt = 0; attempt < 4; ++attempt) {
     auto res = client.Post(url.substr(path_start), headers, text, "application/json");
@@ -239,6 +242,23 @@ result<std::unique_ptr<broker_lease>> agent_grant(const config& cfg, broker& brk
   return brk.open(std::move(ctx), app_agent_tools(cfg, r.agent_config_json));
 }
 
+// The run's spend so far, to the web server, which keeps it as the run's reservation and says
+// whether a budget stops the run (docs/budgets.md). A web server that cannot be asked does
+// not stop the run: its recorded usage still counts when it ends.
+void report_spend(const config& cfg, const run_spec& r, const std::string& usage_json, agent_run& run) {
+  std::string body = R"({"workspaceId":)" + json(r.workspace_id).dump() + R"(,"appId":)" + json(r.app_id).dump() +
+                     R"(,"runId":)" + json(r.run_id).dump() + R"(,"usage":)" + usage_json + "}";
+  auto reply = post_internal(cfg, web_origin(cfg, origin_of(r.callback_url)), "/api/internal/agent-run-spend",
+                             r.run_capability, body, 10);
+  if (!reply || reply->status != 200) {
+    if (cfg.trace) std::fprintf(stderr, "worker: spend report run=%s not answered\n", r.run_id.c_str());
+    return;
+  }
+  json said = servers::parse_json_within(reply->body);
+  if (!said.is_object() || !said.value("stop", false)) return;
+  run.request_stop(said.value("stopReason", std::string(budget_stop_code)), said.value("message", std::string("Stopped: a budget was reached.")));
+}
+
 void run_in_background(const config& cfg, broker& brk, std::shared_ptr<agent_run> run, run_spec r, std::string workspace,
                        agent_run_table& table) {
   run_outcome o;
@@ -271,6 +291,11 @@ void run_in_background(const config& cfg, broker& brk, std::shared_ptr<agent_run
     std::string line;
     std::optional<std::string> worker_error;
     while (turn->next(line)) {
+      if (line.rfind(R"({"type":"platform_step_usage")", 0) == 0) {
+        auto at = line.find(R"("usage":)");
+        if (at != std::string::npos) report_spend(cfg, r, line.substr(at + 8, line.size() - at - 9), *run);
+        continue;  // for the budget only: not the run's stream nor its transcript
+      }
       run->append(line);
       if (line.find("\"stream_event\"") != std::string::npos) continue;  // deltas: not transcript
       json m = servers::parse_json_within(line);
@@ -287,8 +312,10 @@ void run_in_background(const config& cfg, broker& brk, std::shared_ptr<agent_run
       o.error = *worker_error;
     }
     if (run->stop_requested() && !turn->result_seen()) {
+      auto [code, message] = run->stop_reason();
       o.state = agent_run_state::failed;
-      o.error = std::string(platform::user_stop_reason);
+      o.error = message;
+      o.stop_reason = code;
       run->append(json({{"type", "error"}, {"error", o.error}}).dump());
     } else if (!turn->result_seen()) {
       o.state = agent_run_state::failed;

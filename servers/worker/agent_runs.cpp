@@ -1,5 +1,7 @@
 #include "agent_runs.hpp"
 
+#include "platform/user_stop.hpp"
+
 #include <algorithm>
 
 namespace platform::worker {
@@ -31,12 +33,23 @@ agent_run_state agent_run::state() const {
   return state_;
 }
 
-bool agent_run::request_stop() {
+bool agent_run::request_stop() { return request_stop(std::string(user_stop_code), std::string(user_stop_reason)); }
+
+bool agent_run::request_stop(std::string reason_code, std::string message) {
   std::lock_guard lock(mu_);
   if (state_ != agent_run_state::running) return false;
+  if (!stop_requested_) {
+    stop_code_ = std::move(reason_code);
+    stop_message_ = std::move(message);
+  }
   stop_requested_ = true;
   if (interrupt_) interrupt_();
   return true;
+}
+
+std::pair<std::string, std::string> agent_run::stop_reason() const {
+  std::lock_guard lock(mu_);
+  return {stop_code_, stop_message_};
 }
 
 bool agent_run::stop_requested() const {

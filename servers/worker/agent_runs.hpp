@@ -11,6 +11,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "platform/error.hpp"
@@ -40,7 +41,12 @@ class agent_run {
   // A user's stop: interrupts the run's runtime when it runs (the run then fails with reason
   // user stop); false when the run had ended already.
   bool request_stop();
+  // A budget's stop (the web server said the run reached a limit): as a user's, with the
+  // budget's reason and sentence; the first stop's reason stands.
+  bool request_stop(std::string reason_code, std::string message);
   [[nodiscard]] bool stop_requested() const;
+  // The stop's stopReason ("user", "budget") and sentence, once a stop was requested.
+  [[nodiscard]] std::pair<std::string, std::string> stop_reason() const;
   // What request_stop() calls while the run's runtime runs; the run's thread sets it when the
   // runtime started and clears it (nullptr) before releasing the runtime.
   void set_interrupt(std::function<void()> interrupt);
@@ -58,6 +64,7 @@ class agent_run {
   std::vector<std::string> messages_;
   agent_run_state state_ = agent_run_state::running;
   bool stop_requested_ = false;
+  std::string stop_code_, stop_message_;
   std::function<void()> interrupt_;
 };
 

@@ -20,6 +20,7 @@
 #include "platform/api_error.hpp"
 #include "platform/runtime_registry.hpp"
 #include "platform/worker_message.hpp"
+#include <utility>
 
 namespace platform::worker {
 
@@ -173,10 +174,19 @@ runtime_a_turn::~runtime_a_turn() {
 // The CLI does not keep key order (a result line may start with "duration_api_ms"), so lines
 // that may matter are parsed; the cheap substring test only skips the parse for the rest.
 bool runtime_a_turn::next(std::string& line) {
+  if (!step_usage_.empty() && !stopped_) {
+    line = std::exchange(step_usage_, std::string());
+    return true;
+  }
   while (!stopped_ && proc_->read_line(line)) {
     if (line.empty() || line.front() != '{') continue;
     std::optional<run_usage> turn_usage;
     if (usage_) turn_usage = usage_->feed_line(line);
+    if (auto so_far = usage_ ? usage_->progress() : std::nullopt) {
+      step_usage_.clear();
+      worker_message::step_usage(step_usage_, *so_far);
+      step_usage_.pop_back();  // lines are returned without their newline
+    }
     if (auto at = line.find("\"tool_use_id\":\""); at != std::string::npos && line.find("\"tool_result\"") != std::string::npos) {
       auto from = at + 15;
       auto to = line.find('"', from);

@@ -40,6 +40,7 @@ class runtime_a_turn final : public runtime_turn {
   std::string cwd_;
   std::string session_id_;
   std::optional<run_usage> stopped_usage_;  // from the result line of a turn the hook stopped
+  std::string step_usage_;  // the platform_step_usage line owed after the line just returned
   std::string last_tool_result_id_;  // of the last tool result printed (approval stops wait for it)
   bool result_seen_ = false;
   bool stopped_ = false;

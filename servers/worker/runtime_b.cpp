@@ -480,6 +480,12 @@ void codex_turn::feed(const std::string& raw) {
   std::string produced;
   normalizer_->feed(raw + "\n", produced);
   emit(produced, turn_usage);
+  if (auto so_far = usage_ ? usage_->progress() : std::nullopt) {
+    std::string step;
+    worker_message::step_usage(step, *so_far);
+    step.pop_back();
+    out_.push_back(std::move(step));
+  }
 }
 
 void codex_turn::emit(const std::string& produced, const std::optional<run_usage>& turn_usage) {

@@ -320,6 +320,12 @@ void runtime_c_turn::native_line(const std::string& native) {
     if (nl > pos) queued_.push_back(out.substr(pos, nl - pos));
     pos = nl + 1;
   }
+  if (auto so_far = usage_->progress()) {
+    std::string step;
+    worker_message::step_usage(step, *so_far);
+    step.pop_back();
+    queued_.push_back(std::move(step));
+  }
 }
 
 // An imported session opencode still does not know ("Session not found", nothing printed)

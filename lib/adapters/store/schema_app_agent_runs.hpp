@@ -22,6 +22,8 @@ inline const std::vector<migration>& app_agent_run_migrations() {
        }},
       // The runtime's session of the run (spec "App agent run": sessionId), from its transcript.
       {301, {"ALTER TABLE app_agent_runs ADD COLUMN session_id TEXT"}},
+      // Why a failed run was stopped: "user", "budget" (issue 37), or "".
+      {302, {"ALTER TABLE app_agent_runs ADD COLUMN stop_reason TEXT NOT NULL DEFAULT ''"}},
   };
   return all;
 }

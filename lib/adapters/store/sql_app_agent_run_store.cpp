@@ -12,7 +12,7 @@ namespace {
 constexpr std::string_view summary_columns =
     "id, workspace_id, app_id, agent_id, agent_name, status, draft, triggered_by_user_id, triggered_by_user_email, "
     "triggered_by_user_name, result, error, usage, active_stream_id, created_at, updated_at, started_at, finished_at, "
-    "session_id";
+    "session_id, stop_reason";
 constexpr std::string_view detail_columns = ", prompt, system_prompt, agent_config, transcript, messages";
 constexpr std::string_view key_match = " WHERE workspace_id = ? AND app_id = ? AND id = ?";
 
@@ -53,6 +53,7 @@ result<void> read_summary(const row& r, agent_run_summary& s) {
   s.started_at = to_int(r[16]);
   s.finished_at = to_int(r[17]);
   s.session_id = r[18];
+  s.stop_reason = to_text(r[19]);
   return {};
 }
 
@@ -95,11 +96,11 @@ class sql_app_agent_run_store final : public app_agent_run_store {
     const row& r = rows->front();
     agent_run_record run;
     if (auto s = read_summary(r, run); !s) return tl::unexpected(s.error());
-    run.prompt = to_text(r[19]);
-    run.system_prompt = to_text(r[20]);
-    run.agent_config_json = to_text(r[21]);
-    run.transcript_json = to_text(r[22]);
-    run.messages_json = to_text(r[23]);
+    run.prompt = to_text(r[20]);
+    run.system_prompt = to_text(r[21]);
+    run.agent_config_json = to_text(r[22]);
+    run.transcript_json = to_text(r[23]);
+    run.messages_json = to_text(r[24]);
     return std::optional<agent_run_record>(std::move(run));
   }
 
@@ -158,11 +159,11 @@ class sql_app_agent_run_store final : public app_agent_run_store {
     auto text_or_null = [](const std::optional<std::string>& s) { return s ? v(*s) : value{}; };
     return changed_one(
         "UPDATE app_agent_runs SET status = ?, result = ?, error = ?, usage = ?, transcript = ?, messages = ?, "
-        "session_id = ?, finished_at = ?, updated_at = ?",
+        "session_id = ?, stop_reason = ?, finished_at = ?, updated_at = ?",
         " AND status NOT IN ('completed', 'failed')",
         with_key({v(to_string(done.status)), text_or_null(done.result_json), text_or_null(done.error),
                   text_or_null(done.usage_json), v(done.transcript_json), v(done.messages_json),
-                  text_or_null(done.session_id), v(done.now), v(done.now)},
+                  text_or_null(done.session_id), v(done.stop_reason), v(done.now), v(done.now)},
                  key));
   }
 

@@ -24,6 +24,8 @@ constexpr std::string_view app_keyed_tables[] = {
     "tool_audit_events", "tool_repair_guards",
     "integration_secrets", "integration_requirements", "oauth_accounts", "oauth_connect_states",
     "app_version_files", "app_versions", "app_releases",
+    // Its limits go; its spend_entries stay: what the app spent stays in its workspace's month.
+    "app_budget_settings",
 };
 
 // Keyed by the builder run's id only: they go with the app's runs.

@@ -13,6 +13,7 @@
 #include "sql_preview_store.hpp"
 #include "sql_version_store.hpp"
 #include "sql_release_store.hpp"
+#include "sql_budget_store.hpp"
 #include "sql_integration_store.hpp"
 #include "sql.hpp"
 #include "sql_util.hpp"
@@ -159,6 +160,7 @@ class sql_store final : public store {
   preview_store& previews() override { return *previews_; }
   version_store& versions() override { return *versions_; }
   release_store& releases() override { return *releases_; }
+  budget_store& budgets() override { return *budgets_; }
 
   result<void> put_user(const user_record& u) override {
     return write("INSERT INTO users (id, email, name) VALUES (?, ?, ?) "
@@ -519,6 +521,7 @@ class sql_store final : public store {
   std::unique_ptr<preview_store> previews_ = sql::make_preview_store(ex_.db());
   std::unique_ptr<version_store> versions_ = sql::make_version_store(ex_.db());
   std::unique_ptr<release_store> releases_ = sql::make_release_store(ex_.db());
+  std::unique_ptr<budget_store> budgets_ = sql::make_budget_store(ex_.db());
   std::unique_ptr<audit_store> audit_ = sql::make_audit_store(ex_.db());
   std::unique_ptr<app_data_store> app_data_;
 };

@@ -54,6 +54,7 @@ constexpr std::array rows{
     row{api_error::not_streaming, {"not_streaming", 409, "The builder run has no turn to stop."}},
     row{api_error::not_running, {"not_running", 409, "The app agent run has ended already."}},
     row{api_error::app_busy, {"app_busy", 409, "A builder turn of the app is streaming or an app agent run of it is running: stop it or let it end, then retry."}},
+    row{api_error::budget_exhausted, {"budget_exhausted", 409, "The app's or the workspace's monthly budget is spent: a workspace admin can raise it."}},
     row{api_error::run_finished, {"run_finished", 409, "The acting run has ended."}},
     row{api_error::run_exists, {"run_exists", 409, "The worker already holds that app agent run."}},
     row{api_error::workspace_missing, {"workspace_missing", 409, "The worker has no workspace for the app (restore it and retry)."}},

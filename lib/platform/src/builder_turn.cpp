@@ -1,4 +1,6 @@
 #include "platform/builder_turn.hpp"
+
+#include <utility>
 #include "platform/api_error.hpp"
 
 #include "platform/bridge.hpp"
@@ -18,6 +20,7 @@ struct builder_turn::impl {
   ui_message_assembler assembled;
   replay_head_schedule heads;
   std::optional<run_usage> usage;
+  std::optional<run_usage> step_usage;
   // Until the worker says otherwise, a turn may have written files (so it needs done_building).
   bool wrote_files = true;
   bool worker_failed = false;
@@ -54,6 +57,10 @@ builder_turn_output builder_turn::feed(std::string_view worker_message) {
   impl& t = *impl_;
   t.out.clear();
   if (worker_message == "[DONE]") return {};  // the bridge writes the turn's own
+  if (auto step = worker_message::step_usage_of(worker_message)) {
+    t.step_usage = std::move(step);
+    return {};  // for the budget only: nothing of it is the message
+  }
   if (auto u = worker_message::turn_usage(worker_message)) t.usage = u;
   if (auto changed = worker_message::workspace_changed(worker_message)) t.wrote_files = *changed;
   t.b.feed_message(worker_message, t.out);
@@ -69,12 +76,13 @@ builder_turn_output builder_turn::end(const builder_turn_end& how) {
   // Why a failed turn ended, for the run to keep beyond a reload: a person's stop, or a
   // runtime the worker refused for what it lacks (its sentence says what).
   if (how.stop_requested) {
-    t.stop_reason = user_stop_code;
+    t.stop_reason = how.stop_code.empty() ? std::string(user_stop_code) : how.stop_code;
+    t.stop_message = how.stop_message;
   } else if (t.worker_failed && how.failure_code == runtime_not_ready_code) {
     t.stop_reason = runtime_not_ready_code;
     t.stop_message = *how.failure;
   }
-  if (how.stop_requested && !result_seen) t.b.abort(user_stop_reason, t.out);
+  if (how.stop_requested && !result_seen) t.b.abort(how.stop_message.empty() ? user_stop_reason : std::string_view(how.stop_message), t.out);
   else if (t.worker_failed && !how.stream_lost) t.b.fail(*how.failure, t.out);
   t.b.finish(t.out);
   std::string_view o(t.out);
@@ -113,6 +121,7 @@ builder_turn_output builder_turn::done() {
 }
 
 const std::optional<run_usage>& builder_turn::usage() const { return impl_->usage; }
+std::optional<run_usage> builder_turn::take_step_usage() { return std::exchange(impl_->step_usage, std::nullopt); }
 std::size_t builder_turn::chunks() const { return impl_->b.outcome().chunks; }
 std::size_t builder_turn::messages() const { return impl_->b.outcome().lines; }
 bool builder_turn::stopped() const { return impl_->b.outcome().stopped; }

@@ -129,8 +129,15 @@ class runtime_a_usage final : public usage_accumulator {
   }
 
   std::optional<run_usage> feed_line(std::string_view line) override {
-    auto root = parse_if(line, {"\"result\""});
-    if (!root || string_at(*root, "type") != "result") return std::nullopt;
+    auto root = parse_if(line, {"\"result\"", "\"usage\""});
+    if (!root) return std::nullopt;
+    if (string_at(*root, "type") == "assistant") {
+      note_call(*root);
+      return std::nullopt;
+    }
+    if (string_at(*root, "type") != "result") return std::nullopt;
+    calls_.clear();
+    advanced_ = false;
     const json* since = find_member(*root, "model_usage_since_last_result");
     const json* cumulative = find_member(*root, "modelUsage");
     run_usage turn;
@@ -147,7 +154,35 @@ class runtime_a_usage final : public usage_accumulator {
 
   std::optional<run_usage> finish() override { return std::nullopt; }
 
+  std::optional<run_usage> progress() override {
+    if (!std::exchange(advanced_, false)) return std::nullopt;
+    run_usage so_far;
+    for (const auto& [id, call] : calls_) add_priced(so_far, call.first, call.second, ctx_.pricing);
+    return so_far;
+  }
+
  private:
+  // One model call's usage (an assistant message; the CLI repeats it per content block, so
+  // it is kept per message id, the largest counts winning).
+  void note_call(const json& root) {
+    const json* message = find_member(root, "message");
+    const json* usage = message ? find_member(*message, "usage") : nullptr;
+    if (usage == nullptr || !usage->is_object()) return;
+    std::string id = string_at(*message, "id");
+    std::string model = string_at(*message, "model");
+    if (model.empty() || model == "<synthetic>") model = ctx_.model.empty() ? std::string("unknown") : ctx_.model;
+    model_usage u{count_at(*usage, "input_tokens"), count_at(*usage, "output_tokens"),
+                  count_at(*usage, "cache_read_input_tokens"), count_at(*usage, "cache_creation_input_tokens"), 0};
+    auto& [call_model, seen] = calls_[id.empty() ? std::to_string(calls_.size()) : id];
+    model_usage next{std::max(seen.input_tokens, u.input_tokens), std::max(seen.output_tokens, u.output_tokens),
+                     std::max(seen.cache_read_input_tokens, u.cache_read_input_tokens),
+                     std::max(seen.cache_creation_input_tokens, u.cache_creation_input_tokens), 0};
+    call_model = model;
+    if (next == seen) return;
+    seen = next;
+    advanced_ = true;
+  }
+
   a_entry difference(const std::string& model, a_entry now) const {
     auto before = previous_.find(model);
     if (before == previous_.end() || shrank(now.u, before->second)) return now;
@@ -180,6 +215,8 @@ class runtime_a_usage final : public usage_accumulator {
 
   usage_context ctx_;
   std::map<std::string, model_usage> previous_;
+  std::map<std::string, std::pair<std::string, model_usage>> calls_;  // this turn's, by message id
+  bool advanced_ = false;
 };
 
 // ---------------------------------------------------------------- runtime-b
@@ -203,6 +240,11 @@ class runtime_b_usage final : public usage_accumulator {
   std::optional<run_usage> finish() override {
     if (!in_turn_ || !seen_) return std::nullopt;
     return close_turn();
+  }
+
+  std::optional<run_usage> progress() override {
+    if (!std::exchange(advanced_, false) || !in_turn_) return std::nullopt;
+    return priced();
   }
 
  private:
@@ -255,6 +297,7 @@ class runtime_b_usage final : public usage_accumulator {
     const json* last = usage ? find_member(*usage, "last") : nullptr;
     if (last == nullptr || !last->is_object()) return;
     seen_ = true;
+    advanced_ = true;
     input_ = std::min(input_ + count_at(*last, "inputTokens"), max_count);
     cached_ = std::min(cached_ + count_at(*last, "cachedInputTokens"), max_count);
     cache_write_ = std::min(cache_write_ + count_at(*last, "cacheWriteInputTokens"), max_count);
@@ -262,17 +305,21 @@ class runtime_b_usage final : public usage_accumulator {
   }
 
   // OpenAI's input count includes the cached tokens: take them out so each token is priced once.
+  run_usage priced() const {
+    run_usage turn;
+    model_usage u;
+    u.cache_read_input_tokens = std::min(cached_, input_);
+    u.cache_creation_input_tokens = std::min(cache_write_, input_ - u.cache_read_input_tokens);
+    u.input_tokens = input_ - u.cache_read_input_tokens - u.cache_creation_input_tokens;
+    u.output_tokens = output_;
+    add_priced(turn, model_.empty() ? std::string("unknown") : model_, u, ctx_.pricing);
+    return turn;
+  }
+
   run_usage close_turn() {
     in_turn_ = false;
-    run_usage turn;
-    if (seen_) {
-      model_usage u;
-      u.cache_read_input_tokens = std::min(cached_, input_);
-      u.cache_creation_input_tokens = std::min(cache_write_, input_ - u.cache_read_input_tokens);
-      u.input_tokens = input_ - u.cache_read_input_tokens - u.cache_creation_input_tokens;
-      u.output_tokens = output_;
-      add_priced(turn, model_.empty() ? std::string("unknown") : model_, u, ctx_.pricing);
-    }
+    advanced_ = false;
+    run_usage turn = seen_ ? priced() : run_usage{};
     seen_ = false;
     return turn;
   }
@@ -282,6 +329,7 @@ class runtime_b_usage final : public usage_accumulator {
   std::string turn_id_;
   bool in_turn_ = false;
   bool seen_ = false;
+  bool advanced_ = false;
   std::int64_t input_ = 0, cached_ = 0, cache_write_ = 0, output_ = 0;
 };
 
@@ -307,6 +355,7 @@ class runtime_c_usage final : public usage_accumulator {
     u.cache_creation_input_tokens = cache ? count_at(*cache, "write") : 0;
     std::string model = ctx_.model.empty() ? std::string("unknown") : ctx_.model;
     seen_ = true;
+    advanced_ = true;
     if (auto cost = cost_at(*part, "cost")) {
       u.cost_usd = *cost;
       turn_.add(model, u);
@@ -319,13 +368,20 @@ class runtime_c_usage final : public usage_accumulator {
   std::optional<run_usage> finish() override {
     if (!seen_) return std::nullopt;
     seen_ = false;
+    advanced_ = false;
     return std::exchange(turn_, run_usage{});
+  }
+
+  std::optional<run_usage> progress() override {
+    if (!std::exchange(advanced_, false)) return std::nullopt;
+    return turn_;
   }
 
  private:
   usage_context ctx_;
   run_usage turn_;
   bool seen_ = false;
+  bool advanced_ = false;
 };
 
 // ---------------------------------------------------------------- JSON reading

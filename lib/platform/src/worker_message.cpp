@@ -175,6 +175,10 @@ void workspace_changes(std::string& out, bool changed) {
   out.push_back('\n');
 }
 
+void step_usage(std::string& out, const run_usage& so_far) {
+  out.append(R"({"type":"platform_step_usage","usage":)"sv).append(run_usage_to_json(so_far)).append("}\n"sv);
+}
+
 namespace {
 
 // The line as a JSON object of `type`, when it names `member` at all (most lines do not: the
@@ -210,6 +214,17 @@ std::optional<bool> workspace_changed(std::string_view line) {
   auto it = m.find("changed");
   if (it == m.end() || !it->is_boolean()) return std::nullopt;
   return it->get<bool>();
+}
+
+std::optional<run_usage> step_usage_of(std::string_view line) {
+  if (line.substr(0, 36) != R"({"type":"platform_step_usage","usage)") return std::nullopt;
+  auto m = typed_line(line, "platform_step_usage", "\"platform_step_usage\"");
+  if (m.is_discarded()) return std::nullopt;
+  auto it = m.find("usage");
+  if (it == m.end() || !it->is_object()) return std::nullopt;
+  auto u = run_usage_from_json(it->dump());
+  if (!u) return std::nullopt;
+  return *u;
 }
 
 }  // namespace platform::worker_message

@@ -57,6 +57,7 @@ enum class api_error : unsigned char {
   not_streaming,
   not_running,
   app_busy,
+  budget_exhausted,
   run_finished,
   run_exists,
   workspace_missing,

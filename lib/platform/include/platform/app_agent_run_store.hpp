@@ -65,6 +65,7 @@ struct agent_run_summary {
   std::optional<std::string> usage_json;   // RunUsage JSON; nullopt until completion
   std::optional<std::string> active_stream_id;
   std::optional<std::string> session_id;   // the runtime's session, once the run finished
+  std::string stop_reason;                 // a failed run's why: "", "user", "budget" (budget.hpp)
   std::int64_t created_at = 0;
   std::int64_t updated_at = 0;
   std::int64_t started_at = 0;             // 0 until the first start
@@ -90,6 +91,7 @@ struct agent_run_completion {
   std::string messages_json = "[]";
   std::int64_t now = 0;
   std::optional<std::string> session_id;  // the runtime's, from the transcript's system init
+  std::string stop_reason;                // "", "user", "budget"
 };
 
 // Failures as in store.hpp: store_unavailable, store_conflict, store_corrupt, store_invalid.

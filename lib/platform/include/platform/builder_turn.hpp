@@ -37,7 +37,10 @@ struct builder_turn_output {
 
 // How the worker stream ended.
 struct builder_turn_end {
-  bool stop_requested = false;           // the user asked to stop the run
+  bool stop_requested = false;           // the user (or a budget) asked to stop the run
+  // A budget's stop (budget.hpp): its stopReason and sentence; empty for a person's stop.
+  std::string stop_code;
+  std::string stop_message;
   std::optional<std::string> failure;    // the worker stream broke or refused (its message)
   std::string failure_code;              // and its error code, when it had one
   bool stream_lost = false;              // the stream's store gave up: no error chunk is owed
@@ -73,6 +76,9 @@ class builder_turn {
   builder_turn_output done();
 
   [[nodiscard]] const std::optional<run_usage>& usage() const;  // this turn's, when the worker said
+  // The turn's usage so far, once after each `platform_step_usage` the worker sent: what a
+  // budget is enforced on while the turn runs.
+  std::optional<run_usage> take_step_usage();
   [[nodiscard]] std::size_t chunks() const;   // UI chunks streamed
   [[nodiscard]] std::size_t messages() const; // worker messages read
   [[nodiscard]] bool stopped() const;

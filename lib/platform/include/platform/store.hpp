@@ -20,6 +20,7 @@
 #include "platform/audit_store.hpp"
 #include "platform/preview_store.hpp"
 #include "platform/release_store.hpp"
+#include "platform/budget_store.hpp"
 #include "platform/version_store.hpp"
 #include "platform/builder_run.hpp"
 #include "platform/error.hpp"
@@ -214,6 +215,7 @@ class store {
   virtual preview_store& previews() = 0;       // preview builds by digest, each app's current preview
   virtual version_store& versions() = 0;       // each app's versions, files stored by content
   virtual release_store& releases() = 0;       // each app's releases: what every publish made live
+  virtual budget_store& budgets() = 0;         // limits and the spend ledger (budget_store.hpp)
 };
 
 }  // namespace platform

@@ -100,6 +100,11 @@ class usage_accumulator {
   // End of the native stream. runtime-c marks no turn end in its output, so its turn usage
   // comes here; runtime-b returns what a turn that never completed had already used.
   virtual std::optional<run_usage> finish() = 0;
+  // The turn's usage so far, once after each line that added to it (a model call or step
+  // ended): the estimate a budget is enforced on while the turn runs (platform/budget.hpp).
+  // runtime-a's comes from its assistant messages' usage, priced from the table; the result
+  // line's figure, which feed_line returns, stays the one recorded.
+  virtual std::optional<run_usage> progress() = 0;
 };
 
 // "runtime-a", "runtime-b", "runtime-c"; other ids: `unknown_runtime`.

@@ -58,12 +58,18 @@ void error(std::string& out, std::string_view message);
 //   accumulator), which the web adds to the run's totals;
 // - after a builder turn, `{"type":"workspace_changes","changed":bool}`: whether the turn
 //   changed the workspace (compared before and after, whatever tool did it).
+// - `{"type":"platform_step_usage","usage":RunUsage}` after each model call or step: the turn's
+//   usage so far, estimated from what the runtime reported while streaming, on which the web
+//   server enforces budgets mid-turn (platform/budget.hpp). The recorded usage stays the
+//   result line's.
 // `result_line` is one JSON object without its newline; the usage is added as its last member.
 void add_turn_usage(std::string& result_line, const run_usage& usage);
 void workspace_changes(std::string& out, bool changed);
+void step_usage(std::string& out, const run_usage& so_far);
 
 // The readers the web server uses: nullopt for any other line, or one that is not well formed.
 std::optional<run_usage> turn_usage(std::string_view line);
 std::optional<bool> workspace_changed(std::string_view line);
+std::optional<run_usage> step_usage_of(std::string_view line);
 
 }  // namespace platform::worker_message
