@@ -110,6 +110,9 @@ filled fill(store& db, const std::string& ws, const std::string& app, bool with_
                           std::nullopt, 3800).value());
   // The publish above as a release (its source, with the PATCH-like agents.json, as version 3).
   REQUIRE(db.releases().record_publish(ws, app, {"admin1", 3900, release_via::publish, ""}).value());
+  // Its budget overrides, and what it spent (a builder turn's ledger entry).
+  REQUIRE(db.budgets().put_app_overrides(ws, app, {spend_limit{5.0, std::nullopt}, std::nullopt, std::nullopt}, 4000));
+  REQUIRE(db.budgets().reserve({ws, app, "msg-" + app, "r", budget_run_kind::builder_turn}, {0.5, 10}, 4000));
   return f;
 }
 
@@ -133,6 +136,7 @@ void check_interface(store& db, const filled& f, bool present) {
   CHECK(gov.publication(f.ws, f.app).value().has_value() == present);
   CHECK(gov.reviews(f.ws, f.app, 10).value().empty() == !present);
   CHECK(db.releases().list(f.ws, f.app, {}).value().empty() == !present);
+  CHECK(db.budgets().app_overrides(f.ws, f.app).value().app_monthly.has_value() == present);
   CHECK(db.audit().recent(f.ws, f.app, 10).value().empty() == !present);
   auto& in = db.integrations();
   CHECK(in.grant_secrets({f.ws, f.app, "api.example.com", "default"}).value().empty() == !present);
@@ -183,7 +187,9 @@ void check_catalog(sql::connection& c, const filled& f, bool present) {
     // Builder and agent runs exist only where the workspace holds the app itself.
     if (f.builder_run.empty() && (t == "builder_runs" || t == "app_agent_runs")) continue;
     auto n = count(c, "SELECT COUNT(*) FROM " + t + " WHERE workspace_id = ? AND app_id = ?", {sql::v(f.ws), sql::v(f.app)});
-    CHECK((n > 0) == present);
+    // What the app spent stays in its workspace's month.
+    if (t == "spend_entries") CHECK(n > 0);
+    else CHECK((n > 0) == present);
   }
   if (!f.builder_run.empty()) {
     for (std::string t : {"run_model_usage", "run_cost_unknown", "run_session_states"}) {
