@@ -188,7 +188,7 @@ void check_catalog(sql::connection& c, const filled& f, bool present) {
     if (f.builder_run.empty() && (t == "builder_runs" || t == "app_agent_runs")) continue;
     auto n = count(c, "SELECT COUNT(*) FROM " + t + " WHERE workspace_id = ? AND app_id = ?", {sql::v(f.ws), sql::v(f.app)});
     // What the app spent stays in its workspace's month.
-    if (t == "spend_entries") CHECK(n > 0);
+    if (t == "spend_entries" || t == "spend_months") CHECK(n > 0);
     else CHECK((n > 0) == present);
   }
   if (!f.builder_run.empty()) {

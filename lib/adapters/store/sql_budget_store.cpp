@@ -3,6 +3,8 @@
 // has one writer), so a step never reads a month that misses another replica's last step.
 #include "sql_budget_store.hpp"
 
+#include <algorithm>
+
 #include "platform/api_error.hpp"
 #include "sql_util.hpp"
 
@@ -20,30 +22,49 @@ result<void> lock_budget(connection& c, std::string_view ws) {
 
 spend spend_from(const row& r) { return {to_double(r[0]), to_int(r[1])}; }
 
+// The month's running totals: the workspace's (app_id '') and `app`'s.
 result<month_spend> month_in(connection& c, std::string_view ws, std::string_view app, std::int64_t month_start) {
-  const std::int64_t end = budget_month_end(month_start);
-  auto all = c.exec("SELECT COALESCE(SUM(usd), 0), COALESCE(SUM(tokens), 0) FROM spend_entries "
-                    "WHERE workspace_id = ? AND created_at >= ? AND created_at < ?",
-                    {v(ws), v(month_start), v(end)});
-  if (!all) return tl::unexpected(all.error());
+  auto rows = c.exec("SELECT app_id, usd, tokens FROM spend_months WHERE workspace_id = ? AND month_start = ? AND app_id IN ('', ?)",
+                     {v(ws), v(month_start), v(app)});
+  if (!rows) return tl::unexpected(rows.error());
   month_spend m;
-  if (!all->data.empty()) m.workspace = spend_from(all->data.front());
-  if (app.empty()) return m;
-  auto mine = c.exec("SELECT COALESCE(SUM(usd), 0), COALESCE(SUM(tokens), 0) FROM spend_entries "
-                     "WHERE workspace_id = ? AND app_id = ? AND created_at >= ? AND created_at < ?",
-                     {v(ws), v(app), v(month_start), v(end)});
-  if (!mine) return tl::unexpected(mine.error());
-  if (!mine->data.empty()) m.app = spend_from(mine->data.front());
+  for (const auto& r : rows->data) {
+    spend s{to_double(r[1]), to_int(r[2])};
+    if (to_text(r[0]).empty()) m.workspace = s;
+    else m.app = s;
+  }
   return m;
 }
 
-// The entry's start, which sets its month.
-result<std::int64_t> entry_start(connection& c, const spend_entry_key& k) {
-  auto at = c.exec("SELECT created_at FROM spend_entries WHERE workspace_id = ? AND entry_id = ?", {v(k.workspace_id), v(k.entry_id)});
-  if (!at) return tl::unexpected(at.error());
-  if (at->data.empty()) return fail(api_error::store_corrupt, "the spend entry " + k.entry_id + " vanished in its transaction");
-  return to_int(at->data.front()[0]);
+// Adds `delta` to the month's totals of the workspace and of the app.
+result<void> add_to_month(connection& c, const spend_entry_key& k, std::int64_t month_start, const spend& delta) {
+  if (delta == spend{}) return {};
+  for (std::string_view app : {std::string_view(), std::string_view(k.app_id)}) {
+    auto r = c.exec("INSERT INTO spend_months (workspace_id, app_id, month_start, usd, tokens) VALUES (?, ?, ?, ?, ?) "
+                    "ON CONFLICT (workspace_id, app_id, month_start) DO UPDATE SET usd = spend_months.usd + excluded.usd, "
+                    "tokens = spend_months.tokens + excluded.tokens",
+                    {v(k.workspace_id), v(app), v(month_start), value::of(delta.usd), v(delta.tokens)});
+    if (!r) return tl::unexpected(r.error());
+  }
+  return {};
 }
+
+struct entry_row {
+  spend amount;
+  bool settled = false;
+  std::int64_t created_at = 0;
+};
+
+result<std::optional<entry_row>> entry_of(connection& c, const spend_entry_key& k) {
+  auto rows = c.exec("SELECT usd, tokens, settled, created_at FROM spend_entries WHERE workspace_id = ? AND entry_id = ?",
+                     {v(k.workspace_id), v(k.entry_id)});
+  if (!rows) return tl::unexpected(rows.error());
+  if (rows->data.empty()) return std::optional<entry_row>();
+  const auto& r = rows->data.front();
+  return std::optional<entry_row>(entry_row{spend_from(r), to_int(r[2]) != 0, to_int(r[3])});
+}
+
+spend minus(const spend& a, const spend& b) { return {a.usd - b.usd, a.tokens - b.tokens}; }
 
 class sql_budget_store final : public budget_store {
  public:
@@ -86,32 +107,26 @@ class sql_budget_store final : public budget_store {
   }
 
   result<month_spend> month(std::string_view ws, std::string_view app, std::int64_t month_start) override {
-    month_spend out;
-    auto r = ex_.in_transaction([&](connection& c) -> result<void> {
-      auto m = month_in(c, ws, app, month_start);
-      if (!m) return tl::unexpected(m.error());
-      out = *m;
-      return {};
-    });
-    if (!r) return tl::unexpected(r.error());
-    return out;
+    auto rows = ex_.query("SELECT app_id, usd, tokens FROM spend_months WHERE workspace_id = ? AND month_start = ? AND app_id IN ('', ?)",
+                          {v(ws), v(month_start), v(app)});
+    if (!rows) return tl::unexpected(rows.error());
+    month_spend m;
+    for (const auto& r : *rows) (to_text(r[0]).empty() ? m.workspace : m.app) = spend{to_double(r[1]), to_int(r[2])};
+    return m;
   }
 
   result<month_spend> reserve(const spend_entry_key& k, const spend& so_far, std::int64_t now) override {
-    return write(k, so_far, now,
-                 "INSERT INTO spend_entries (workspace_id, entry_id, app_id, run_id, kind, usd, tokens, settled, created_at, "
-                 "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?) ON CONFLICT (workspace_id, entry_id) DO UPDATE SET "
-                 "usd = CASE WHEN spend_entries.settled = 0 AND excluded.usd > spend_entries.usd THEN excluded.usd "
-                 "ELSE spend_entries.usd END, "
-                 "tokens = CASE WHEN spend_entries.settled = 0 AND excluded.tokens > spend_entries.tokens THEN excluded.tokens "
-                 "ELSE spend_entries.tokens END, updated_at = excluded.updated_at");
+    return write(k, now, [&](const std::optional<entry_row>& was) -> std::optional<entry_row> {
+      if (!was) return entry_row{so_far, false, now};
+      if (was->settled) return std::nullopt;  // the recorded spend stands
+      return entry_row{{std::max(was->amount.usd, so_far.usd), std::max(was->amount.tokens, so_far.tokens)}, false, was->created_at};
+    });
   }
 
   result<month_spend> settle(const spend_entry_key& k, const spend& recorded, std::int64_t now) override {
-    return write(k, recorded, now,
-                 "INSERT INTO spend_entries (workspace_id, entry_id, app_id, run_id, kind, usd, tokens, settled, created_at, "
-                 "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?) ON CONFLICT (workspace_id, entry_id) DO UPDATE SET "
-                 "usd = excluded.usd, tokens = excluded.tokens, settled = 1, updated_at = excluded.updated_at");
+    return write(k, now, [&](const std::optional<entry_row>& was) -> std::optional<entry_row> {
+      return entry_row{recorded, true, was ? was->created_at : now};
+    });
   }
 
   result<bool> first_warning(std::string_view ws, std::string_view budget, std::int64_t month_start) override {
@@ -123,17 +138,32 @@ class sql_budget_store final : public budget_store {
   }
 
  private:
-  result<month_spend> write(const spend_entry_key& k, const spend& s, std::int64_t now, std::string_view upsert) {
+  // One transaction under the workspace's budget lock: the entry's next state from `next`
+  // (nullopt: unchanged), the month's totals moved by the difference, and the month read back.
+  template <typename Next>
+  result<month_spend> write(const spend_entry_key& k, std::int64_t now, Next&& next) {
     if (k.workspace_id.empty() || k.entry_id.empty()) return fail(api_error::store_invalid, "a spend entry needs a workspace and an id");
     month_spend out;
     auto r = ex_.in_transaction([&](connection& c) -> result<void> {
       if (auto locked = lock_budget(c, k.workspace_id); !locked) return tl::unexpected(locked.error());
-      auto w = c.exec(upsert, {v(k.workspace_id), v(k.entry_id), v(k.app_id), v(k.run_id), v(kind_text(k.kind)),
-                               value::of(s.usd), v(s.tokens), v(now), v(now)});
-      if (!w) return tl::unexpected(w.error());
-      auto started = entry_start(c, k);
-      if (!started) return tl::unexpected(started.error());
-      auto m = month_in(c, k.workspace_id, k.app_id, budget_month_start(*started));
+      auto was = entry_of(c, k);
+      if (!was) return tl::unexpected(was.error());
+      std::optional<entry_row> now_row = next(*was);
+      const std::int64_t started = now_row ? now_row->created_at : (*was)->created_at;
+      const std::int64_t month = budget_month_start(started);
+      if (now_row) {
+        auto w = c.exec("INSERT INTO spend_entries (workspace_id, entry_id, app_id, run_id, kind, usd, tokens, settled, "
+                        "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (workspace_id, entry_id) "
+                        "DO UPDATE SET usd = excluded.usd, tokens = excluded.tokens, settled = excluded.settled, "
+                        "updated_at = excluded.updated_at",
+                        {v(k.workspace_id), v(k.entry_id), v(k.app_id), v(k.run_id), v(kind_text(k.kind)),
+                         value::of(now_row->amount.usd), v(now_row->amount.tokens), v(std::int64_t{now_row->settled ? 1 : 0}),
+                         v(now_row->created_at), v(now)});
+        if (!w) return tl::unexpected(w.error());
+        auto moved = add_to_month(c, k, month, *was ? minus(now_row->amount, (*was)->amount) : now_row->amount);
+        if (!moved) return tl::unexpected(moved.error());
+      }
+      auto m = month_in(c, k.workspace_id, k.app_id, month);
       if (!m) return tl::unexpected(m.error());
       out = *m;
       return {};
