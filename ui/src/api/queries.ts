@@ -3,6 +3,8 @@
 import useSWR, { type SWRConfiguration } from 'swr';
 import { api } from './client';
 import type {
+  AppBudget,
+  WorkspaceBudget,
   AgentRunDetail,
   AgentRunMessages,
   AgentRunSummary,
@@ -42,6 +44,8 @@ export const keys = {
   agentRunMessages: (ws: string, app: string, run: string) => `${keys.agentRun(ws, app, run)}/messages`,
   reviews: (ws: string, app: string) => `${keys.app(ws, app)}/reviews`,
   releases: (ws: string, app: string) => `${keys.app(ws, app)}/releases?limit=10`,
+  workspaceBudget: (ws: string) => `/api/workspaces/${encodeURIComponent(ws)}/budget`,
+  appBudget: (ws: string, app: string) => `${keys.app(ws, app)}/budget`,
 };
 
 const quiet: SWRConfiguration = { revalidateOnFocus: false };
@@ -64,6 +68,8 @@ export const useReviews = (ws: string, app: string, active: boolean) =>
   useSWR<{ reviews: PublishReview[] }>(active ? keys.reviews(ws, app) : null, fetcher, quiet);
 export const useReleases = (ws: string, app: string, active: boolean) =>
   useSWR<Page<AppRelease>>(active ? keys.releases(ws, app) : null, fetcher, quiet);
+export const useWorkspaceBudget = (ws: string, active: boolean) => useSWR<WorkspaceBudget>(active ? keys.workspaceBudget(ws) : null, fetcher, quiet);
+export const useAppBudget = (ws: string, app: string) => useSWR<AppBudget>(keys.appBudget(ws, app), fetcher, quiet);
 export const useMembers = (ws: string, active: boolean) => useSWR<{ members: Member[] }>(active ? keys.members(ws) : null, fetcher, quiet);
 /** Polled only while pending: a run's start publishes no event (only its end does). */
 export const useAgentRun = (ws: string, app: string, run: string) =>

@@ -47,8 +47,8 @@ export interface RunSummary {
   runReason?: string;
   /** Why its last turn was stopped: 'user' when a person stopped it, 'runtime_not_ready' when the
    *  worker refused the runtime for what it lacks (the run is still 'failed'). */
-  stopReason?: 'user' | 'runtime_not_ready' | null;
-  /** That reason as a sentence, when it has one (what the runtime lacks). */
+  stopReason?: 'user' | 'runtime_not_ready' | 'budget' | null;
+  /** That reason as a sentence, when it has one (what the runtime lacks, the budget reached). */
   stopMessage?: string;
   createdAt: string;
   updatedAt: string;
@@ -166,6 +166,8 @@ export interface AgentRunSummary {
   draft: boolean;
   result: unknown;
   error: string | null;
+  /** 'user' or 'budget' when a stop ended it (then `error` is its sentence). */
+  stopReason?: 'user' | 'budget' | null;
   activeStreamId: string | null;
   createdAt: string;
   updatedAt: string;
@@ -393,4 +395,57 @@ export interface VersionDiff {
   from: number | null;
   to: number;
   files: FileChange[];
+}
+
+/** A spend limit (docs/budgets.md): reached when either unit is; both null, no limit. */
+export interface SpendLimit {
+  usd: number | null;
+  tokens: number | null;
+}
+
+export interface Spend {
+  usd: number;
+  tokens: number;
+}
+
+/** A monthly budget against its month's spend (settled runs and runs in flight). */
+export interface BudgetShare {
+  limit: SpendLimit;
+  limitText: string;
+  spent: Spend;
+  usedFraction: number | null;
+  warning: boolean;
+  exhausted: boolean;
+}
+
+export interface BudgetSettings {
+  workspaceMonthly: SpendLimit;
+  appMonthly: SpendLimit;
+  builderTurn: SpendLimit;
+  agentRun: SpendLimit;
+}
+
+export interface WorkspaceBudget {
+  settings: BudgetSettings;
+  month: { start: number; end: number };
+  workspace: BudgetShare;
+  canEdit: boolean;
+}
+
+/** An app's overrides: null is the workspace's default. */
+export interface AppBudgetOverrides {
+  appMonthly: SpendLimit | null;
+  builderTurn: SpendLimit | null;
+  agentRun: SpendLimit | null;
+}
+
+export interface AppBudget {
+  overrides: AppBudgetOverrides;
+  defaults: BudgetSettings;
+  month: { start: number; end: number };
+  app: BudgetShare;
+  workspace: BudgetShare;
+  builderTurn: { limit: SpendLimit; limitText: string };
+  agentRun: { limit: SpendLimit; limitText: string };
+  canEdit: boolean;
 }

@@ -81,7 +81,7 @@ export function ChatPane({ app, runId, role }: { app: App; runId: string; role: 
           {run ? (
             <RunStatusBadge
               status={working && run.status !== 'streaming' ? 'streaming' : run.status}
-              stoppedByUser={run.stopReason === 'user'}
+              stoppedBy={run.stopReason}
               awaitingApproval={waiting !== null}
             />
           ) : null}
@@ -105,6 +105,10 @@ export function ChatPane({ app, runId, role }: { app: App; runId: string; role: 
           {run?.status === 'failed' && !working && run.stopReason === 'user' ? (
             <p className="rounded-md bg-zinc-100 px-3 py-2 text-sm text-zinc-700" data-testid="run-stopped">
               You stopped this turn. What it wrote so far is kept; send a message to continue.
+            </p>
+          ) : run?.status === 'failed' && !working && run.stopReason === 'budget' ? (
+            <p className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-800" data-testid="run-budget-stopped">
+              {run.stopMessage || 'Stopped: a budget was reached.'} What it wrote so far is kept. The Runs tab shows the app's budget.
             </p>
           ) : run?.status === 'failed' && !working && run.stopReason === 'runtime_not_ready' && run.stopMessage ? (
             <RuntimeNotReady reason={run.stopMessage} failed testId="run-runtime-not-ready" />

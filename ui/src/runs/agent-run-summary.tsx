@@ -12,7 +12,7 @@ export function AgentRunSummary({ run }: { run: AgentRunDetail }) {
     <div className="space-y-2 text-sm" data-testid="agent-run-summary" data-status={run.status}>
       <div className="flex flex-wrap items-center gap-2">
         {/* An app agent run that is running or streaming is simply working, as a builder turn is. */}
-        <RunStatusBadge status={run.status === 'running' ? 'streaming' : run.status} />
+        <RunStatusBadge status={run.status === 'running' ? 'streaming' : run.status} stoppedBy={run.stopReason} />
         <span className="text-xs text-zinc-500">{run.sourceVersion === 'draft' ? 'Draft preview' : 'Published app'}</span>
         <span className="flex-1" />
         <UsageLine usage={run.usage} />
@@ -35,7 +35,11 @@ export function AgentRunSummary({ run }: { run: AgentRunDetail }) {
           </>
         ) : null}
       </dl>
-      {run.error ? (
+      {run.error && run.stopReason === 'budget' ? (
+        <p className="rounded-md bg-amber-50 px-3 py-2 text-amber-800" data-testid="agent-run-budget-stopped">
+          {run.error} What it did so far is kept.
+        </p>
+      ) : run.error ? (
         <p className="rounded-md bg-red-50 px-3 py-2 text-red-700" data-testid="agent-run-error">
           {run.error}
         </p>

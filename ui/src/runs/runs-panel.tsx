@@ -7,6 +7,7 @@ import { ErrorNotice } from '../components/error-notice';
 import { useWorkspaceEvents } from '../events/use-workspace-events';
 import { navigate, paths } from '../routing/location';
 import { when } from '../settings/when';
+import { AppBudgetPanel } from '../budgets/app-budget-panel';
 import { AgentRunsDrawer } from './agent-runs-drawer';
 import { RunStatusBadge } from './run-status-badge';
 import { useOlderRuns } from './use-older-runs';
@@ -32,13 +33,14 @@ export function RunsPanel({ app }: { app: App }) {
   }, [app.workspaceId, app.id]);
   return (
     <div className="min-h-0 flex-1 overflow-y-auto p-4">
-      <h2 className="text-sm font-semibold">Builder runs</h2>
+      <AppBudgetPanel app={app} />
+      <h2 className="mt-6 text-sm font-semibold">Builder runs</h2>
       <ErrorNotice error={error} />
       <ul className="mt-2 divide-y divide-zinc-200 rounded-lg border border-zinc-200 bg-white" data-testid="runs-list">
         {runs.map((r) => (
           <li key={r.id}>
             <button type="button" onClick={() => navigate(paths.run(app.workspaceId, app.id, r.id))} className="flex w-full items-center gap-3 px-3 py-2 text-left text-sm hover:bg-zinc-50">
-              <RunStatusBadge status={r.status} />
+              <RunStatusBadge status={r.status} stoppedBy={r.stopReason} />
               {/* Below sm the usage goes under the date, which keeps the row's width. */}
               <span className="flex min-w-0 flex-1 flex-col gap-0.5 sm:flex-row sm:items-center sm:gap-3">
                 <span className="flex-1 text-zinc-700">
@@ -64,7 +66,7 @@ export function RunsPanel({ app }: { app: App }) {
         {(agentRuns?.runs ?? []).map((r) => (
           <li key={r.id}>
             <button type="button" onClick={() => setOpenRun(r.id)} className="flex w-full items-center gap-3 px-3 py-2 text-left text-sm hover:bg-zinc-50" data-testid={`agent-run-${r.id}`}>
-              <RunStatusBadge status={r.status === 'running' ? 'streaming' : r.status} />
+              <RunStatusBadge status={r.status === 'running' ? 'streaming' : r.status} stoppedBy={r.stopReason} />
               <span className="font-medium">{r.agentName || r.agentId}</span>
               {r.draft ? <span className="text-xs text-zinc-500">draft</span> : null}
               <span className="flex-1 text-right text-xs text-zinc-500">{when(r.createdAt)}</span>

@@ -5,6 +5,8 @@ import { Icon } from '../components/icon';
 import { useAppDeleted } from '../events/use-app-deleted';
 import { useWorkspaceEvents } from '../events/use-workspace-events';
 import { navigate, paths } from '../routing/location';
+import { WorkspaceBudgetButton } from '../budgets/workspace-budget-button';
+import { isAdmin } from '../members/roles';
 import { useDrawer } from './drawer';
 import { RepairBadge, isRepairing } from './repair-badge';
 
@@ -12,6 +14,7 @@ export function Sidebar({ workspaceId, appId }: { workspaceId: string; appId?: s
   const { data: ws } = useWorkspaces();
   const { data } = useApps(workspaceId);
   const { data: me } = useMe();
+  const role = ws?.workspaces.find((w) => w.id === workspaceId)?.role;
   const drawer = useDrawer();
   // Below md the sidebar is a drawer: going somewhere from it closes it (also when the place is
   // the page already shown).
@@ -55,8 +58,8 @@ export function Sidebar({ workspaceId, appId }: { workspaceId: string; appId?: s
       </div>
       <ul className="mt-2 min-h-0 flex-1 overflow-y-auto px-2 pb-3" data-testid="app-list">
         {(data?.apps ?? []).map((a) => {
-          // A run a person stopped is grey, not a red failure.
-          const status = a.latestRun?.status === 'failed' && a.latestRun.stopReason === 'user' ? 'stopped' : a.latestRun?.status;
+          // A run a person or a budget stopped is grey, not a red failure.
+          const status = a.latestRun?.status === 'failed' && (a.latestRun.stopReason === 'user' || a.latestRun.stopReason === 'budget') ? 'stopped' : a.latestRun?.status;
           return (
             <li key={a.id}>
               <a
@@ -86,19 +89,22 @@ export function Sidebar({ workspaceId, appId }: { workspaceId: string; appId?: s
         })}
         {data && data.apps.length === 0 ? <li className="px-2.5 py-2 text-xs text-zinc-500">No apps yet.</li> : null}
       </ul>
-      {me?.defaultWorkspaceId ? (
-        // Local mode only: the provider setup screen does not exist in external deployments.
-        <a
-          href="/onboarding/provider"
-          onClick={(e) => {
-            e.preventDefault();
-            go('/onboarding/provider');
-          }}
-          className="border-t border-zinc-200 px-4 py-2.5 text-xs text-zinc-600 hover:text-accent"
-        >
-          Model providers
-        </a>
-      ) : null}
+      <div className="flex items-center border-t border-zinc-200 empty:hidden">
+        {me?.defaultWorkspaceId ? (
+          // Local mode only: the provider setup screen does not exist in external deployments.
+          <a
+            href="/onboarding/provider"
+            onClick={(e) => {
+              e.preventDefault();
+              go('/onboarding/provider');
+            }}
+            className="flex-1 px-4 py-2.5 text-xs text-zinc-600 hover:text-accent"
+          >
+            Model providers
+          </a>
+        ) : null}
+        {isAdmin(role) ? <WorkspaceBudgetButton workspaceId={workspaceId} className="ml-auto px-4 py-2.5 text-xs font-normal text-zinc-600 hover:bg-transparent hover:text-accent" /> : null}
+      </div>
     </nav>
   );
 }
