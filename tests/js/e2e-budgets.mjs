@@ -5,6 +5,9 @@
 // next run are refused with 409 budget_exhausted; at 80 % a budget.warning event goes out;
 // limits are set through the API and bad ones get a clear 400.
 //
+// Then the same runaway builder turn on runtime-b (codex app-server) and runtime-c (opencode):
+// each runtime's own usage reports stop it within one step of its cap too.
+//
 // Prints the measured overshoot of each cap (how much past it the stopped run spent).
 //
 // Usage: node e2e-budgets.mjs --build DIR --project DIR
@@ -36,7 +39,22 @@ run(async () => {
   fs.writeFileSync(scenarioFile, JSON.stringify(scenario));
   const p = await startPlatform(h, {
     buildDir: opt('--build'), projectDir: opt('--project'), scenarioFile,
-    webEnv: { INTERNAL_API_TOKEN: token }, workerEnv: { INTERNAL_API_TOKEN: token },
+    webEnv: { INTERNAL_API_TOKEN: token },
+    workerEnv: (modelUrl) => {
+      // runtime-c's operator config: the scripted model priced as claude-opus-5-5 is.
+      const opencodeConfig = path.join(tmp, 'opencode.json');
+      fs.writeFileSync(opencodeConfig, JSON.stringify({
+        $schema: 'https://opencode.ai/config.json', model: 'budget/m',
+        provider: { budget: { npm: '@ai-sdk/openai-compatible', name: 'Scripted', options: { baseURL: `${modelUrl}/v1`, apiKey: '{env:OPENAI_API_KEY}' },
+          models: { m: { name: 'Scripted', tool_call: true, limit: { context: 400000, output: 8192 }, cost: { input: 4, output: 20 } } } } },
+      }));
+      return {
+        INTERNAL_API_TOKEN: token,
+        PLATFORM_CODEX_BASE_URL: `${modelUrl}/v1`, CODEX_API_KEY: 'scripted-codex-key', PLATFORM_CODEX_APP_SERVER_WARM: '0',
+        PLATFORM_OPENCODE_CONFIG: opencodeConfig, PLATFORM_OPENCODE_PATH: path.join(opt('--project'), 'runtimes/node_modules/.bin/opencode'),
+        OPENAI_API_KEY: 'scripted-openai-key',
+      };
+    },
   });
   const call = apiClient(p.web);
   const raw = (method, route, body) => fetch(p.web + route, body === undefined ? { method } : { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -157,4 +175,28 @@ run(async () => {
     assert.equal(again.status, 200);
     await new SseReader(again, { payload: true }).toEnd();
   });
+
+  // runtime-b's steps cost $0.53 at gpt-5.5's rates ($5 / $30), runtime-c's $0.42 at the
+  // config's; the cap is raised above for the app's month.
+  for (const [runtimeId, runtimeModel, step] of [['runtime-b', 'gpt-5.5', 0.53], ['runtime-c', 'budget/m', 0.42]]) {
+    await check(`${runtimeId}: a runaway builder turn stops within one step of its $1.00 cap, from the runtime's own usage`, async () => {
+      const other = await call('POST', '/api/workspaces/default/apps', { name: `Budgets ${runtimeId}` });
+      const O = `/api/workspaces/default/apps/${other.id}`;
+      const runId = (await call('POST', `${O}/runs`, {})).id;
+      const res = await fetch(`${p.web}${O}/runs/${runId}/chat`, {
+        method: 'POST', headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ runtimeId, runtimeModel, messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Keep going forever' }] }] }),
+      });
+      assert.equal(res.status, 200, await res.clone().text());
+      const chunks = (await new SseReader(res, { payload: true }).toEnd()).filter((e) => e !== '[DONE]').map((e) => JSON.parse(e));
+      const abort = chunks.find((c) => c.type === 'abort');
+      assert.ok(abort, chunks.map((c) => c.type).join(','));
+      assert.equal(abort.reason, 'Stopped: this run reached its $1.00 cap.');
+      const stored = await call('GET', `${O}/runs/${runId}/chat`);
+      assert.equal(stored.stopReason, 'budget');
+      const spent = (await call('GET', `${O}/budget`)).app.spent.usd;
+      assert.ok(spent >= 1 && spent < 1 + step + 0.01, `spent ${spent}`);
+      console.log(`${runtimeId} builder turn: cap $1.00, spent $${spent.toFixed(4)}, overshoot $${(spent - 1).toFixed(4)}`);
+    });
+  }
 });

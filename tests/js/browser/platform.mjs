@@ -65,7 +65,9 @@ export async function startPlatform({ start, tmp }, { buildDir, projectDir, turn
         : { ANTHROPIC_BASE_URL: `http://127.0.0.1:${modelPort}`, ANTHROPIC_API_KEY: 'scripted-model-key' }),
       CLAUDE_CODE_MAX_RETRIES: '0',
       PLATFORM_WEB_URL: webUrl,
-      ...workerEnv,
+      // A function of the model server's URL when the worker's settings name it (runtime-b's
+      // and runtime-c's providers).
+      ...(typeof workerEnv === 'function' ? workerEnv(`http://127.0.0.1:${modelPort}`) : workerEnv),
     },
     /listening on (http:\S+)/,
   );
