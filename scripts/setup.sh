@@ -5,7 +5,7 @@ set -euo pipefail
 PKGS=(meson ninja-build pkg-config cmake g++ clang-14 libclang-rt-14-dev
   nlohmann-json3-dev libsimdjson-dev libcpp-httplib-dev libssl-dev libfmt-dev doctest-dev
   libexpected-dev libhiredis-dev libsqlite3-dev libpq-dev redis-server postgresql openssl
-  bubblewrap)
+  bubblewrap libhowardhinnant-date-dev tzdata)
 # Extra packages a caller needs (scripts/test.sh: Debian's Chromium for the browser tests).
 PKGS+=("$@")
 missing=()

@@ -18,6 +18,8 @@ constexpr std::array rows{
     row{api_error::invalid_limit, {"invalid_limit", 400, "A page limit is out of range."}},
     row{api_error::invalid_path, {"invalid_path", 400, "A workspace file path is absolute, escapes the workspace or is not allowed."}},
     row{api_error::invalid_messages, {"invalid_messages", 400, "The chat's messages are not valid UI messages."}},
+    row{api_error::invalid_cron, {"invalid_cron", 400, "A routine's schedule is not a five-field cron expression (minute hour day-of-month month day-of-week)."}},
+    row{api_error::invalid_timezone, {"invalid_timezone", 400, "A routine's time zone is not a zone of the time zone database (e.g. Europe/Paris, UTC)."}},
     row{api_error::invalid_json, {"invalid_json", 400, "A JSON document does not parse."}},
     row{api_error::too_deep, {"too_deep", 400, "A JSON value nests deeper than its limit."}},
     row{api_error::too_large, {"too_large", 413, "A JSON value is larger than its limit."}},

@@ -21,6 +21,8 @@ enum class api_error : unsigned char {
   invalid_limit,
   invalid_path,
   invalid_messages,
+  invalid_cron,
+  invalid_timezone,
   invalid_json,
   too_deep,
   too_large,
