@@ -65,6 +65,14 @@ void check_approval(std::string_view input) {
   auto again = platform::approval_hash_v1(first->normalized_payload_json);
   check(again.has_value() && again->hash == first->hash &&
         again->normalized_payload_json == first->normalized_payload_json);
+  // v2 (triggers) is idempotent too, and never differs from v1 on a document without triggers.
+  auto v2 = platform::approval_hash_v2(input);
+  check(v2.has_value());
+  auto v2_again = platform::approval_hash_v2(v2->normalized_payload_json);
+  check(v2_again.has_value() && v2_again->hash == v2->hash);
+  if (platform::scheme_for_agents(input) == platform::hash_scheme::v1) {
+    check(platform::approval_hash_of(input)->hash == first->hash);
+  }
 }
 
 }  // namespace

@@ -13,7 +13,7 @@ int main() {
   auto report = platform::validate_agents_config(text);
   std::cout << platform::violations_to_json(report.problems) << '\n';
   if (!report.config) return 1;
-  auto approval = platform::approval_hash_v1(text);
+  auto approval = platform::approval_hash_of(text);
   if (!approval) return 1;
   std::cout << approval->hash << '\n';
   return 0;

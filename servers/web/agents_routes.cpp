@@ -101,7 +101,7 @@ void approve_agents(web_app& app, const route_call& call, httplib::Response& res
     return send_error(res, api_error::draft_changed, "agents.json changed since it was shown: review it again");
   }
   if (!draft->config) return send_error(res, api_error::invalid_config, "agents.json is invalid and cannot be approved");
-  auto payload = approval_hash_v1(*draft->text);
+  auto payload = approval_hash_of(*draft->text);
   if (!payload) return send_failure(res, payload.error());
   agents_approval record{payload->hash, payload->normalized_payload_json, call.by->who.user_id, now_ms()};
   auto outcome = app.db.governance().approve(ws, a.id, record);

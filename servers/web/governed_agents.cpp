@@ -48,7 +48,7 @@ result<agents_view> load_agents(web_app& app, std::string_view ws, std::string_v
     auto report = validate_with_setup(*view.text, *setup);
     view.config = std::move(report.config);
     view.problems = std::move(report.problems);
-    if (auto h = approval_hash_v1(*view.text)) view.hash = h->hash;
+    if (auto h = approval_hash_of(*view.text)) view.hash = h->hash;
   } else {
     view.problems = agents_config_missing().problems;
   }

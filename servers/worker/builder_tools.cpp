@@ -277,7 +277,7 @@ tool_outcome present_agents(const config&, turn_context& ctx, const mcp_tool_cal
     if (!setup.note.is_null()) p["integrationSetup"] = setup.note;
     return payload_result(p);
   }
-  auto hash = approval_hash_v1(file.text);
+  auto hash = approval_hash_of(file.text);
   if (!hash) return error_result("agents.json is valid but could not be hashed for approval: " + hash.error().message);
   ojson p = {{"status", "awaiting_approval"}, {"card", "agents"}, {"approvalHash", hash->hash},
              {"agents", agents_summary(*report.config)}};

@@ -912,6 +912,49 @@ TEST_CASE("every violation code is unique, snake_case and documented") {
   CHECK(seen.size() > 40);
 }
 
+
+// ---- triggers (routines, issue 37) ----
+
+json triggered_doc(const json& triggers) {
+  json a = agent_with(json::array());
+  a["triggers"] = triggers;
+  return {{"agents", json::array({a})}};
+}
+
+TEST_CASE("triggers: a schedule and a webhook parse; the cron's fields are joined by single spaces") {
+  json doc = triggered_doc(json::parse(R"({
+    "schedule": {"cron": " 0  8 * * 1-5", "timezone": "Europe/Paris", "prompt": "Summarize the open deals."},
+    "webhook": {"prompt": "A deal changed:"}})"));
+  auto r = validate_agents_config(doc.dump(), nullptr);
+  REQUIRE_MESSAGE(r.config, listing(r.problems));
+  const auto& t = r.config->agents[0].triggers;
+  REQUIRE(t.schedule);
+  CHECK(t.schedule->cron == "0 8 * * 1-5");
+  CHECK(t.schedule->timezone == "Europe/Paris");
+  CHECK(t.schedule->prompt == "Summarize the open deals.");
+  REQUIRE(t.webhook);
+  CHECK(t.webhook->prompt == "A deal changed:");
+  json none = triggered_doc(json::object());
+  auto n = validate_agents_config(none.dump(), nullptr);
+  REQUIRE(n.config);
+  CHECK_FALSE(n.config->agents[0].triggers.any());
+}
+
+TEST_CASE("triggers: a bad cron, a zone that is not a name, a missing prompt and an unknown field are each reported") {
+  auto with = [](const std::string& triggers) { return triggered_doc(json::parse(triggers)); };
+  CHECK_ONLY(problems(with(R"({"schedule": {"cron": "0 25 * * *", "timezone": "UTC", "prompt": "p"}})")), "agents[0].triggers.schedule.cron", "invalid_schedule");
+  CHECK_ONLY(problems(with(R"({"schedule": {"cron": "0 8 * *", "timezone": "UTC", "prompt": "p"}})")), "agents[0].triggers.schedule.cron", "invalid_schedule");
+  CHECK_ONLY(problems(with(R"({"schedule": {"cron": "0 8 * * *", "timezone": "Paris time", "prompt": "p"}})")), "agents[0].triggers.schedule.timezone", "invalid_timezone");
+  CHECK_ONLY(problems(with(R"({"schedule": {"cron": "0 8 * * *", "timezone": "../etc", "prompt": "p"}})")), "agents[0].triggers.schedule.timezone", "invalid_timezone");
+  CHECK_ONLY(problems(with(R"({"schedule": {"cron": "0 8 * * *", "timezone": "UTC"}})")), "agents[0].triggers.schedule.prompt", "missing_field");
+  CHECK_ONLY(problems(with(R"({"schedule": {"cron": "0 8 * * *", "timezone": "UTC", "prompt": "p"}, "email": {}})")), "agents[0].triggers.email", "unknown_field");
+  CHECK_ONLY(problems(with(R"({"webhook": {"secret": "x"}})")), "agents[0].triggers.webhook.secret", "unknown_field");
+  CHECK_ONLY(problems(with(R"([])")), "agents[0].triggers", "wrong_type");
+  auto bad = find(problems(with(R"({"schedule": {"cron": "61 * * * *", "timezone": "UTC", "prompt": "p"}})")), "agents[0].triggers.schedule.cron", "invalid_schedule");
+  REQUIRE(bad);
+  CHECK(bad->message.find("is not a schedule: the minute field has 61, outside 0-59") != std::string::npos);
+}
+
 #undef CHECK_HAS
 #undef CHECK_ONLY
 #undef CHECK_VALID

@@ -178,10 +178,12 @@ TEST_CASE("documents that are not agents.json") {
 
 TEST_CASE("schemes: names, parsing stored hashes, dispatch") {
   CHECK(platform::hash_scheme_name(hash_scheme::v1) == "v1");
-  CHECK(platform::current_hash_scheme == hash_scheme::v1);
+  CHECK(platform::hash_scheme_name(hash_scheme::v2) == "v2");
+  CHECK(platform::current_hash_scheme == hash_scheme::v2);
   const std::string h = hash_of(doc());
   CHECK(platform::hash_scheme_of(h) == hash_scheme::v1);
-  CHECK_FALSE(platform::hash_scheme_of("v2:" + h.substr(3)).has_value());
+  CHECK(platform::hash_scheme_of("v2:" + h.substr(3)) == hash_scheme::v2);
+  CHECK_FALSE(platform::hash_scheme_of("v3:" + h.substr(3)).has_value());
   CHECK_FALSE(platform::hash_scheme_of(h.substr(3)).has_value());
   CHECK_FALSE(platform::hash_scheme_of(h.substr(0, h.size() - 1)).has_value());
   CHECK_FALSE(platform::hash_scheme_of(h + "0").has_value());
@@ -216,6 +218,56 @@ TEST_CASE("matches_approved_hash: the approval goes stale only when policy chang
   REQUIRE(broken.has_value());
   CHECK_FALSE(*broken);
   CHECK(platform::matches_approved_hash("sha256:abc", doc()).error().code == "unknown_hash_scheme");
+}
+
+
+
+TEST_CASE("v2: the vectors hash as computed outside the project; documents without triggers keep their v1 hashes") {
+  std::ifstream in(std::string(PLATFORM_TEST_DATA) + "/hash/approval-v2.json", std::ios::binary);
+  REQUIRE(in);
+  auto vectors = nlohmann::json::parse(in);
+  REQUIRE(vectors["documents"].size() >= 5);
+  for (const auto& v : vectors["documents"]) {
+    CAPTURE(v["name"].get<std::string>());
+    const std::string input = v["input"].get<std::string>();
+    CHECK(platform::scheme_for_agents(input) == hash_scheme::v2);
+    auto r = platform::approval_hash_of(input);
+    REQUIRE(r);
+    CHECK(r->hash == v["hash"].get<std::string>());
+    CHECK(r->normalized_payload_json == v["normalized"].get<std::string>());
+    // Approving the normalized payload again gives the same hash (idempotent).
+    CHECK(platform::approval_hash_of(r->normalized_payload_json)->hash == r->hash);
+  }
+  // Every v1 vector: still v1, byte for byte the hash it had (v2 never changes them).
+  auto v1 = load_vectors();
+  for (const auto& v : v1["documents"]) {
+    const std::string input = v["input"].get<std::string>();
+    auto old = approval_hash_v1(input);
+    auto now = platform::approval_hash_of(input);
+    if (!old) continue;
+    CHECK(platform::scheme_for_agents(input) == hash_scheme::v1);
+    REQUIRE(now);
+    CHECK(now->hash == old->hash);
+  }
+  // An empty triggers object is no trigger at all: the document stays v1.
+  const std::string empty = R"({"agents":[{"id":"a","name":"A","description":"d","systemPrompt":"s","triggers":{}}]})";
+  CHECK(platform::scheme_for_agents(empty) == hash_scheme::v1);
+}
+
+TEST_CASE("v2: approvals made under v1 stay valid; adding or changing a trigger makes them stale") {
+  const std::string plain = R"({"agents":[{"id":"a","name":"A","description":"d","systemPrompt":"s"}]})";
+  const std::string scheduled = R"({"agents":[{"id":"a","name":"A","description":"d","systemPrompt":"s","triggers":{"schedule":{"cron":"0 8 * * *","timezone":"UTC","prompt":"Go."}}}]})";
+  const std::string respaced = R"({"agents":[{"id":"a","name":"A","description":"d","systemPrompt":"s","triggers":{"schedule":{"cron":" 0 8  * * * ","timezone":"UTC","prompt":"Go."}}}]})";
+  const std::string later = R"({"agents":[{"id":"a","name":"A","description":"d","systemPrompt":"s","triggers":{"schedule":{"cron":"0 9 * * *","timezone":"UTC","prompt":"Go."}}}]})";
+  auto v1 = platform::approval_hash_of(plain).value();
+  CHECK(v1.hash.rfind("v1:", 0) == 0);
+  CHECK(platform::matches_approved_hash(v1.hash, plain).value());
+  CHECK_FALSE(platform::matches_approved_hash(v1.hash, scheduled).value());
+  auto v2 = platform::approval_hash_of(scheduled).value();
+  CHECK(v2.hash.rfind("v2:", 0) == 0);
+  CHECK(platform::matches_approved_hash(v2.hash, respaced).value());
+  CHECK_FALSE(platform::matches_approved_hash(v2.hash, later).value());
+  CHECK_FALSE(platform::matches_approved_hash(v2.hash, plain).value());  // the trigger was removed
 }
 
 }  // namespace approval_hash_test

@@ -11,7 +11,7 @@ int run_agents_hash(const args& a) {
   if (a.positional.size() != 2) return usage_error("usage: platformctl agents hash FILE");
   auto text = read_input(a.positional[1]);
   if (!text) return exit_usage;
-  auto hashed = platform::approval_hash(platform::current_hash_scheme, *text);
+  auto hashed = platform::approval_hash_of(*text);
   if (!hashed) {
     nlohmann::ordered_json reply = {{"ok", false},
                             {"error", {{"code", hashed.error().code}, {"message", hashed.error().message}}}};

@@ -14,7 +14,7 @@ constexpr std::size_t insert_batch = 100;  // rows per INSERT: 500 parameters, u
 
 std::optional<std::string> agents_hash_of(const std::optional<std::string>& agents_json) {
   if (!agents_json) return std::nullopt;
-  auto a = approval_hash_v1(*agents_json);
+  auto a = approval_hash_of(*agents_json);
   if (!a) return std::nullopt;
   return a->hash;
 }

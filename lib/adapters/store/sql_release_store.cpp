@@ -109,7 +109,7 @@ result<void> publish_exactly(connection& c, const app_release& r, const source_f
   }
   std::optional<std::string> agents_hash;
   if (auto agents = files.find(std::string(agents_json_path)); agents != files.end()) {
-    if (auto h = approval_hash_v1(agents->second)) agents_hash = h->hash;
+    if (auto h = approval_hash_of(agents->second)) agents_hash = h->hash;
   }
   auto head = c.exec("INSERT INTO gov_snapshots (workspace_id, app_id, scope, version, agents_hash, updated_at) "
                      "VALUES (?, ?, 'published', 0, ?, ?) ON CONFLICT (workspace_id, app_id, scope) DO UPDATE SET "

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "config_reader.hpp"
+#include "platform/cron_schedule.hpp"
 #include "platform/agents_config.hpp"
 #include "platform/ascii.hpp"
 #include "platform/compact_json.hpp"
@@ -436,9 +437,53 @@ std::vector<tool> read_tools(const json* list, const json_path& at, violations& 
   return tools;
 }
 
+// A zone name's form (the zone database, which the core does not read, knows the names).
+bool zone_name_form(std::string_view z) {
+  if (z.empty() || z.size() > 64 || z.front() == '/' || z.back() == '/' || z.find("..") != std::string_view::npos) return false;
+  for (char c : z) {
+    bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '/' || c == '_' || c == '-' || c == '+';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+agent_triggers read_triggers(const json* v, const json_path& at, violations& out) {
+  agent_triggers t;
+  if (v == nullptr) return t;
+  object_reader r(*v, at, "triggers", {"schedule", "webhook"}, out);
+  if (!r.is_object()) return t;
+  if (const json* s = r.node("schedule", need::optional)) {
+    object_reader sr(*s, r.path("schedule"), "triggers.schedule", {"cron", "timezone", "prompt"}, out);
+    if (sr.is_object()) {
+      schedule_trigger st;
+      auto cron = sr.text("cron", need::required, "five fields: minute hour day-of-month month day-of-week, e.g. \"0 8 * * 1-5\"");
+      if (cron) {
+        if (auto parsed = parse_cron(*cron)) {
+          st.cron = parsed->text;
+        } else {
+          report(out, sr.path("cron"), code::invalid_schedule, "cron " + json_quoted(*cron) + " is not a schedule: " + parsed.error().message);
+        }
+      }
+      auto zone = sr.text("timezone", need::required, "the zone its times are read in, e.g. \"Europe/Paris\" or \"UTC\"");
+      if (zone && !zone_name_form(*zone)) {
+        report(out, sr.path("timezone"), code::invalid_timezone,
+               "timezone " + json_quoted(*zone) + " is not a zone name: write one of the zone database, e.g. \"Europe/Paris\", \"America/New_York\" or \"UTC\"");
+      }
+      st.timezone = zone.value_or("");
+      st.prompt = sr.text("prompt", need::required, "what each scheduled run is asked, e.g. \"Summarize the open deals\"").value_or("");
+      t.schedule = std::move(st);
+    }
+  }
+  if (const json* w = r.node("webhook", need::optional)) {
+    object_reader wr(*w, r.path("webhook"), "triggers.webhook", {"prompt"}, out);
+    if (wr.is_object()) t.webhook = webhook_trigger{wr.text("prompt", need::optional).value_or("")};
+  }
+  return t;
+}
+
 agent read_agent(const json& v, const json_path& at, violations& out) {
   agent a;
-  object_reader r(v, at, "an agent", {"id", "name", "description", "systemPrompt", "dataCollections", "tools"}, out);
+  object_reader r(v, at, "an agent", {"id", "name", "description", "systemPrompt", "dataCollections", "tools", "triggers"}, out);
   if (!r.is_object()) return a;
   a.id = r.text("id", need::required, "a unique id the app uses to trigger it, e.g. \"deal-summarizer\"").value_or("");
   a.name = r.text("name", need::required, "a display name").value_or("");
@@ -446,6 +491,7 @@ agent read_agent(const json& v, const json_path& at, violations& out) {
   a.system_prompt = r.text("systemPrompt", need::required, "the agent's own instructions").value_or("");
   a.data_collections = r.string_list("dataCollections", need::optional);
   a.tools = read_tools(r.array("tools", need::optional), r.path("tools"), out);
+  a.triggers = read_triggers(r.node("triggers", need::optional), r.path("triggers"), out);
   return a;
 }
 

@@ -68,6 +68,8 @@ constexpr std::array code_table{
     code_row{code::oauth_authorization_header, {"oauth_authorization_header", "agents.json", "An OAuth tool sets an Authorization header."}},
     code_row{code::static_tool_without_secret, {"static_tool_without_secret", "agents.json", "The setup declares secrets for the tool's integration but the endpoint uses none."}},
     code_row{code::undeclared_secret, {"undeclared_secret", "agents.json", "The endpoint uses a secret the setup's matching integration does not declare."}},
+    code_row{code::invalid_schedule, {"invalid_schedule", "agents.json", "A routine's triggers.schedule.cron is not a five-field cron expression."}},
+    code_row{code::invalid_timezone, {"invalid_timezone", "agents.json", "A routine's triggers.schedule.timezone is not a zone name such as Europe/Paris or UTC."}},
     code_row{code::integrations_empty, {"integrations_empty", "integration-setup.json", "integrations is an empty array."}},
     code_row{code::duplicate_integration, {"duplicate_integration", "integration-setup.json", "Two integrations share domain and keySlug."}},
     code_row{code::duplicate_secret, {"duplicate_secret", "integration-setup.json", "An integration declares a secret name twice."}},

@@ -70,11 +70,48 @@ result<json> normalize_v1(json doc) {
 
 // ---- end of v1
 
+// ---- v2 normalization: FROZEN once released, as v1 is. v1's rules, then the triggers'.
+
+// "0  8 * *\t1-5 " and "0 8 * * 1-5" are the same schedule.
+std::string joined_fields_v2(const std::string& cron) {
+  std::string out;
+  std::size_t i = 0;
+  while (i < cron.size()) {
+    while (i < cron.size() && (cron[i] == ' ' || cron[i] == '\t')) ++i;
+    std::size_t start = i;
+    while (i < cron.size() && cron[i] != ' ' && cron[i] != '\t') ++i;
+    if (i > start) out += (out.empty() ? "" : " ") + cron.substr(start, i - start);
+  }
+  return out;
+}
+
+result<json> normalize_v2(json doc) {
+  auto v1 = normalize_v1(std::move(doc));
+  if (!v1) return v1;
+  for (auto& agent : (*v1)["agents"]) {
+    if (!agent.is_object()) continue;
+    auto triggers = agent.find("triggers");
+    if (triggers == agent.end() || !triggers->is_object()) continue;
+    if (triggers->empty()) {
+      agent.erase(triggers);
+      continue;
+    }
+    auto schedule = triggers->find("schedule");
+    if (schedule == triggers->end() || !schedule->is_object()) continue;
+    auto cron = schedule->find("cron");
+    if (cron != schedule->end() && cron->is_string()) *cron = joined_fields_v2(cron->get<std::string>());
+  }
+  return v1;
+}
+
+// ---- end of v2
+
 using normalizer = result<json> (*)(json);
 
 normalizer normalizer_of(hash_scheme scheme) {
   switch (scheme) {
     case hash_scheme::v1: return &normalize_v1;
+    case hash_scheme::v2: return &normalize_v2;
   }
   return nullptr;
 }
@@ -107,6 +144,7 @@ result<approval> hash_with(normalizer normalize, hash_scheme scheme, std::string
 std::string_view hash_scheme_name(hash_scheme scheme) noexcept {
   switch (scheme) {
     case hash_scheme::v1: return "v1";
+    case hash_scheme::v2: return "v2";
   }
   return "";
 }
@@ -117,7 +155,7 @@ std::optional<hash_scheme> hash_scheme_of(std::string_view hash) noexcept {
   std::string_view digest = hash.substr(colon + 1);
   if (digest.size() != sha256_hex_size || !is_lower_hex(digest)) return std::nullopt;
   std::string_view name = hash.substr(0, colon);
-  for (hash_scheme s : {hash_scheme::v1}) {
+  for (hash_scheme s : {hash_scheme::v1, hash_scheme::v2}) {
     if (name == hash_scheme_name(s)) return s;
   }
   return std::nullopt;
@@ -137,13 +175,34 @@ result<approval> approval_hash_v1(std::string_view agents_json_text) {
   return approval_hash(hash_scheme::v1, agents_json_text);
 }
 
+result<approval> approval_hash_v2(std::string_view agents_json_text) {
+  return approval_hash(hash_scheme::v2, agents_json_text);
+}
+
+hash_scheme scheme_for_agents(std::string_view agents_json_text) {
+  json doc = json::parse(agents_json_text, nullptr, false);
+  if (!doc.is_object()) return hash_scheme::v1;
+  auto agents = doc.find("agents");
+  if (agents == doc.end() || !agents->is_array()) return hash_scheme::v1;
+  for (const auto& agent : *agents) {
+    if (!agent.is_object()) continue;
+    auto triggers = agent.find("triggers");
+    if (triggers != agent.end() && !(triggers->is_object() && triggers->empty())) return hash_scheme::v2;
+  }
+  return hash_scheme::v1;
+}
+
+result<approval> approval_hash_of(std::string_view agents_json_text) {
+  return approval_hash(scheme_for_agents(agents_json_text), agents_json_text);
+}
+
 bool hashes_equal(std::string_view a, std::string_view b) noexcept {
   return hash_scheme_of(a).has_value() && a == b;
 }
 
 result<bool> matches_approved_hash(std::string_view approved_hash, std::string_view agents_json_text) {
   auto scheme = hash_scheme_of(approved_hash);
-  if (!scheme) return fail(api_error::unknown_hash_scheme, "the approved hash is not of the form v1:<64 lowercase hex>");
+  if (!scheme) return fail(api_error::unknown_hash_scheme, "the approved hash is not of the form v1:<64 lowercase hex> or v2:<64 lowercase hex>");
   auto current = approval_hash(*scheme, agents_json_text);
   return current.has_value() && current->hash == approved_hash;
 }

@@ -69,6 +69,8 @@ enum class code {
   oauth_authorization_header,
   static_tool_without_secret,
   undeclared_secret,
+  invalid_schedule,
+  invalid_timezone,
   // integration-setup.json
   integrations_empty,
   duplicate_integration,

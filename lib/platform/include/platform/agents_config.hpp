@@ -54,6 +54,24 @@ struct tool {
   std::vector<std::string> mock_data_json;      // each entry as compact JSON text
 };
 
+// A routine's triggers (issue 37; docs/routines.md): the agent runs on a schedule, on a signed
+// webhook, or both, once the document is published.
+struct schedule_trigger {
+  std::string cron;      // five fields, joined by single spaces
+  std::string timezone;  // an IANA zone name, e.g. Europe/Paris, or UTC
+  std::string prompt;    // what each scheduled run is asked
+};
+
+struct webhook_trigger {
+  std::string prompt;    // put before the request's JSON body in the run's input; may be empty
+};
+
+struct agent_triggers {
+  std::optional<schedule_trigger> schedule;
+  std::optional<webhook_trigger> webhook;
+  [[nodiscard]] bool any() const { return schedule || webhook; }
+};
+
 struct agent {
   std::string id;
   std::string name;
@@ -61,6 +79,7 @@ struct agent {
   std::string system_prompt;
   std::vector<std::string> data_collections;
   std::vector<tool> tools;
+  agent_triggers triggers;
 };
 
 struct agents_config {

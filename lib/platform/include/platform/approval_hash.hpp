@@ -14,9 +14,13 @@ namespace platform {
 // One value per approval schema version. A new agents.json schema adds a scheme; the
 // normalization of an existing scheme never changes, so approvals made under it stay valid
 // until the effective policy changes (spec, Versioning 3).
-enum class hash_scheme { v1 };
+// v2 (issue 37) adds agents' `triggers` (routines): a document whose agents declare triggers
+// is hashed under v2, one without under v1, byte for byte as before v2 existed.
+enum class hash_scheme { v1, v2 };
 
-inline constexpr hash_scheme current_hash_scheme = hash_scheme::v1;
+inline constexpr hash_scheme current_hash_scheme = hash_scheme::v2;
+
+
 
 // "v1": the prefix written before the colon.
 std::string_view hash_scheme_name(hash_scheme scheme) noexcept;
@@ -39,6 +43,16 @@ result<approval> approval_hash(hash_scheme scheme, std::string_view agents_json_
 // `dataCollections` of every agent, and gives every tool (agents[].tools[] and appTools[])
 // whose `integration` object has no `keySlug` the keySlug "default". Nothing else.
 result<approval> approval_hash_v1(std::string_view agents_json_text);
+
+// v2 normalization: v1's, then an agent's `triggers` that is an empty object is removed and
+// a `triggers.schedule.cron` string has its fields joined by single spaces. Nothing else.
+result<approval> approval_hash_v2(std::string_view agents_json_text);
+
+// The scheme a document is approved under: v2 when an agent has a non-empty `triggers`
+// object, else v1 (so documents without triggers keep the hashes they always had).
+hash_scheme scheme_for_agents(std::string_view agents_json_text);
+// approval_hash under scheme_for_agents: what approving a document records.
+result<approval> approval_hash_of(std::string_view agents_json_text);
 
 // True when both are the same well-formed hash (scheme and digest).
 bool hashes_equal(std::string_view a, std::string_view b) noexcept;
