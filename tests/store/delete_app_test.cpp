@@ -113,6 +113,13 @@ filled fill(store& db, const std::string& ws, const std::string& app, bool with_
   // Its budget overrides, and what it spent (a builder turn's ledger entry).
   REQUIRE(db.budgets().put_app_overrides(ws, app, {spend_limit{5.0, std::nullopt}, std::nullopt, std::nullopt}, 4000));
   REQUIRE(db.budgets().reserve({ws, app, "msg-" + app, "r", budget_run_kind::builder_turn}, {0.5, 10}, 4000));
+  // A routine of its published agents, and a webhook signature it saw.
+  auto routines = db.routines().sync(ws, app, {{"helper", schedule_trigger{"0 8 * * *", "UTC", "Go."}, webhook_trigger{""}}}, "admin1",
+                                     [](const schedule_trigger&, std::int64_t now, std::string&) -> std::optional<std::int64_t> { return now + 60000; },
+                                     4100);
+  REQUIRE(routines);
+  REQUIRE(routines->size() == 1);
+  REQUIRE(db.routines().first_use_of_signature(routines->front().id, "sig-" + app, 999999999, 4100).value());
   return f;
 }
 

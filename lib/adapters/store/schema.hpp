@@ -82,6 +82,7 @@ inline const std::vector<migration>& core_migrations() {
 #include "schema_previews.hpp"
 #include "schema_versions.hpp"
 #include "schema_budgets.hpp"
+#include "schema_routines.hpp"
 
 namespace platform::sql {
 
@@ -91,7 +92,7 @@ inline std::vector<migration> migrations() {
   for (const auto* module : std::initializer_list<const std::vector<migration>*>{&app_data_migrations(), &governance_migrations(),
                                                                  &app_agent_run_migrations(), &audit_migrations(),
                                                                  &integrations_migrations(), &preview_migrations(), &version_migrations(),
-                                                                 &budget_migrations()}) {
+                                                                 &budget_migrations(), &routine_migrations()}) {
     all.insert(all.end(), module->begin(), module->end());
   }
   std::sort(all.begin(), all.end(), [](const migration& a, const migration& b) { return a.version < b.version; });

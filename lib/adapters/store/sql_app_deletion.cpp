@@ -26,6 +26,7 @@ constexpr std::string_view app_keyed_tables[] = {
     "app_version_files", "app_versions", "app_releases",
     // Its limits go; its spend_entries stay: what the app spent stays in its workspace's month.
     "app_budget_settings",
+    "routine_signatures", "routines",
 };
 
 // Keyed by the builder run's id only: they go with the app's runs.

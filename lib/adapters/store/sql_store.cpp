@@ -14,6 +14,7 @@
 #include "sql_version_store.hpp"
 #include "sql_release_store.hpp"
 #include "sql_budget_store.hpp"
+#include "sql_routine_store.hpp"
 #include "sql_integration_store.hpp"
 #include "sql.hpp"
 #include "sql_util.hpp"
@@ -161,6 +162,7 @@ class sql_store final : public store {
   version_store& versions() override { return *versions_; }
   release_store& releases() override { return *releases_; }
   budget_store& budgets() override { return *budgets_; }
+  routine_store& routines() override { return *routines_; }
 
   result<void> put_user(const user_record& u) override {
     return write("INSERT INTO users (id, email, name) VALUES (?, ?, ?) "
@@ -522,6 +524,7 @@ class sql_store final : public store {
   std::unique_ptr<version_store> versions_ = sql::make_version_store(ex_.db());
   std::unique_ptr<release_store> releases_ = sql::make_release_store(ex_.db());
   std::unique_ptr<budget_store> budgets_ = sql::make_budget_store(ex_.db());
+  std::unique_ptr<routine_store> routines_ = sql::make_routine_store(ex_.db());
   std::unique_ptr<audit_store> audit_ = sql::make_audit_store(ex_.db());
   std::unique_ptr<app_data_store> app_data_;
 };

@@ -36,6 +36,8 @@ constexpr std::array rows{
     row{api_error::preview_token_expired, {"preview_token_expired", 403, "The preview link expired: reload the builder page."}},
     row{api_error::forbidden, {"forbidden", 403, "The caller's role does not allow it."}},
     row{api_error::invalid_run_capability, {"invalid_run_capability", 403, "The internal call does not carry the capability of the run it names."}},
+    row{api_error::invalid_signature, {"invalid_signature", 401, "A routine's webhook request has no valid X-Platform-Signature for its body and secret."}},
+    row{api_error::signature_expired, {"signature_expired", 401, "A routine's webhook request was signed more than the replay window (300 s) from now."}},
     row{api_error::cross_site_request, {"cross_site_request", 403, "The request came from another site or origin."}},
     row{api_error::host_not_allowed, {"host_not_allowed", 421, "Without sign-in the server answers only to a loopback host name."}},
     // what is addressed
@@ -57,6 +59,8 @@ constexpr std::array rows{
     row{api_error::not_running, {"not_running", 409, "The app agent run has ended already."}},
     row{api_error::app_busy, {"app_busy", 409, "A builder turn of the app is streaming or an app agent run of it is running: stop it or let it end, then retry."}},
     row{api_error::budget_exhausted, {"budget_exhausted", 409, "The app's or the workspace's monthly budget is spent: a workspace admin can raise it."}},
+    row{api_error::webhook_replayed, {"webhook_replayed", 409, "A routine's webhook request repeats a signature already used: nothing was started."}},
+    row{api_error::routine_off, {"routine_off", 409, "The routine is switched off (after 5 failed runs in a row, or by an admin): switch it on first."}},
     row{api_error::run_finished, {"run_finished", 409, "The acting run has ended."}},
     row{api_error::run_exists, {"run_exists", 409, "The worker already holds that app agent run."}},
     row{api_error::workspace_missing, {"workspace_missing", 409, "The worker has no workspace for the app (restore it and retry)."}},

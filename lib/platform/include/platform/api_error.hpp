@@ -39,6 +39,8 @@ enum class api_error : unsigned char {
   preview_token_expired,
   forbidden,
   invalid_run_capability,
+  invalid_signature,
+  signature_expired,
   cross_site_request,
   host_not_allowed,
   // what is addressed
@@ -60,6 +62,8 @@ enum class api_error : unsigned char {
   not_running,
   app_busy,
   budget_exhausted,
+  webhook_replayed,
+  routine_off,
   run_finished,
   run_exists,
   workspace_missing,

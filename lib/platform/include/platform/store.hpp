@@ -21,6 +21,7 @@
 #include "platform/preview_store.hpp"
 #include "platform/release_store.hpp"
 #include "platform/budget_store.hpp"
+#include "platform/routine_store.hpp"
 #include "platform/version_store.hpp"
 #include "platform/builder_run.hpp"
 #include "platform/error.hpp"
@@ -216,6 +217,7 @@ class store {
   virtual version_store& versions() = 0;       // each app's versions, files stored by content
   virtual release_store& releases() = 0;       // each app's releases: what every publish made live
   virtual budget_store& budgets() = 0;         // limits and the spend ledger (budget_store.hpp)
+  virtual routine_store& routines() = 0;       // scheduled and webhook agents (routine_store.hpp)
 };
 
 }  // namespace platform
