@@ -6,6 +6,7 @@
 
 #include "access.hpp"
 #include "budgets.hpp"
+#include "routines.hpp"
 #include "chat_service.hpp"
 #include "events.hpp"
 #include "governed_agents.hpp"
@@ -135,7 +136,10 @@ result<void> fail_start(web_app& app, const run_key& key, const std::string& mes
   done.error = message;
   done.now = now_ms();
   auto ended = app.db.app_agent_runs().finish(key, done);
-  if (ended && *ended) publish_agent_event(app.cache, key, agent_run_status::failed);
+  if (ended && *ended) {
+    if (auto s = app.db.app_agent_runs().summary(key); s && *s) routine_run_ended(app, **s, true);
+    publish_agent_event(app.cache, key, agent_run_status::failed);
+  }
   return {};
 }
 
@@ -425,6 +429,8 @@ json agent_run_summary_json(const agent_run_summary& s) {
           {"result", parsed_or_null(s.result_json)},
           {"error", s.error ? json(*s.error) : json(nullptr)},
           {"stopReason", s.stop_reason.empty() ? json(nullptr) : json(s.stop_reason)},
+          {"routineId", s.routine_id.empty() ? json(nullptr) : json(s.routine_id)},
+          {"trigger", s.trigger.empty() ? json(nullptr) : json(s.trigger)},
           {"usage", usage_summary(s.usage_json)},
           {"activeStreamId", s.active_stream_id ? json(*s.active_stream_id) : json(nullptr)},
           {"createdAt", s.created_at},
@@ -546,6 +552,7 @@ result<bool> complete_agent_run(web_app& app, const json& body) {
         settle_run(app.db, app.cache, spending, recorded);
       }
     }
+    routine_run_ended(app, **s, done.status == agent_run_status::failed);
     publish_agent_event(app.cache, key, done.status);
   }
   return *ended;

@@ -4,7 +4,9 @@
 
 #include <csignal>
 #include <cstdio>
+#include <fstream>
 #include <memory>
+#include <optional>
 
 #include "../common/find_upwards.hpp"
 #include "../common/listen.hpp"
@@ -21,6 +23,8 @@
 #include "secrets_key.hpp"
 #include "tool_execution.hpp"
 #include "viewer_hub.hpp"
+#include "routine_scheduler.hpp"
+#include "routines.hpp"
 #include "web_config.hpp"
 #include "../common/http_server.hpp"
 
@@ -50,11 +54,33 @@ std::unique_ptr<platform::cache_store> open_cache(const platform::web::config& c
   return std::move(*c);
 }
 
+// The routines' now: the system clock, or (PLATFORM_ROUTINE_CLOCK_FILE, for tests) the Unix ms
+// a file holds, so a test moves time instead of waiting for it.
+platform::web::routine_scheduler::clock_fn routine_clock(const platform::web::config& cfg) {
+  if (cfg.routine_clock_file.empty()) return [] { return platform::web::now_ms(); };
+  return [file = cfg.routine_clock_file] {
+    std::ifstream in(file);
+    long long ms = 0;
+    if (!(in >> ms)) return platform::web::now_ms();
+    return static_cast<std::int64_t>(ms);
+  };
+}
+
 // cpp-httplib listens with a backlog of 5 and one pool thread per connection: a burst of
 // reconnecting viewers needs a deep backlog and a pool sized for long-lived streams.
-bool listen_deep(httplib::Server& server, const std::string& host, int port) {
+bool listen_deep(httplib::Server& server, const std::string& host, int port, platform::web::web_app& app,
+                 std::optional<platform::web::routine_scheduler>& routines) {
   int bound = platform::servers::bind_deep(server, host, port);
   if (bound < 0) return false;
+  app.self_origin = "http://" + std::string(host == "0.0.0.0" || host == "::" ? "127.0.0.1" : host) + ":" + std::to_string(bound);
+  // Once the callbacks' origin is known: the routines' scheduler (every replica runs one; the
+  // store gives each tick to one of them).
+  routines.emplace(app.db, routine_clock(app.cfg), &platform::web::first_tick,
+                   [&app](const platform::routine_record& r, const std::string& run_id) {
+                     return platform::web::start_routine_run(app, r, run_id, platform::routine_trigger::schedule,
+                                                             r.schedule ? r.schedule->prompt : std::string());
+                   });
+  routines->run_every(app.cfg.routine_tick);
   std::printf("platform-web listening on http://%s:%d\n", host.c_str(), bound);
   std::fflush(stdout);
   return server.listen_after_bind();
@@ -83,10 +109,12 @@ int main(int, char** argv) {
   }
   std::string preview_key;
   std::string capability_key;
+  std::string webhook_key;
   if (auto key = load_secrets_key(*cfg); key) {
     (*db)->integrations().install_secrets_key(*key);
     preview_key = derive_preview_key(*key);
     capability_key = derive_run_capability_key(*key);
+    webhook_key = derive_webhook_key(*key);
   } else {
     std::fprintf(stderr, "platform-web: %s\n", key.error().message.c_str());
     return 2;
@@ -104,7 +132,7 @@ int main(int, char** argv) {
   runtime_catalog runtimes(workers, platform::builtin_runtime_registry());
   runtimes.refresh_soon();  // the worker lists runtime-c's models slowly: before anyone asks
   chat_service chat(*cfg, **db, *cache, workers, capability_key);
-  web_app app{*cfg, **db, *cache, workers, runtimes, auth, chat, preview_key, capability_key};
+  web_app app{*cfg, **db, *cache, workers, runtimes, auth, chat, preview_key, capability_key, webhook_key};
   agent_run_recovery recovery(app);
   // After app, so it stops (and its followers stop asking app's store) before app goes.
   viewer_hub viewers(*cache);
@@ -154,7 +182,8 @@ int main(int, char** argv) {
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
   std::signal(SIGPIPE, SIG_IGN);
-  bool ok = listen_deep(server, cfg->host, cfg->port);
+  std::optional<routine_scheduler> routines;
+  bool ok = listen_deep(server, cfg->host, cfg->port, app, routines);
   running = nullptr;
   return ok ? 0 : 1;
 }

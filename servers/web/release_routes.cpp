@@ -7,6 +7,7 @@
 #include "events.hpp"
 #include "http.hpp"
 #include "numbered_page.hpp"
+#include "routines.hpp"
 #include "web_app.hpp"
 
 namespace platform::web::release_routes {
@@ -82,6 +83,7 @@ std::optional<app_release> rolled_back(web_app& app, const app_record& a, std::i
       return send_error(res, api_error::no_build, "that release's build is no longer stored, so it cannot be published again"), std::nullopt;
     case rollback_outcome::rolled_back: break;
   }
+  sync_routines(app, a.workspace_id, a.id);
   publish_app_event(app.cache, "app.released", a.workspace_id, a.id);
   return made;
 }
@@ -106,6 +108,7 @@ void record_release(web_app& app, const app_record& a, const release_request& re
     std::fprintf(stderr, "web: release of app=%s not recorded: %s\n", a.id.c_str(), made.error().code.c_str());
     return;
   }
+  sync_routines(app, a.workspace_id, a.id);
   publish_app_event(app.cache, "app.released", a.workspace_id, a.id);
 }
 

@@ -83,4 +83,6 @@ std::string derive_preview_key(const secrets_key& key) { return derive_key(key, 
 
 std::string derive_run_capability_key(const secrets_key& key) { return derive_key(key, "platform run capabilities v1"); }
 
+std::string derive_webhook_key(const secrets_key& key) { return derive_key(key, "platform routine webhooks v1"); }
+
 }  // namespace platform::web

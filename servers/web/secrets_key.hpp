@@ -17,5 +17,8 @@ result<secrets_key> load_secrets_key(const config& cfg);
 std::string derive_preview_key(const secrets_key& key);
 // The key of the runs' capabilities (run_capability.hpp).
 std::string derive_run_capability_key(const secrets_key& key);
+// The key each routine's webhook secret is derived from (with the routine's id and secret
+// generation): no webhook secret is stored, and every replica computes the same one.
+std::string derive_webhook_key(const secrets_key& key);
 
 }  // namespace platform::web

@@ -25,6 +25,8 @@ struct web_app {
   chat_service& chat;
   std::string preview_key;  // signs preview tokens (derived from the secrets key: every replica agrees)
   std::string capability_key;  // signs the runs' capabilities (run_capability.hpp), derived the same way
+  std::string webhook_key;     // routines' webhook secrets are derived from it (routines.hpp)
+  std::string self_origin;     // http://<host>:<bound port>, once listening: callbacks without PLATFORM_WEB_URL
   viewer_hub* viewers = nullptr;  // chat viewers on an event loop (unset: a thread each)
   tool_runner* tools = nullptr;   // the HTTP executor of custom tools and app actions
 };

@@ -163,6 +163,10 @@ result<config> config_from_env(const std::string& exe_path) {
   auto check = env_number("PLATFORM_AGENT_RUN_CHECK_MS", c.agent_run_check.count(), 100, 3600000);
   if (!check) return tl::unexpected(check.error());
   c.agent_run_check = std::chrono::milliseconds(*check);
+  auto tick = env_number("PLATFORM_ROUTINE_TICK_MS", c.routine_tick.count(), 50, 3600000);
+  if (!tick) return tl::unexpected(tick.error());
+  c.routine_tick = std::chrono::milliseconds(*tick);
+  c.routine_clock_file = env("PLATFORM_ROUTINE_CLOCK_FILE");
   auto unreachable = env_number("PLATFORM_AGENT_RUN_UNREACHABLE_MS", c.agent_run_unreachable_limit.count(), 100, 86400000);
   if (!unreachable) return tl::unexpected(unreachable.error());
   c.agent_run_unreachable_limit = std::chrono::milliseconds(*unreachable);

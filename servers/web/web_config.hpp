@@ -58,6 +58,8 @@ struct config {
   // Recovery of app agent runs whose worker lost them: how often running runs are checked
   // with their worker, and how long an unreachable worker is waited for.
   std::chrono::milliseconds agent_run_check{30000};                // PLATFORM_AGENT_RUN_CHECK_MS
+  std::chrono::milliseconds routine_tick{10000};                   // PLATFORM_ROUTINE_TICK_MS: how often due routines are looked for
+  std::string routine_clock_file;                                  // PLATFORM_ROUTINE_CLOCK_FILE: the routines' now (Unix ms) from a file (tests)
   std::chrono::milliseconds agent_run_unreachable_limit{300000};   // PLATFORM_AGENT_RUN_UNREACHABLE_MS
   std::string instance_id;       // this process, for logs
   // PLATFORM_CODEX_TRACE=1: one stderr line per turn start and end, stop and resume, with

@@ -25,6 +25,7 @@
 #include "version_routes.hpp"
 #include "release_routes.hpp"
 #include "budgets.hpp"
+#include "routines.hpp"
 #include "version_export_routes.hpp"
 #include "ui_routes.hpp"
 #include "web_app.hpp"
@@ -57,6 +58,7 @@ namespace v = version_routes;
 namespace rel = release_routes;
 namespace vx = version_export_routes;
 namespace bud = budget_routes;
+namespace rtn = routine_routes;
 
 // clang-format off
 constexpr route table[] = {
@@ -119,6 +121,14 @@ constexpr route table[] = {
   {"GET",    "/api/workspaces/{workspace}/apps/{app}/budget",                  app, R::member, none, bud::get_app_budget},
   {"PUT",    "/api/workspaces/{workspace}/apps/{app}/budget",                  app, R::admin,  json, bud::put_app_budget,
              "only workspace admins and owners set budgets"},
+  // routines (issue 37): everyone sees them; admins and owners switch them and hold their webhook secrets
+  {"GET",    "/api/workspaces/{workspace}/apps/{app}/routines",                app, R::member, none, rtn::list_routines},
+  {"POST",   "/api/workspaces/{workspace}/apps/{app}/routines/{routine}/enable", app, R::admin, json, rtn::set_routine_enabled,
+             "only workspace admins and owners switch routines on and off"},
+  {"POST",   "/api/workspaces/{workspace}/apps/{app}/routines/{routine}/webhook-secret", app, R::admin, none, rtn::reveal_webhook_secret,
+             "only workspace admins and owners see a webhook's secret"},
+  {"POST",   "/api/workspaces/{workspace}/apps/{app}/routines/{routine}/webhook-secret/rotate", app, R::admin, none, rtn::rotate_webhook_secret,
+             "only workspace admins and owners rotate a webhook's secret"},
   {"GET",    "/api/workspaces/{workspace}/apps/{app}/reviews",                 app, R::draft_reader, none, g::list_reviews,
              "viewers do not see reviews"},
   {"POST",   "/api/workspaces/{workspace}/apps/{app}/reviews",                 app, R::editor, json_or_empty, g::request_review,
@@ -183,6 +193,9 @@ constexpr route table[] = {
              i::connect_start_route},
   {"GET",    "/api/integrations/oauth/callback",                               anyone, R::member, none, i::connect_callback_route},
   {"DELETE", "/api/workspaces/{workspace}/apps/{app}/integrations/oauth/{provider}", app, R::member, none, i::disconnect},
+
+  // ---- a routine's webhook: whoever holds its secret (the signature is the authentication)
+  {"POST",   "/api/hooks/{routine}",                                           anyone, R::member, none, rtn::receive_webhook},
 
   // ---- internal routes: the worker, with the internal token and the run's capability
   {"POST",   "/api/internal/agent-run-complete",                               internal_agent_end, R::member, json, a::agent_run_complete},

@@ -24,6 +24,9 @@ inline const std::vector<migration>& app_agent_run_migrations() {
       {301, {"ALTER TABLE app_agent_runs ADD COLUMN session_id TEXT"}},
       // Why a failed run was stopped: "user", "budget" (issue 37), or "".
       {302, {"ALTER TABLE app_agent_runs ADD COLUMN stop_reason TEXT NOT NULL DEFAULT ''"}},
+      // A routine's run (issue 37): the routine and what triggered it ("schedule", "webhook").
+      {303, {"ALTER TABLE app_agent_runs ADD COLUMN routine_id TEXT NOT NULL DEFAULT ''",
+             "ALTER TABLE app_agent_runs ADD COLUMN trigger_kind TEXT NOT NULL DEFAULT ''"}},
   };
   return all;
 }

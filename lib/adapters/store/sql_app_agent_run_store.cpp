@@ -12,7 +12,7 @@ namespace {
 constexpr std::string_view summary_columns =
     "id, workspace_id, app_id, agent_id, agent_name, status, draft, triggered_by_user_id, triggered_by_user_email, "
     "triggered_by_user_name, result, error, usage, active_stream_id, created_at, updated_at, started_at, finished_at, "
-    "session_id, stop_reason";
+    "session_id, stop_reason, routine_id, trigger_kind";
 constexpr std::string_view detail_columns = ", prompt, system_prompt, agent_config, transcript, messages";
 constexpr std::string_view key_match = " WHERE workspace_id = ? AND app_id = ? AND id = ?";
 
@@ -54,6 +54,8 @@ result<void> read_summary(const row& r, agent_run_summary& s) {
   s.finished_at = to_int(r[17]);
   s.session_id = r[18];
   s.stop_reason = to_text(r[19]);
+  s.routine_id = to_text(r[20]);
+  s.trigger = to_text(r[21]);
   return {};
 }
 
@@ -79,11 +81,12 @@ class sql_app_agent_run_store final : public app_agent_run_store {
       auto r = c.exec(
           "INSERT INTO app_agent_runs (id, workspace_id, app_id, agent_id, agent_name, status, draft, "
           "triggered_by_user_id, triggered_by_user_email, triggered_by_user_name, prompt, system_prompt, "
-          "agent_config, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+          "agent_config, routine_id, trigger_kind, created_at, updated_at) "
+          "VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
           {v(run.run_id), v(run.workspace_id), v(run.app_id), v(run.agent_id), v(run.agent_name),
            v(std::int64_t{run.draft ? 1 : 0}), v(run.triggered_by_user_id), v(run.triggered_by_user_email),
            v(run.triggered_by_user_name), v(run.prompt), v(run.system_prompt), v(run.agent_config_json),
-           v(run.created_at), v(run.created_at)});
+           v(run.routine_id), v(run.trigger), v(run.created_at), v(run.created_at)});
       if (!r) return tl::unexpected(r.error());
       return {};
     });
@@ -96,11 +99,11 @@ class sql_app_agent_run_store final : public app_agent_run_store {
     const row& r = rows->front();
     agent_run_record run;
     if (auto s = read_summary(r, run); !s) return tl::unexpected(s.error());
-    run.prompt = to_text(r[20]);
-    run.system_prompt = to_text(r[21]);
-    run.agent_config_json = to_text(r[22]);
-    run.transcript_json = to_text(r[23]);
-    run.messages_json = to_text(r[24]);
+    run.prompt = to_text(r[22]);
+    run.system_prompt = to_text(r[23]);
+    run.agent_config_json = to_text(r[24]);
+    run.transcript_json = to_text(r[25]);
+    run.messages_json = to_text(r[26]);
     return std::optional<agent_run_record>(std::move(run));
   }
 

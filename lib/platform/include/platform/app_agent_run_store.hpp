@@ -66,6 +66,8 @@ struct agent_run_summary {
   std::optional<std::string> active_stream_id;
   std::optional<std::string> session_id;   // the runtime's session, once the run finished
   std::string stop_reason;                 // a failed run's why: "", "user", "budget" (budget.hpp)
+  std::string routine_id;                  // a routine's run: the routine (routine_store.hpp); else ""
+  std::string trigger;                     // and how it started: "schedule" or "webhook"
   std::int64_t created_at = 0;
   std::int64_t updated_at = 0;
   std::int64_t started_at = 0;             // 0 until the first start
