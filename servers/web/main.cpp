@@ -75,7 +75,8 @@ bool listen_deep(httplib::Server& server, const std::string& host, int port, pla
   app.self_origin = "http://" + std::string(host == "0.0.0.0" || host == "::" ? "127.0.0.1" : host) + ":" + std::to_string(bound);
   // Once the callbacks' origin is known: the routines' scheduler (every replica runs one; the
   // store gives each tick to one of them).
-  routines.emplace(app.db, routine_clock(app.cfg), &platform::web::first_tick,
+  app.routine_now = routine_clock(app.cfg);
+  routines.emplace(app.db, app.routine_now, &platform::web::first_tick,
                    [&app](const platform::routine_record& r, const std::string& run_id) {
                      return platform::web::start_routine_run(app, r, run_id, platform::routine_trigger::schedule,
                                                              r.schedule ? r.schedule->prompt : std::string());

@@ -44,6 +44,8 @@ std::string hex_hmac(std::string_view key, std::string_view data) {
 
 std::string generation_of(const routine_record& r) { return r.webhook_secret_sealed.empty() ? "1" : r.webhook_secret_sealed; }
 
+std::int64_t routine_now(const web_app& app) { return app.routine_now ? app.routine_now() : now_ms(); }
+
 std::string origin_of(const web_app& app) { return app.cfg.web_url.empty() ? app.self_origin : app.cfg.web_url; }
 
 std::vector<routine_spec> specs_of(const std::string& payload) {
@@ -124,7 +126,7 @@ void sync_routines(web_app& app, std::string_view ws, std::string_view app_id) {
     specs = specs_of((*pub)->approval.normalized_payload_json);
     approver = (*pub)->approval.approved_by;
   }
-  if (auto r = app.db.routines().sync(ws, app_id, specs, approver, &first_tick, now_ms()); !r) {
+  if (auto r = app.db.routines().sync(ws, app_id, specs, approver, &first_tick, routine_now(app)); !r) {
     std::fprintf(stderr, "web: routines of app=%.*s not synced: %s\n", static_cast<int>(app_id.size()), app_id.data(), r.error().code.c_str());
   }
 }
@@ -203,7 +205,7 @@ void set_routine_enabled(web_app& app, const route_call& call, httplib::Response
   std::optional<std::int64_t> next;
   if (on->get<bool>() && r->schedule) {
     std::string problem;
-    next = first_tick(*r->schedule, now_ms(), problem);
+    next = first_tick(*r->schedule, routine_now(app), problem);
   }
   if (auto done = app.db.routines().set_enabled(r->id, on->get<bool>(), next, now_ms()); !done) return send_store_error(res, done.error());
   auto after = app.db.routines().get(r->id);

@@ -1,4 +1,6 @@
 #pragma once
+#include <cstdint>
+#include <functional>
 // The parts of platform-web every handler reaches: what main.cpp wires together.
 #include <string>
 
@@ -27,6 +29,7 @@ struct web_app {
   std::string capability_key;  // signs the runs' capabilities (run_capability.hpp), derived the same way
   std::string webhook_key;     // routines' webhook secrets are derived from it (routines.hpp)
   std::string self_origin;     // http://<host>:<bound port>, once listening: callbacks without PLATFORM_WEB_URL
+  std::function<std::int64_t()> routine_now;  // the routines' clock (unset: the system's; a file in tests)
   viewer_hub* viewers = nullptr;  // chat viewers on an event loop (unset: a thread each)
   tool_runner* tools = nullptr;   // the HTTP executor of custom tools and app actions
 };

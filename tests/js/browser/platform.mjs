@@ -86,6 +86,7 @@ export async function startPlatform({ start, tmp }, { buildDir, projectDir, turn
     web,
     worker,
     workerProcess: workerStarted.child,
+    modelProcess: model.child,
     dataDir,
     model: {
       port: modelPort,
