@@ -4,6 +4,7 @@ import useSWR, { type SWRConfiguration } from 'swr';
 import { api } from './client';
 import type {
   AppBudget,
+  RoutinesView,
   WorkspaceBudget,
   AgentRunDetail,
   AgentRunMessages,
@@ -46,6 +47,7 @@ export const keys = {
   releases: (ws: string, app: string) => `${keys.app(ws, app)}/releases?limit=10`,
   workspaceBudget: (ws: string) => `/api/workspaces/${encodeURIComponent(ws)}/budget`,
   appBudget: (ws: string, app: string) => `${keys.app(ws, app)}/budget`,
+  routines: (ws: string, app: string) => `${keys.app(ws, app)}/routines`,
 };
 
 const quiet: SWRConfiguration = { revalidateOnFocus: false };
@@ -70,6 +72,7 @@ export const useReleases = (ws: string, app: string, active: boolean) =>
   useSWR<Page<AppRelease>>(active ? keys.releases(ws, app) : null, fetcher, quiet);
 export const useWorkspaceBudget = (ws: string, active: boolean) => useSWR<WorkspaceBudget>(active ? keys.workspaceBudget(ws) : null, fetcher, quiet);
 export const useAppBudget = (ws: string, app: string) => useSWR<AppBudget>(keys.appBudget(ws, app), fetcher, quiet);
+export const useRoutines = (ws: string, app: string) => useSWR<RoutinesView>(keys.routines(ws, app), fetcher, quiet);
 export const useMembers = (ws: string, active: boolean) => useSWR<{ members: Member[] }>(active ? keys.members(ws) : null, fetcher, quiet);
 /** Polled only while pending: a run's start publishes no event (only its end does). */
 export const useAgentRun = (ws: string, app: string, run: string) =>

@@ -168,6 +168,9 @@ export interface AgentRunSummary {
   error: string | null;
   /** 'user' or 'budget' when a stop ended it (then `error` is its sentence). */
   stopReason?: 'user' | 'budget' | null;
+  /** A routine's run: the routine, and what started it. */
+  routineId?: string | null;
+  trigger?: 'schedule' | 'webhook' | null;
   activeStreamId: string | null;
   createdAt: string;
   updatedAt: string;
@@ -448,4 +451,34 @@ export interface AppBudget {
   builderTurn: { limit: SpendLimit; limitText: string };
   agentRun: { limit: SpendLimit; limitText: string };
   canEdit: boolean;
+}
+
+/** A published agent that runs on its schedule or its webhook (docs/routines.md). */
+export interface Routine {
+  id: string;
+  agentId: string;
+  schedule: { cron: string; timezone: string; prompt: string } | null;
+  webhook: { prompt: string; url: string } | null;
+  enabled: boolean;
+  consecutiveFailures: number;
+  failureLimit: number;
+  nextFireAt: number | null;
+  problem: string | null;
+  runsAs: string;
+  lastRunId: string | null;
+  lastOutcome: 'started' | 'skipped' | 'webhook' | null;
+  lastFiredAt: number | null;
+}
+
+export interface RoutinesView {
+  routines: Routine[];
+  /** The draft's triggers: shown, never fired until published. */
+  draft: { agentId: string; schedule: { cron: string; timezone: string } | null; webhook: boolean }[];
+  canEdit: boolean;
+}
+
+export interface WebhookSecret {
+  url: string;
+  secret: string;
+  header: string;
 }

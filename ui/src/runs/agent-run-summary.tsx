@@ -19,7 +19,11 @@ export function AgentRunSummary({ run }: { run: AgentRunDetail }) {
       </div>
       <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-xs">
         <dt className="text-zinc-500">Started by</dt>
-        <dd>{label(run.triggeredByUserId)}</dd>
+        <dd>
+          {run.routineId
+            ? `its routine (${run.trigger === 'webhook' ? 'a webhook' : 'its schedule'}), running as ${label(run.triggeredByUserId)}, who approved its agents`
+            : label(run.triggeredByUserId)}
+        </dd>
         <dt className="text-zinc-500">Created</dt>
         <dd>{when(run.createdAt)}</dd>
         {run.startedAt ? (

@@ -8,6 +8,7 @@ import { useWorkspaceEvents } from '../events/use-workspace-events';
 import { navigate, paths } from '../routing/location';
 import { when } from '../settings/when';
 import { AppBudgetPanel } from '../budgets/app-budget-panel';
+import { RoutinesSection } from '../routines/routines-section';
 import { AgentRunsDrawer } from './agent-runs-drawer';
 import { RunStatusBadge } from './run-status-badge';
 import { useOlderRuns } from './use-older-runs';
@@ -34,6 +35,7 @@ export function RunsPanel({ app }: { app: App }) {
   return (
     <div className="min-h-0 flex-1 overflow-y-auto p-4">
       <AppBudgetPanel app={app} />
+      <RoutinesSection app={app} />
       <h2 className="mt-6 text-sm font-semibold">Builder runs</h2>
       <ErrorNotice error={error} />
       <ul className="mt-2 divide-y divide-zinc-200 rounded-lg border border-zinc-200 bg-white" data-testid="runs-list">
@@ -69,6 +71,7 @@ export function RunsPanel({ app }: { app: App }) {
               <RunStatusBadge status={r.status === 'running' ? 'streaming' : r.status} stoppedBy={r.stopReason} />
               <span className="font-medium">{r.agentName || r.agentId}</span>
               {r.draft ? <span className="text-xs text-zinc-500">draft</span> : null}
+              {r.trigger ? <span className="text-xs text-zinc-500" data-testid="agent-run-trigger">{r.trigger === 'schedule' ? 'scheduled' : 'webhook'}</span> : null}
               <span className="flex-1 text-right text-xs text-zinc-500">{when(r.createdAt)}</span>
             </button>
           </li>
