@@ -20,6 +20,7 @@ const { tmp, check, start, run } = harness('platform-agent-e2e-');
 
 // Callbacks the worker posts, by runId; waiters resolve when theirs arrives.
 const callbacks = new Map();
+const spends = [];
 const callbackWaiters = new Map();
 function callbackOf(runId) {
   if (callbacks.has(runId)) return Promise.resolve(callbacks.get(runId));
@@ -44,6 +45,12 @@ async function main() {
     req.on('end', () => {
       const parsed = JSON.parse(body);
       const record = { auth: req.headers.authorization, capability: req.headers['x-run-capability'], path: req.url, body: parsed, raw: body };
+      // The run's spend so far, per model call (budgets): not its completion.
+      if (req.url === '/api/internal/agent-run-spend') {
+        spends.push(record);
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return res.end('{"stop":false}');
+      }
       callbacks.set(parsed.runId, record);
       callbackWaiters.get(parsed.runId)?.(record);
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -175,6 +182,11 @@ async function main() {
     assert.equal(cb.auth, `Bearer ${token}`);
     assert.equal(cb.capability, 'cap-r1', 'the run capability comes back as X-Run-Capability');
     assert.equal(cb.path, '/api/internal/agent-run-complete');
+    // Each model call's spend so far went to the web first, with the run's own capability.
+    const reported = spends.filter((x) => x.body.runId === cb.body.runId);
+    assert.ok(reported.length >= 1, 'spend reported');
+    assert.equal(reported[0].capability, cb.capability);
+    assert.equal(typeof reported[0].body.usage.totalCostUsd, 'number');
     assert.equal(cb.body.workspaceId, 'ws1');
     assert.equal(cb.body.appId, 'app1');
     assert.equal(cb.body.status, 'completed');

@@ -195,7 +195,10 @@ await run(async () => {
   await check('no row of the deleted app is left in any table; the other app keeps all of its own', async () => {
     const rows = rowsOf(db, doomed.id);
     assert.ok(Object.keys(rows).length >= 17, JSON.stringify(rows));
-    for (const [t, n] of Object.entries(rows)) assert.equal(n, 0, `${t} still holds ${n} rows of the deleted app`);
+    // What the app spent stays spent in its workspace's month (docs/budgets.md): its ledger stays.
+    const spent = ['spend_entries', 'spend_months'];
+    for (const [t, n] of Object.entries(rows)) if (!spent.includes(t)) assert.equal(n, 0, `${t} still holds ${n} rows of the deleted app`);
+    assert.ok(rows.spend_entries > 0 && rows.spend_months > 0, JSON.stringify(rows));
     const others = rowsOf(db, kept.id);
     for (const t of ['apps', 'builder_runs', 'app_data_documents', 'app_data_collections', 'integration_secrets', 'run_model_usage']) {
       assert.ok(others[t] > 0, `${t}: ${JSON.stringify(others)}`);

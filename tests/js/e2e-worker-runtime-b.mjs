@@ -320,9 +320,11 @@ async function agentRunCheck() {
     req.on('data', (d) => { body += d; });
     req.on('end', () => {
       const parsed = JSON.parse(body);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      // The run's spend so far, per step (budgets): not its completion.
+      if (req.url === '/api/internal/agent-run-spend') return res.end('{"stop":false}');
       callbacks.set(parsed.runId, parsed);
       waiters.get(parsed.runId)?.(parsed);
-      res.writeHead(200, { 'content-type': 'application/json' });
       res.end('{"ok":true}');
     });
   });
@@ -401,6 +403,7 @@ async function standInWeb(toolsOf) {
         received.data.push(record);
         return reply(200, { ok: true, docId: 'doc-1', version: 1 });
       }
+      if (req.url === '/api/internal/agent-run-spend') return reply(200, { stop: false });
       if (req.url === '/api/internal/agent-run-complete') {
         received.complete.set(body.runId, record);
         waiters.get(body.runId)?.(record);

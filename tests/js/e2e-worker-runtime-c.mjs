@@ -168,6 +168,8 @@ async function main() {
         received.dataAuth = req.headers.authorization;
         received.dataCapability = req.headers['x-run-capability'];
         reply = { ok: true, docId: 'doc-1', version: 1 };
+      } else if (req.url === '/api/internal/agent-run-spend') {
+        reply = { stop: false };  // the run's spend so far, per step (budgets)
       } else if (req.url === '/api/internal/agent-run-complete') {
         const record = { auth: req.headers.authorization, capability: req.headers['x-run-capability'], body, raw };
         received.complete.set(body.runId, record);
