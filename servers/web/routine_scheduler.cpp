@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include <openssl/evp.h>
+#include "tool_shaping.hpp"
 
 namespace platform::web {
 
@@ -16,17 +16,7 @@ constexpr std::int64_t claim_horizon_ms = 24 * 3600 * 1000;
 }  // namespace
 
 std::string tick_run_id(std::string_view routine_id, std::int64_t tick) {
-  std::string data = std::string(routine_id) + "@" + std::to_string(tick);
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int n = 0;
-  EVP_Digest(data.data(), data.size(), digest, &n, EVP_sha256(), nullptr);
-  static constexpr char hex[] = "0123456789abcdef";
-  std::string out = "arun_";
-  for (unsigned i = 0; i < 12 && i < n; ++i) {
-    out += hex[digest[i] >> 4];
-    out += hex[digest[i] & 15];
-  }
-  return out;
+  return "arun_" + sha256_hex(std::string(routine_id) + "@" + std::to_string(tick)).substr(0, 24);
 }
 
 routine_scheduler::routine_scheduler(store& db, clock_fn clock, next_fn next, start_fn start)

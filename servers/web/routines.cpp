@@ -3,8 +3,6 @@
 #include <cstdio>
 
 #include <nlohmann/json.hpp>
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
 
 #include "adapters/tz_zones.hpp"
 #include "agent_runs.hpp"
@@ -15,6 +13,7 @@
 #include "http.hpp"
 #include "platform/api_error.hpp"
 #include "platform/compact_json.hpp"
+#include "platform/hmac.hpp"
 #include "platform/redaction.hpp"
 #include "platform/webhook_signature.hpp"
 #include "web_app.hpp"
@@ -27,20 +26,6 @@ namespace {
 
 // A webhook's body: at most this much (413 past it), kept redacted and bounded in the run.
 constexpr std::size_t max_webhook_body = 64 * 1024;
-
-std::string hex_hmac(std::string_view key, std::string_view data) {
-  unsigned char mac[EVP_MAX_MD_SIZE];
-  unsigned int len = 0;
-  HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()), reinterpret_cast<const unsigned char*>(data.data()), data.size(),
-       mac, &len);
-  static constexpr char hex[] = "0123456789abcdef";
-  std::string out;
-  for (unsigned i = 0; i < len; ++i) {
-    out += hex[mac[i] >> 4];
-    out += hex[mac[i] & 15];
-  }
-  return out;
-}
 
 std::string generation_of(const routine_record& r) { return r.webhook_secret_sealed.empty() ? "1" : r.webhook_secret_sealed; }
 
@@ -132,7 +117,7 @@ void sync_routines(web_app& app, std::string_view ws, std::string_view app_id) {
 }
 
 std::string webhook_secret(const web_app& app, const routine_record& r) {
-  return "whsec_" + hex_hmac(app.webhook_key, r.id + ":" + generation_of(r));
+  return "whsec_" + hmac_sha256_hex(app.webhook_key, r.id + ":" + generation_of(r));
 }
 
 result<void> start_routine_run(web_app& app, const routine_record& r, const std::string& run_id, routine_trigger trigger,

@@ -1,9 +1,9 @@
 #include "platform/run_capability.hpp"
 
 #include <openssl/crypto.h>
-#include <openssl/hmac.h>
 
 #include "platform/api_error.hpp"
+#include "platform/hmac.hpp"
 
 namespace platform {
 namespace {
@@ -18,17 +18,7 @@ std::string run_capability(std::string_view key, const run_tuple& run) {
   std::string data;
   data.reserve(16 + run.workspace_id.size() + run.app_id.size() + run.run_id.size());
   data.append(kind_name(run.kind)).append("\n").append(run.workspace_id).append("\n").append(run.app_id).append("\n").append(run.run_id);
-  unsigned char mac[32];
-  unsigned int len = 0;
-  HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()), reinterpret_cast<const unsigned char*>(data.data()),
-       data.size(), mac, &len);
-  static constexpr char digits[] = "0123456789abcdef";
-  std::string out(prefix);
-  for (unsigned i = 0; i < len; ++i) {
-    out += digits[mac[i] >> 4];
-    out += digits[mac[i] & 15];
-  }
-  return out;
+  return std::string(prefix) + hmac_sha256_hex(key, data);
 }
 
 bool same_run_capability(std::string_view expected, std::string_view offered) noexcept {

@@ -4,29 +4,18 @@
 #include <charconv>
 
 #include <openssl/crypto.h>
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
 
 #include "platform/api_error.hpp"
+#include "platform/hmac.hpp"
 
 namespace platform {
 namespace {
 
-std::string hmac_hex(std::string_view key, std::string_view a, std::string_view b) {
+std::string hmac_hex(std::string_view key, std::string_view t, std::string_view body) {
   std::string data;
-  data.reserve(a.size() + 1 + b.size());
-  data.append(a).append(".").append(b);
-  unsigned char mac[EVP_MAX_MD_SIZE];
-  unsigned int len = 0;
-  HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()), reinterpret_cast<const unsigned char*>(data.data()), data.size(),
-       mac, &len);
-  static constexpr char digits[] = "0123456789abcdef";
-  std::string out;
-  for (unsigned i = 0; i < len; ++i) {
-    out += digits[mac[i] >> 4];
-    out += digits[mac[i] & 15];
-  }
-  return out;
+  data.reserve(t.size() + 1 + body.size());
+  data.append(t).append(".").append(body);
+  return hmac_sha256_hex(key, data);
 }
 
 }  // namespace
