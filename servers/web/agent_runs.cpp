@@ -16,10 +16,12 @@
 #include "platform/user_stop.hpp"
 #include "platform/agent_run_recovery.hpp"
 #include "platform/bridge.hpp"
+#include "platform/builder_turn.hpp"
 #include "platform/runtime_registry_json.hpp"
 #include "platform/ui_message.hpp"
 #include "platform/ui_stream.hpp"
 #include "platform/usage.hpp"
+#include "stream_writer.hpp"
 #include "web_app.hpp"
 #include "../common/json_fields.hpp"
 
@@ -178,60 +180,49 @@ std::string transcript_messages(const std::string& sse) {
 
 // ---- viewer streams ------------------------------------------------------------------------
 
-// Appends every whole SSE event of `out` to the replay buffer (one entry each), keeping an
-// unfinished tail. False when the buffer is gone.
-bool append_events(cache_store& cache, const std::string& stream_id, std::string& out) {
-  std::size_t pos = 0;
-  bool ok = true;
-  while (pos < out.size()) {
-    std::size_t end = out.find("\n\n", pos);
-    if (end == std::string::npos) break;
-    if (ok && !cache.append(stream_id, std::string_view(out.data() + pos, end + 2 - pos))) ok = false;
-    pos = end + 2;
-  }
-  out.erase(0, pos);
-  return ok;
-}
-
 // A viewer's pump: the worker's events of the run (buffered ones first, then live) through the
-// bridge into the replay buffer. Ends with the run's stream (finish, [DONE]), or at once when
-// its viewer leaves (`cancel`: no [DONE], the other viewers hand over); either way the buffer
-// is completed and the activeStreamId released.
+// same turn type and stream writer as a builder turn's (one stream entry per event, a replay
+// head every half window, the cache store's outages waited out and a stream the store lost put
+// back). Ends with the run's stream (finish, [DONE]), or at once when its viewer leaves
+// (`cancel`: no [DONE], the other viewers hand over); either way the buffer is completed and
+// the activeStreamId released.
 struct stream_pump {
   request_cancel cancel;
   bool registered = true;  // the run's activeStreamId (released when the pump ends)
 };
 
 void run_pump(web_app& app, const run_key& key, const std::string& stream_id, const std::shared_ptr<stream_pump>& p) {
-  bridge_options opt;
-  opt.message_id = message_id_of(key);
-  bridge b(opt);
-  std::string out;
-  bool buffer_ok = true;
+  builder_turn turn({message_id_of(key), replay_window(app.cfg)});
+  stream_writer writer(app.cache, stream_id, replay_window(app.cfg), app.cfg.cache_outage_limit);
+  auto write = [&writer](builder_turn_output step) {
+    for (auto event : step.events) {
+      if (!writer.append(event)) return false;
+    }
+    if (step.head) writer.put_head(std::move(*step.head));
+    return true;
+  };
   // The run stays on the worker it started on; when none holds it, the app's worker answers
   // 404 (or cannot be reached) and the run's stream ends with that reason.
   auto holder = app.workers.agent_run_holder(key.app_id, key.run_id);
   const worker_client& worker = holder && *holder ? **holder : app.workers.for_app(key.app_id);
-  auto read = worker.agent_run_events(key.app_id, key.run_id, [&](std::string_view data) {
-    if (data == "[DONE]") return true;
-    b.feed_message(data, out);
-    buffer_ok = append_events(app.cache, stream_id, out);
-    return buffer_ok;
-  }, &p->cancel);
-  if (p->cancel.cancelled()) {
-    // The owning viewer left, not the run: no finish and no [DONE], so the viewers following
-    // this buffer go on with the run's next stream (viewer_handover) instead of ending.
-    append_events(app.cache, stream_id, out);
-  } else {
-    if (!read) {
-      b.fail(is(read.error(), api_error::not_found) ? "The worker no longer holds this run's stream."
-                                                    : "The run's stream broke: " + read.error().message,
-             out);
+  auto read = worker.agent_run_events(key.app_id, key.run_id, [&](std::string_view data) { return write(turn.feed(data)); },
+                                      &p->cancel);
+  // The owning viewer left, not the run: no finish and no [DONE], so the viewers following
+  // this buffer go on with the run's next stream (viewer_handover) instead of ending.
+  if (!p->cancel.cancelled()) {
+    builder_turn_end how;
+    if (!read && !writer.gave_up()) {
+      how.failure = is(read.error(), api_error::not_found) ? "The worker no longer holds this run's stream."
+                                                           : "The run's stream broke: " + read.error().message;
     }
-    b.finish(out);
-    append_events(app.cache, stream_id, out);
+    how.stream_lost = writer.gave_up();
+    write(turn.end(how));
+    write(turn.done());
   }
-  (void)app.cache.complete(stream_id);
+  if (!writer.finish()) {
+    std::fprintf(stderr, "web: stream of agent run=%s not completed: the cache store stayed unreachable\n",
+                 key.run_id.c_str());
+  }
   if (p->registered) (void)app.db.app_agent_runs().clear_active_stream(key, stream_id, now_ms());
 }
 

@@ -10,6 +10,7 @@
 
 #include "../common/json_body.hpp"
 #include "platform/compact_json.hpp"
+#include "platform/replay_follow.hpp"
 #include "platform/ui_stream.hpp"
 
 namespace platform::web {
@@ -42,12 +43,12 @@ void set_ui_stream_headers(httplib::Response& res) {
 namespace {
 
 // The events of a read, back to back, for one write.
-std::string joined(const replay_read& r) {
+std::string joined(const std::vector<replay_chunk>& chunks) {
   std::size_t total = 0;
-  for (const auto& c : r.chunks) total += c.bytes.size();
+  for (const auto& c : chunks) total += c.bytes.size();
   std::string out;
   out.reserve(total);
-  for (const auto& c : r.chunks) out += c.bytes;
+  for (const auto& c : chunks) out += c.bytes;
   return out;
 }
 
@@ -55,76 +56,57 @@ std::string joined(const replay_read& r) {
 }  // namespace
 
 void follow_replay(httplib::Response& res, cache_store& cache, follow_options options) {
-  struct follow_state : follow_options {
-    bool ended_with_done = false;  // the last event sent was [DONE]
-    std::optional<std::chrono::steady_clock::time_point> outage_since;
+  struct follow_state {
+    follow_options o;
+    replay_follow rules;
   };
-  auto state = std::make_shared<follow_state>(follow_state{std::move(options), false, std::nullopt});
+  replay_follow rules(options.cursor, {options.heartbeat, options.outage_limit, static_cast<bool>(options.still_live)},
+                      std::chrono::steady_clock::now());
+  auto state = std::make_shared<follow_state>(follow_state{std::move(options), rules});
   res.set_chunked_content_provider("text/event-stream", [&cache, state](std::size_t, httplib::DataSink& sink) {
-    result<replay_read> r = state->first ? result<replay_read>(std::move(*state->first))
-                                         : cache.wait_read(state->stream_id, state->cursor, 16384, state->heartbeat);
-    state->first.reset();
-    // A stream its producer is putting back after the store lost it may be briefly behind a
-    // follower's cursor: like an outage, that passes.
-    bool behind = r && r->status == replay_status::cursor_ahead;
-    if (((!r && is_cache_outage(r.error())) || behind) && state->still_live) {
-      auto now = std::chrono::steady_clock::now();
-      if (!state->outage_since) state->outage_since = now;
-      if (now - *state->outage_since <= state->outage_limit && state->still_live()) {
-        std::this_thread::sleep_for(std::min(std::chrono::milliseconds(200), state->heartbeat));
-        return sink.write(sse_heartbeat.data(), sse_heartbeat.size());  // notices a viewer that left
-      }
-      // Past the limit, or the run ended while the store was away: what this viewer missed is
-      // not coming, and it is told so (its client reloads the persisted chat).
-      std::string out = "data: {\"type\":\"error\",\"errorText\":\"The live stream was interrupted: the cache store "
-                        "stayed unreachable.\"}\n\n";
-      out += sse_done_event;
-      sink.write(out.data(), out.size());
-      sink.done();
-      return true;
-    }
-    if (r) state->outage_since.reset();
-    if (!r || r->status != replay_status::ok) {
-      // The stream expired or vanished: end the body; the client reloads the persisted chat.
-      sink.done();
-      return true;
-    }
-    std::string out = joined(*r);
-    state->cursor = r->next_cursor;
-    if (!out.empty()) state->ended_with_done = out.size() >= sse_done_event.size() && out.ends_with(sse_done_event);
-    if (out.empty() && !r->terminal) {
-      if (state->still_live && !state->still_live()) {
-        // The run ended without completing this stream (its producer died and stale stream
-        // recovery failed it): say so, unless the last events arrived meanwhile.
-        auto last = cache.read_from(state->stream_id, state->cursor, 16384);
-        if (last && last->status == replay_status::ok && !last->chunks.empty()) {
-          out = joined(*last);
-          state->cursor = last->next_cursor;
-          if (!sink.write(out.data(), out.size())) return false;
-          if (last->terminal) sink.done();
+    auto& [o, rules] = *state;
+    using action = replay_follow_step::action;
+    auto now = [] { return std::chrono::steady_clock::now(); };
+    replay_follow_step step =
+        o.first ? rules.read(std::move(*o.first), now())
+                : rules.read(cache.wait_read(o.stream_id, rules.cursor(), 16384, rules.until_heartbeat(now())), now());
+    o.first.reset();
+    for (;;) {
+      switch (step.what) {
+        case action::ask_live:
+          step = rules.live(o.still_live(), now());
+          continue;
+        case action::read_last:
+          step = rules.last(cache.read_from(o.stream_id, rules.cursor(), 16384), now());
+          continue;
+        case action::wait:
+          return true;
+        case action::heartbeat:
+          if (step.pause.count() > 0) std::this_thread::sleep_for(step.pause);
+          return sink.write(sse_heartbeat.data(), sse_heartbeat.size());  // notices a viewer that left
+        case action::write: {
+          std::string out = joined(step.chunks);
+          return sink.write(out.data(), out.size());
+        }
+        case action::end: {
+          std::string out = joined(step.chunks);
+          out += step.tail;
+          // Never an empty write: in a chunked body that is the last chunk, the end of the response.
+          if (!out.empty() && !sink.write(out.data(), out.size())) return false;
+          if (step.without_done && o.continue_on) {
+            if (auto next = o.continue_on(o.stream_id, rules.cursor())) {
+              o.stream_id = *next;
+              rules.continue_on();
+              return true;
+            }
+          }
+          sink.done();
           return true;
         }
-        out = "data: {\"type\":\"error\",\"errorText\":\"The run stopped before its stream finished.\"}\n\n";
-        out += sse_done_event;
-        sink.write(out.data(), out.size());
-        sink.done();
-        return true;
-      }
-      out = std::string(sse_heartbeat);
-    }
-    // Never an empty write: in a chunked body that is the last chunk, the end of the response.
-    if (!out.empty() && !sink.write(out.data(), out.size())) return false;
-    if (r->terminal && !state->ended_with_done && state->continue_on) {
-      if (auto next = state->continue_on(state->stream_id, state->cursor)) {
-        state->stream_id = *next;
-        state->ended_with_done = false;
-        return true;
       }
     }
-    if (r->terminal) sink.done();
-    return true;
   }, [state](bool) {
-    if (state->on_close) state->on_close();
+    if (state->o.on_close) state->o.on_close();
   });
 }
 

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "../common/socket_io.hpp"
+#include "platform/replay_follow.hpp"
 #include "platform/ui_stream.hpp"
 
 namespace platform::web {
@@ -33,10 +34,6 @@ constexpr std::string_view last_chunk = "0\r\n\r\n";
 // A viewer this far behind (it does not read) is cut off: it reconnects and resumes from its
 // cursor instead of the process buffering for it without bound.
 constexpr std::size_t max_pending = 8u << 20;
-constexpr std::string_view interrupted_event =
-    "data: {\"type\":\"error\",\"errorText\":\"The live stream was interrupted: the cache store stayed unreachable.\"}\n\n";
-constexpr std::string_view stopped_event =
-    "data: {\"type\":\"error\",\"errorText\":\"The run stopped before its stream finished.\"}\n\n";
 
 // `data` as one HTTP/1.1 chunk (never an empty one: that would end the body).
 void append_chunk(std::string& out, std::string_view data) {
@@ -66,7 +63,7 @@ using servers::send_all;
 // One stream's follower: its thread reads for every viewer of the stream.
 struct fanout {
   std::string stream_id;
-  std::uint64_t cursor = 0;  // the next read; guarded by impl::mu
+  std::uint64_t cursor = 0;  // where the viewers are once they got the events posted; guarded by impl::mu
   std::size_t viewers = 0;   // guarded by impl::mu
   std::function<bool()> still_live;
   std::chrono::milliseconds heartbeat{15000};
@@ -141,27 +138,18 @@ void viewer_hub::impl::end_fanout(const std::shared_ptr<fanout>& f, std::vector<
   post(std::move(m));
 }
 
-// The rules of a follow (as http.cpp's follow_replay), once per stream.
+// The rules of a follow (platform/replay_follow.hpp), once per stream.
 void viewer_hub::impl::follow(const std::shared_ptr<fanout>& f) {
-  std::optional<clock::time_point> outage_since;
-  auto last_out = clock::now();
+  using action = replay_follow_step::action;
+  std::uint64_t start;
+  {
+    std::lock_guard lock(mu);
+    start = f->cursor;
+  }
+  replay_follow rules(start, {f->heartbeat, f->outage_limit, true}, clock::now());
   // Short waits: a follower notices soon that its viewers left or the hub stops.
   const auto tick = std::min<std::chrono::milliseconds>(f->heartbeat, 1000ms);
-  auto post_locked = [&](message m) {
-    std::lock_guard lock(mu);
-    post(std::move(m));
-  };
-  // A read's events, for the viewers; the follower reads on after them.
-  auto post_events = [&](std::uint64_t from, replay_read& read) {
-    std::lock_guard lock(mu);
-    f->cursor = read.next_cursor;
-    message m{.what = message::kind::events, .from = f};
-    m.cursor = from;
-    m.chunks = std::move(read.chunks);
-    post(std::move(m));
-  };
   for (;;) {
-    std::uint64_t cursor;
     {
       std::lock_guard lock(mu);
       if (f->viewers == 0 || stopping) {
@@ -169,44 +157,44 @@ void viewer_hub::impl::follow(const std::shared_ptr<fanout>& f) {
         if (it != fanouts.end() && it->second == f) fanouts.erase(it);
         return;
       }
-      cursor = f->cursor;
     }
-    auto r = cache.wait_read(f->stream_id, cursor, 16384, tick);
-    auto now = clock::now();
-    bool behind = r && r->status == replay_status::cursor_ahead;
-    if ((!r && is_cache_outage(r.error())) || behind) {
-      if (!outage_since) outage_since = now;
-      if (now - *outage_since <= f->outage_limit && f->still_live()) {
-        std::this_thread::sleep_for(std::min<std::chrono::milliseconds>(200ms, f->heartbeat));
-        post_locked({.what = message::kind::heartbeat, .from = f});
-        continue;
-      }
-      std::string tail(interrupted_event);
-      tail += sse_done_event;
-      return end_fanout(f, {}, cursor, tail);
-    }
-    if (r) outage_since.reset();
-    if (!r || r->status != replay_status::ok) return end_fanout(f, {}, cursor, "");  // expired or gone
-    if (r->chunks.empty() && !r->terminal) {
-      if (now - last_out < f->heartbeat) continue;
-      last_out = now;
-      if (!f->still_live()) {
-        auto last = cache.read_from(f->stream_id, cursor, 16384);
-        if (last && last->status == replay_status::ok && !last->chunks.empty()) {
-          if (last->terminal) return end_fanout(f, std::move(last->chunks), cursor, "");
-          post_events(cursor, *last);
-          continue;
+    std::uint64_t from = rules.cursor();
+    auto step = rules.read(cache.wait_read(f->stream_id, from, 16384, std::min(tick, rules.until_heartbeat(clock::now()))),
+                           clock::now());
+    for (bool asked = true; asked;) {
+      asked = false;
+      switch (step.what) {
+        case action::ask_live:
+          step = rules.live(f->still_live(), clock::now());
+          asked = true;
+          break;
+        case action::read_last:
+          from = rules.cursor();
+          step = rules.last(cache.read_from(f->stream_id, from, 16384), clock::now());
+          asked = true;
+          break;
+        case action::wait:
+          break;
+        case action::heartbeat: {
+          if (step.pause.count() > 0) std::this_thread::sleep_for(step.pause);
+          std::lock_guard lock(mu);
+          post({.what = message::kind::heartbeat, .from = f});
+          break;
         }
-        std::string tail(stopped_event);
-        tail += sse_done_event;
-        return end_fanout(f, {}, cursor, tail);
+        case action::write: {
+          // A read's events, for the viewers; the follower reads on after them.
+          std::lock_guard lock(mu);
+          f->cursor = rules.cursor();
+          message m{.what = message::kind::events, .from = f};
+          m.cursor = from;
+          m.chunks = std::move(step.chunks);
+          post(std::move(m));
+          break;
+        }
+        case action::end:
+          return end_fanout(f, std::move(step.chunks), from, step.tail);
       }
-      post_locked({.what = message::kind::heartbeat, .from = f});
-      continue;
     }
-    last_out = now;
-    if (r->terminal) return end_fanout(f, std::move(r->chunks), cursor, "");
-    post_events(cursor, *r);
   }
 }
 

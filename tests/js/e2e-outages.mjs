@@ -8,7 +8,10 @@
 //      producer puts the stream back from its own copy; the POST's stream (replica A) and a
 //      viewer on replica B both get the whole answer and [DONE], the real AI SDK client
 //      assembles from each exactly the message the run persisted, and the run completes.
-//   2. Redis stays down longer than PLATFORM_CACHE_OUTAGE_MS: the POST's stream and the viewer
+//   2. Redis restarts while an app agent run is held: the run's streams (its owning viewer on A,
+//      a viewer on B) get the whole answer and [DONE], the same turn type and stream writer as a
+//      builder turn's putting the stream back; the run completes.
+//   3. Redis stays down longer than PLATFORM_CACHE_OUTAGE_MS: the POST's stream and the viewer
 //      get an error chunk and [DONE] instead of a silent end, and when the model goes on past
 //      the limit the turn gives up its stream and the run fails, not stuck streaming.
 //
@@ -49,6 +52,8 @@ const scenario = {
     endTurn('unused'),
   ],
   aux: { blocks: [{ type: 'text', text: 'Outage' }], stop_reason: 'end_turn' },
+  // The app agent's run (its request carries its tools, none of the builder's).
+  agent: held('agent', 'The agent before Redis restarts. ', 'The agent after it came back.'),
 };
 
 const textOf = (m) => m.parts.filter((p) => p.type === 'text').map((p) => p.text).join('');
@@ -134,6 +139,38 @@ run(async () => {
     assert.equal(again.status, 204);  // the turn is over: nothing to attach to
   });
 
+  await check("a Redis restart mid-run does not cut an app-agent run's stream: the owning viewer and one on the other replica get the whole answer", async () => {
+    const appPath = `/api/workspaces/default/apps/${app.id}`;
+    const webFetch = { type: 'builtin', name: 'WebFetch', description: 'Fetch pages.', enabled: true, recommended: false };
+    const agents = { agents: [{ id: 'helper', name: 'Helper', description: 'Helps.', systemPrompt: 'You help.', tools: [webFetch] }] };
+    const patched = await (await fetch(a + `${appPath}/agents`, {
+      method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify(agents),
+    })).json();
+    assert.equal(patched.valid, true, JSON.stringify(patched.problems));
+    const created = await post(a, `${appPath}/agent-runs`, { agentId: 'helper', prompt: 'Go on through a restart', draft: true });
+    assert.equal(created.status, 201, await created.clone().text());
+    const agentRun = `${appPath}/agent-runs/${(await created.json()).id}`;
+    const owner = new SseReader(await fetch(`${a}${agentRun}/stream`, { method: 'POST' }));
+    await owner.until((e) => e.some((x) => x.includes('The agent be'))).catch((e) => { throw new Error(`${e.message}: ${owner.events.join('')}`); });
+    const viewer = new SseReader(await fetch(`${b}${agentRun}/stream`));
+    await viewer.until((e) => e.some((x) => x.includes('The agent be')));
+    services('restart-redis');
+    await release('agent');
+    const expected = 'The agent before Redis restarts. The agent after it came back.';
+    const toEnd = (r, who) => r.toEnd().catch((e) => { throw new Error(`${who}: ${e.message}: ${r.events.join('')}`); });
+    for (const body of [await toEnd(owner, 'owner on A'), await toEnd(viewer, 'viewer on B')]) {
+      assert.ok(!body.some((e) => e.includes('"type":"error"')), body.join(''));
+      assert.equal(body.at(-1), 'data: [DONE]\n\n');
+      assert.equal(textOf(await assembleMessage(body.join(''))), expected);
+    }
+    let status = 'running';
+    for (let i = 0; i < 300 && !['completed', 'failed'].includes(status); i++) {
+      status = (await (await fetch(a + agentRun)).json()).status;
+      if (!['completed', 'failed'].includes(status)) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.equal(status, 'completed');
+  });
+
   await check('Redis down past the outage limit: the viewer gets an error chunk and [DONE]; the run fails, not stuck', async () => {
     const res = await post(a, `${runPath}/chat`, {
       messages: [...(await history()), user('u2', 'Now through a long outage')],
@@ -145,6 +182,7 @@ run(async () => {
     services('stop-redis');
     try {
       await release('down');
+      const downAt = Date.now();
       const seen = await viewer.toEnd();
       const error = seen.find((e) => e.includes('"type":"error"'));
       assert.ok(error, seen.slice(-3).join(''));
@@ -152,7 +190,10 @@ run(async () => {
       const produced = await live.toEnd();
       assert.ok(produced.some((e) => e.includes('"type":"error"')));
       // The model goes on past the limit: the turn gives up its stream and the run fails
-      // (PostgreSQL kept working throughout), instead of staying streaming.
+      // (PostgreSQL kept working throughout), instead of staying streaming. The viewers' outage
+      // began at the stop, the turn's only at its first append after 'down': the model goes on
+      // once that one too is past PLATFORM_CACHE_OUTAGE_MS (4 s), with a second to spare.
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, downAt + 5000 - Date.now())));
       await release('later');
       let status = 'streaming';
       for (let i = 0; i < 300 && status === 'streaming'; i++) {

@@ -42,11 +42,6 @@ class cache_store : public replay_store {
                                         std::chrono::milliseconds timeout) = 0;
 };
 
-// A cache store that cannot be reached, or that restarted without the stream (its producer
-// puts it back): a follower waits both out, unlike a stream that ended or expired.
-inline bool is_cache_outage(const error& e) {
-  return is(e, api_error::cache_unavailable) || is(e, api_error::replay_not_found);
-}
 
 struct memory_cache_options {
   memory_replay_store_options replay;
