@@ -1,5 +1,6 @@
 // Issue 37's parsers on arbitrary bytes: cron expressions (and their next firing on a zone with
-// a gap and a fold), webhook signature headers, budget limits and a worker's step usage line.
+// a gap and a fold), webhook signature headers, budget limits and a worker's step usage and closing lines (the closing line survives its own
+// writer).
 // Contract: never crashes; an accepted cron reads back to itself and fires strictly later, on a
 // whole minute; a signature is accepted only when it is the one sign_webhook makes; accepted
 // limits round-trip their wire form.
@@ -63,6 +64,18 @@ void check_budget(std::string_view input) {
   (void)platform::worker_message::step_usage_of(input);
 }
 
+void check_turn_end(std::string_view input) {
+  namespace wm = platform::worker_message;
+  auto end = wm::turn_end_of(input);
+  if (!end) return;
+  std::string line;
+  wm::turn_end_line(line, *end);
+  line.pop_back();
+  auto back = wm::turn_end_of(line);
+  check(back.has_value() && back->workspace_changed == end->workspace_changed && back->build_digest == end->build_digest);
+  if (end->session_state_json.size() <= wm::turn_end_max_session_bytes) check(back->session_state_json == end->session_state_json);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -70,5 +83,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   check_cron(input);
   check_signature(input);
   check_budget(input);
+  check_turn_end(input);
   return 0;
 }

@@ -344,11 +344,19 @@ bool chat_service::leave_behind(turn& t, const builder_turn_record& rec, const s
     }
     return r;
   };
+  // The worker's closing line says what it left; only what it did not carry, or what changed,
+  // is asked of the worker again.
+  const auto& closing = rec.closing;
   if (!rec.worker_failed) {
-    auto state = worker.provider_session_state(key.app_id, key.run_id);
-    if (state && *state) {
+    std::optional<std::string> state;
+    if (closing && !closing->session_state_json.empty()) {
+      if (closing->session_state_json != "null") state = closing->session_state_json;
+    } else if (auto asked = worker.provider_session_state(key.app_id, key.run_id); asked && *asked) {
+      state = std::move(**asked);
+    }
+    if (state) {
       (void)stored([&] {
-        return db_.save_provider_session_state(key, t.req.settings.runtime_id, {**state, rec.message_count});
+        return db_.save_provider_session_state(key, t.req.settings.runtime_id, {*state, rec.message_count});
       });
     }
   }
@@ -357,10 +365,12 @@ bool chat_service::leave_behind(turn& t, const builder_turn_record& rec, const s
   // Before run.completed, so a client that reloads the agents on the event sees this turn's edits.
   source_files turn_files;
   bool have_files = false;
-  if (auto synced = stored([&] { return sync_draft_from_worker(db_, worker, key.workspace_id, key.app_id, now_ms(), capability, &turn_files); }); !synced) {
-    std::fprintf(stderr, "web: draft snapshot app=%s not synced: %s\n", key.app_id.c_str(), synced.error().code.c_str());
-  } else {
-    have_files = *synced;
+  if (!closing || closing->workspace_changed) {
+    if (auto synced = stored([&] { return sync_draft_from_worker(db_, worker, key.workspace_id, key.app_id, now_ms(), capability, &turn_files); }); !synced) {
+      std::fprintf(stderr, "web: draft snapshot app=%s not synced: %s\n", key.app_id.c_str(), synced.error().code.c_str());
+    } else {
+      have_files = *synced;
+    }
   }
   // The live preview moves to the build done_building just made, before run.completed tells
   // the page to look (spec "What the service does" 9).
@@ -368,7 +378,8 @@ bool chat_service::leave_behind(turn& t, const builder_turn_record& rec, const s
   std::optional<std::string> build;  // the build this turn made, once stored
   if (rec.preview_moved) {
     const preview_made_by made_by{key.run_id, request};
-    if (auto shown = stored([&] { return sync_preview_from_worker(db_, worker, key.workspace_id, key.app_id, now_ms(), capability, made_by); }); !shown) {
+    const std::string known = closing ? closing->build_digest : std::string();
+    if (auto shown = stored([&] { return sync_preview_from_worker(db_, worker, key.workspace_id, key.app_id, now_ms(), capability, made_by, known); }); !shown) {
       std::fprintf(stderr, "web: preview app=%s not stored: %s\n", key.app_id.c_str(), shown.error().code.c_str());
     } else {
       build = *shown;

@@ -55,7 +55,18 @@ void send_preview_failure(httplib::Response& res, const error& e) {
 }  // namespace
 
 result<std::optional<std::string>> sync_preview_from_worker(store& db, const worker_client& worker, std::string_view ws, std::string_view app_id,
-                                      std::int64_t now, std::string_view capability, const preview_made_by& made_by) {
+                                      std::int64_t now, std::string_view capability, const preview_made_by& made_by,
+                                      std::string_view known_digest) {
+  // A build the store holds already (the same dist/ built again) is not downloaded again.
+  if (!known_digest.empty()) {
+    auto held = db.previews().has_build(known_digest);
+    if (!held) return tl::unexpected(held.error());
+    if (*held) {
+      auto set = db.previews().set_app_preview(ws, app_id, source_scope::draft, known_digest, now, made_by);
+      if (!set) return tl::unexpected(set.error());
+      return std::optional<std::string>(std::string(known_digest));
+    }
+  }
   auto build = worker.preview_artifact(app_id, capability);
   if (!build) return tl::unexpected(build.error());
   if (!*build) return std::optional<std::string>();

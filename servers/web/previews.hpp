@@ -22,8 +22,10 @@ class worker_client;
 
 // Stores the worker's current build of the app and makes it the app's preview, made by the
 // turn `made_by`. Answers the build's digest; nullopt when the worker has no build.
+// `known_digest`: the build's digest as the worker's closing line said it (empty: not said).
 result<std::optional<std::string>> sync_preview_from_worker(store& db, const worker_client& worker, std::string_view ws, std::string_view app_id,
-                                      std::int64_t now, std::string_view capability, const preview_made_by& made_by = {});
+                                      std::int64_t now, std::string_view capability, const preview_made_by& made_by = {},
+                                      std::string_view known_digest = {});
 
 // The request a turn answered, as the preview header names it: its first line, cut at 200
 // bytes on a character boundary.

@@ -19,6 +19,7 @@
 #include "platform/user_stop.hpp"
 #include "platform/worker_message.hpp"
 #include "app_workspace.hpp"
+#include "builder_checks.hpp"
 #include "builder_tools.hpp"
 #include "granted_turn.hpp"
 #include "runtime_turn.hpp"
@@ -103,6 +104,12 @@ struct turn_timing {
 // runtime-b and runtime-c normalizers' lines, which take its form).
 bool carries_text(const std::string& line) { return line.find(R"("type":"text_delta")") != std::string::npos; }
 
+// ProviderSessionState as the web stores it, or null.
+json session_state_json(const std::optional<provider_session_state>& s) {
+  if (!s) return nullptr;
+  return {{"runtimeId", s->runtime_id}, {"sessionId", s->session_id}, {"data", s->data}, {"format", s->format}};
+}
+
 struct turn_stream {
   std::unique_ptr<granted_turn> turn;
   std::shared_ptr<turn_stop> stop = std::make_shared<turn_stop>();
@@ -183,8 +190,8 @@ bool workspace_takes_turn(const config& cfg, const std::string& app_id, const js
 }
 
 // The turn's stream, one worker message per call; at the end the runtime's exit without a
-// result as an error message, the session kept for the next turn, whether the turn changed the
-// workspace, and [DONE].
+// result as an error message, then the closing line (the session kept for the next turn,
+// whether the turn changed the workspace, its build's digest), and [DONE].
 bool next_turn_chunk(turn_stream& state, session_table& sessions, const std::string& app_id, const std::string& run_id,
                      bool trace, httplib::DataSink& sink) {
   std::string line, out;
@@ -206,18 +213,24 @@ bool next_turn_chunk(turn_stream& state, session_table& sessions, const std::str
                               : "The runtime exited with code " + std::to_string(code) + " before finishing the turn."}};
     append_sse_data(out, err.dump());
   }
-  if (auto s = state.turn->session()) sessions.put(app_id, run_id, std::move(*s));
+  worker_message::turn_end end;
+  auto session = state.turn->session();
+  end.session_state_json = session_state_json(session).dump();
+  if (session) sessions.put(app_id, run_id, std::move(*session));
   // After the session's capture, which may run the runtime once more (runtime-c's export): a
   // stop is answered when nothing of the turn runs.
   state.stop->ended();
   // Whether the turn wrote files, from the workspace itself rather than from tool names: a turn
   // that only read (ls, cat, Read) has nothing to build.
   std::string files_after = workspace_fingerprint(state.workspace_dir);
-  bool changed = files_after.empty() || state.files_before.empty() || files_after != state.files_before;
-  std::string changes;
-  worker_message::workspace_changes(changes, changed);
-  changes.pop_back();  // the SSE event's own line end follows
-  append_sse_data(out, changes);
+  end.workspace_changed = files_after.empty() || state.files_before.empty() || files_after != state.files_before;
+  if (end.workspace_changed) {
+    if (auto build = check_build_output(std::filesystem::path(state.workspace_dir) / "dist"); build.ok()) end.build_digest = build.digest;
+  }
+  std::string closing;
+  worker_message::turn_end_line(closing, end);
+  closing.pop_back();  // the SSE event's own line end follows
+  append_sse_data(out, closing);
   if (trace) std::fprintf(stderr, "worker: turn end app=%s run=%s exit=%d\n", app_id.c_str(), run_id.c_str(), code);
   out += sse_done_event;
   sink.write(out.data(), out.size());
@@ -288,9 +301,7 @@ void stop_turn(worker_app& app, const worker_call& call, httplib::Response& res)
 
 void get_provider_session_state(worker_app& app, const worker_call& call, httplib::Response& res) {
   auto s = app.sessions.get(call.id(1), call.req.get_param_value("runId"));
-  json state = nullptr;
-  if (s) state = {{"runtimeId", s->runtime_id}, {"sessionId", s->session_id}, {"data", s->data}, {"format", s->format}};
-  res.set_content(json({{"sessionState", state}}).dump(), "application/json");
+  res.set_content(json({{"sessionState", session_state_json(s)}}).dump(), "application/json");
 }
 
 }  // namespace platform::worker

@@ -46,7 +46,7 @@ function workerStandIn() {
           event({ type: 'content_block_stop', index: 0 }),
           { type: 'assistant', message: { id: 'm1', role: 'assistant', content: [{ type: 'text', text: 'Noted.' }] } },
           { type: 'result', subtype: 'success', is_error: false, result: 'Noted.', session_id: 'ses-1' },
-          { type: 'workspace_changes', changed: false },
+          { type: 'platform_turn_end', workspaceChanged: false, sessionState: null },
         ];
         res.end(lines.map((l) => `data: ${JSON.stringify(l)}\n\n`).join('') + 'data: [DONE]\n\n');
       } else if (/\/session-state/.test(req.url)) {

@@ -135,14 +135,16 @@ await run(async () => {
     assert.deepEqual((await repairRunRequest(app.id)).body.settings.settings, settingsOf(changed));
   });
 
-  await check("the provider session is fetched after a turn and saved: the run's next turn carries it as sessionState", async () => {
+  await check("the provider session comes with the turn's closing line and is saved: the run's next turn carries it as sessionState", async () => {
     const app = ok(await call(web, 'POST', `${ws}/apps`, { name: 'Sessions' }), 201);
     const runId = ok(await call(web, 'POST', `${ws}/apps/${app.id}/runs`), 201).id;
     const first = await chatTurn(app.id, runId, [user('u1', 'First')]);
     assert.equal(first.body.sessionState, null, 'a new run has no session');
     assert.equal(first.body.sessionCoversMessages, undefined);
-    assert.ok(worker.requests.some((r) => r.method === 'GET' && r.path === `/sessions/${app.id}/session-state` && r.query.runId === runId),
-      'the web asked the worker for the session after the turn');
+    // One closing line instead of GETs after the stream: a turn that changed nothing asks for
+    // neither its session nor a source snapshot nor a build.
+    const after = worker.requests.filter((r) => r.method === 'GET' && r.path.startsWith(`/sessions/${app.id}/`));
+    assert.deepEqual(after.map((r) => r.path), [], 'the web asked the worker nothing more after the turn');
     const [afterFirst] = worker.sessionStates.get(runId);
 
     const second = await chatTurn(app.id, runId, [...first.persisted.messages, user('u2', 'Second')]);

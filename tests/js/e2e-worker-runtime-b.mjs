@@ -514,9 +514,9 @@ async function planCheck() {
     const card = JSON.parse(content.structuredContent ? JSON.stringify(content.structuredContent) : content.content[0].text);
     assert.equal(card.status, 'awaiting_approval');
     assert.equal(card.card, 'plan');
-    // Nothing of the runtime's after the result; the worker then reports the workspace changes.
+    // Nothing of the runtime's after the result; the worker then closes the turn.
     assert.equal(t.messages.at(-2).type, 'result', 'the result is the runtime\'s last message');
-    assert.equal(t.messages.at(-1).type, 'workspace_changes');
+    assert.equal(t.messages.at(-1).type, 'platform_turn_end');
     assert.equal(t.messages.at(-2).stop_reason, 'approval_stop');
     assert.equal(i, t.messages.length - 3, 'nothing ran after the card');
     assert.ok(!textOf(t.messages).includes('must never'));

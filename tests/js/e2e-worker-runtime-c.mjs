@@ -371,9 +371,9 @@ async function main() {
     assert.match(JSON.stringify(toolResult.content), /awaiting_approval/);
     const result = resultOf(msgs);
     assert.equal(result.stop_reason, 'approval_stop');
-    // Nothing of the runtime's after the stop; the worker then reports the workspace changes.
+    // Nothing of the runtime's after the stop; the worker then closes the turn.
     assert.equal(msgs.at(-2), result, 'nothing after the stop');
-    assert.equal(msgs.at(-1).type, 'workspace_changes');
+    assert.equal(msgs.at(-1).type, 'platform_turn_end');
     assert.ok(!JSON.stringify(msgs).includes('SHOULD NOT APPEAR'));
     const health = await (await fetch(`${worker.url}/health`)).json();
     assert.equal(health.brokerGrants, 0, 'the turn token is revoked');

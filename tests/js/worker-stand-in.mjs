@@ -4,8 +4,9 @@
 // (docs/http-api.md, "Worker endpoints"):
 //   POST /sessions/{appId}/messages   a builder turn: one line of text and a successful result,
 //                                     at once, or held open after its first text (holdTurns)
-//   GET  /sessions/{appId}/session-state?runId=R   a new runtime-a session for run R after
-//                                     each of its turns (sessionId ses-R-<n>, n its turns so far)
+//                                     It closes with platform_turn_end: nothing changed, and a
+//                                     new session for run R (sessionId ses-R-<n>, n its turns so far)
+//   GET  /sessions/{appId}/session-state?runId=R   the same session, asked for
 //   POST /sessions/{appId}__agent__{runId}/agent-run   202 started; its status: running
 //   GET  /health                      up, not draining
 // Everything else a worker without a workspace or opencode answers (404 / 503).
@@ -19,11 +20,12 @@ const opening = (sessionId, text) => [
   event({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
   event({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } }),
 ];
-const closing = (sessionId, text) => [
+// The turn's end, and the worker's closing line: nothing changed, the session it keeps.
+const closing = (sessionId, text, sessionState) => [
   event({ type: 'content_block_stop', index: 0 }),
   { type: 'assistant', message: { id: 'm1', role: 'assistant', content: [{ type: 'text', text }] } },
   { type: 'result', subtype: 'success', is_error: false, result: text, session_id: sessionId },
-  { type: 'workspace_changes', changed: false },
+  { type: 'platform_turn_end', workspaceChanged: false, sessionState },
 ];
 
 /**
@@ -52,6 +54,17 @@ export function workerStandIn() {
       }
     }
   };
+  // The session a run's latest turn leaves (null before its first), recorded as given.
+  const sessionAfter = (runId) => {
+    const turns = turnsOf(runId);
+    if (turns.length === 0) return null;
+    const n = turns.length;
+    const state = { runtimeId: turns.at(-1).body.settings.settings.runtimeId, sessionId: `ses-${runId}-${n}`,
+      data: `${JSON.stringify({ type: 'stand-in-session', run: runId, turns: n })}\n`, format: 'jsonl' };
+    if (!sessionStates.has(runId)) sessionStates.set(runId, []);
+    sessionStates.get(runId).push(state);
+    return state;
+  };
   const turnsOf = (runId) => requests.filter((r) => r.method === 'POST' && /^\/sessions\/[^/]+\/messages$/.test(r.path) && r.body?.runId === runId);
   const server = http.createServer((req, res) => {
     let text = '';
@@ -69,26 +82,16 @@ export function workerStandIn() {
       const p = url.pathname;
       if (req.method === 'POST' && /^\/sessions\/[^/]+\/messages$/.test(p)) {
         const sessionId = `ses-${body.runId}-${turnsOf(body.runId).length}`;
+        const end = (text) => sse(closing(sessionId, text, sessionAfter(body.runId))) + 'data: [DONE]\n\n';
         res.writeHead(200, { 'content-type': 'text/event-stream' });
         if (holding) {
           res.write(sse(opening(sessionId, 'Held. ')));
-          held.push({ runId: body.runId, body, release: () => res.end(sse(closing(sessionId, 'Held. ')) + 'data: [DONE]\n\n') });
+          held.push({ runId: body.runId, body, release: () => res.end(end('Held. ')) });
         } else {
-          res.end(sse([...opening(sessionId, 'Noted.'), ...closing(sessionId, 'Noted.')]) + 'data: [DONE]\n\n');
+          res.end(sse(opening(sessionId, 'Noted.')) + end('Noted.'));
         }
       } else if (req.method === 'GET' && /^\/sessions\/[^/]+\/session-state$/.test(p)) {
-        const runId = url.searchParams.get('runId');
-        const turns = turnsOf(runId);
-        if (turns.length === 0) {
-          json(200, { sessionState: null });
-        } else {
-          const n = turns.length;
-          const state = { runtimeId: turns.at(-1).body.settings.settings.runtimeId, sessionId: `ses-${runId}-${n}`,
-            data: `${JSON.stringify({ type: 'stand-in-session', run: runId, turns: n })}\n`, format: 'jsonl' };
-          if (!sessionStates.has(runId)) sessionStates.set(runId, []);
-          sessionStates.get(runId).push(state);
-          json(200, { sessionState: state });
-        }
+        json(200, { sessionState: sessionAfter(url.searchParams.get('runId')) });
       } else if (req.method === 'POST' && /^\/sessions\/[^/]+__agent__[^/]+\/agent-run$/.test(p)) {
         json(202, { status: 'started', runId: body.runId });
       } else if (req.method === 'GET' && /\/agent-run\/[^/]+$/.test(p)) {

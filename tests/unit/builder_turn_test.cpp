@@ -96,7 +96,7 @@ TEST_CASE("a turn that only talked: its events, [DONE] only after the record, th
   auto t = make_turn();
   std::string w = text_turn("Hello");
   w += result_line();
-  wm::workspace_changes(w, false);
+  wm::turn_end_line(w, {.workspace_changed = false, .session_state_json = R"({"runtimeId":"runtime-a","sessionId":"s1"})"});
   auto s = feed_all(t, w);
   take(s, t.feed("[DONE]"));  // the worker's own end is not the stream's
   take(s, t.end({}));
@@ -113,6 +113,11 @@ TEST_CASE("a turn that only talked: its events, [DONE] only after the record, th
   CHECK(messages[1]["parts"].dump().find("Hello") != std::string::npos);
   CHECK_FALSE(r.worker_failed);
   CHECK_FALSE(r.preview_moved);
+  // The closing line is the server's, never the stream's.
+  for (const auto& c : s.chunks) CHECK(c.dump().find("runtimeId") == std::string::npos);
+  REQUIRE(r.closing);
+  CHECK_FALSE(r.closing->workspace_changed);
+  CHECK(json::parse(r.closing->session_state_json)["sessionId"] == "s1");
 
   take(s, t.done());
   CHECK(types(s).back() == "[DONE]");
@@ -121,9 +126,10 @@ TEST_CASE("a turn that only talked: its events, [DONE] only after the record, th
 
 TEST_CASE("a turn that may have written files but neither built nor presented fails") {
   auto wrote = make_turn();
-  feed_all(wrote, text_turn("edited") + result_line());  // no workspace_changes: it may have written
+  feed_all(wrote, text_turn("edited") + result_line());  // no closing line: it may have written
   wrote.end({});
   CHECK(wrote.record("[]", 0).status == platform::run_status::failed);
+  CHECK_FALSE(wrote.record("[]", 0).closing);  // the server asks the worker, as before the closing line
 }
 
 TEST_CASE("a worker failure before the result: an error chunk with its message, the run fails") {
@@ -144,7 +150,7 @@ TEST_CASE("a worker failure before the result: an error chunk with its message, 
 TEST_CASE("a failure after the result lost nothing: no error chunk, the worker's session is kept") {
   auto t = make_turn();
   std::string w = text_turn("all there") + result_line();
-  wm::workspace_changes(w, false);
+  wm::turn_end_line(w, {.workspace_changed = false});
   auto s = feed_all(t, w);
   platform::builder_turn_end how;
   how.failure = "connection reset";

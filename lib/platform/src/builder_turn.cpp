@@ -21,6 +21,7 @@ struct builder_turn::impl {
   replay_head_schedule heads;
   std::optional<run_usage> usage;
   std::optional<run_usage> step_usage;
+  std::optional<worker_message::turn_end> closing;
   // Until the worker says otherwise, a turn may have written files (so it needs done_building).
   bool wrote_files = true;
   bool worker_failed = false;
@@ -62,7 +63,11 @@ builder_turn_output builder_turn::feed(std::string_view worker_message) {
     return {};  // for the budget only: nothing of it is the message
   }
   if (auto u = worker_message::turn_usage(worker_message)) t.usage = u;
-  if (auto changed = worker_message::workspace_changed(worker_message)) t.wrote_files = *changed;
+  if (auto end = worker_message::turn_end_of(worker_message)) {
+    t.wrote_files = end->workspace_changed;
+    t.closing = std::move(end);
+    return {};  // for the server only: nothing of it is the message
+  }
   t.b.feed_message(worker_message, t.out);
   return t.split();
 }
@@ -105,6 +110,7 @@ builder_turn_record builder_turn::record(std::string_view prior_messages, std::i
   r.status = turn_end_status({o.approval_stop, o.done_building_succeeded,
                               o.is_error || t.worker_failed || !o.result_seen || o.stopped, false, t.wrote_files});
   r.worker_failed = t.worker_failed;
+  r.closing = t.closing;
   r.preview_moved = o.done_building_succeeded;
   if (r.status == run_status::failed) {
     r.stop_reason = t.stop_reason;

@@ -170,9 +170,16 @@ void add_turn_usage(std::string& result_line, const run_usage& usage) {
   result_line.append(R"(,"platform_turn_usage":)"sv).append(run_usage_to_json(usage)).push_back('}');
 }
 
-void workspace_changes(std::string& out, bool changed) {
-  out.append(changed ? R"({"type":"workspace_changes","changed":true})"sv : R"({"type":"workspace_changes","changed":false})"sv);
-  out.push_back('\n');
+void turn_end_line(std::string& out, const turn_end& end) {
+  out.append(R"({"type":"platform_turn_end","workspaceChanged":)"sv).append(end.workspace_changed ? "true"sv : "false"sv);
+  if (!end.session_state_json.empty() && end.session_state_json.size() <= turn_end_max_session_bytes) {
+    out.append(R"(,"sessionState":)"sv).append(end.session_state_json);
+  }
+  if (!end.build_digest.empty()) {
+    out.append(R"(,"buildDigest":)"sv);
+    append_json_string(out, end.build_digest);
+  }
+  out.append("}\n"sv);
 }
 
 void step_usage(std::string& out, const run_usage& so_far) {
@@ -208,12 +215,23 @@ std::optional<run_usage> turn_usage(std::string_view line) {
   return *u;
 }
 
-std::optional<bool> workspace_changed(std::string_view line) {
-  auto m = typed_line(line, "workspace_changes", "\"workspace_changes\"");
+std::optional<turn_end> turn_end_of(std::string_view line) {
+  if (line.substr(0, 28) != R"({"type":"platform_turn_end",)") return std::nullopt;
+  auto m = typed_line(line, "platform_turn_end", "\"platform_turn_end\"");
   if (m.is_discarded()) return std::nullopt;
-  auto it = m.find("changed");
-  if (it == m.end() || !it->is_boolean()) return std::nullopt;
-  return it->get<bool>();
+  auto changed = m.find("workspaceChanged");
+  if (changed == m.end() || !changed->is_boolean()) return std::nullopt;
+  turn_end end;
+  end.workspace_changed = changed->get<bool>();
+  if (auto s = m.find("sessionState"); s != m.end()) {
+    if (!s->is_object() && !s->is_null()) return std::nullopt;
+    end.session_state_json = s->dump();
+  }
+  if (auto d = m.find("buildDigest"); d != m.end()) {
+    if (!d->is_string()) return std::nullopt;
+    end.build_digest = d->get<std::string>();
+  }
+  return end;
 }
 
 std::optional<run_usage> step_usage_of(std::string_view line) {

@@ -20,6 +20,7 @@
 #include "platform/replay_buffer.hpp"
 #include "platform/replay_head.hpp"
 #include "platform/usage.hpp"
+#include "platform/worker_message.hpp"
 
 namespace platform {
 
@@ -55,6 +56,9 @@ struct builder_turn_record {
   bool preview_moved = false;           // a done_building build succeeded: show it
   std::string stop_reason;              // a failed turn's why, for the run (store.hpp)
   std::string stop_message;
+  // What the worker said it left (its closing line); nothing when it said nothing, and the
+  // server then asks for the session and the sources as before.
+  std::optional<worker_message::turn_end> closing;
 };
 
 class builder_turn {

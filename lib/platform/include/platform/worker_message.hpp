@@ -8,6 +8,7 @@
 //   - tool_result `content` may be any JSON value (runtime-a uses a string or text blocks);
 //   - `{"type":"error","error":"<text>"}` is a worker-side failure of the turn.
 // Every function appends exactly one line, terminated by '\n'.
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -56,20 +57,36 @@ void error(std::string& out, std::string_view message);
 // Extensions the worker adds for the web server (docs/worker-messages.md):
 // - a result line may carry `platform_turn_usage`: this turn's RunUsage (the worker's usage
 //   accumulator), which the web adds to the run's totals;
-// - after a builder turn, `{"type":"workspace_changes","changed":bool}`: whether the turn
-//   changed the workspace (compared before and after, whatever tool did it).
+// - the last line of a builder turn, `{"type":"platform_turn_end","workspaceChanged":bool,
+//   "sessionState":ProviderSessionState|null,"buildDigest":"sha256:..."}` (turn_end): all the
+//   web server needs after the stream, so that it asks the worker again only for what changed.
 // - `{"type":"platform_step_usage","usage":RunUsage}` after each model call or step: the turn's
 //   usage so far, estimated from what the runtime reported while streaming, on which the web
 //   server enforces budgets mid-turn (platform/budget.hpp). The recorded usage stays the
 //   result line's.
 // `result_line` is one JSON object without its newline; the usage is added as its last member.
 void add_turn_usage(std::string& result_line, const run_usage& usage);
-void workspace_changes(std::string& out, bool changed);
+// What a builder turn leaves on its worker, said once the runtime is gone.
+struct turn_end {
+  // Whether the turn changed the workspace (compared before and after, whatever tool did it):
+  // a turn that did not leaves the draft and its versions as they were.
+  bool workspace_changed = true;
+  // The session the worker keeps for the run's next turn, as ProviderSessionState JSON ("null"
+  // for none); empty when the line does not carry it (one too large for a stream event: the
+  // web asks GET .../session-state).
+  std::string session_state_json;
+  // The digest of the workspace's build (dist/, as done_building reports it), when it changed
+  // and holds one: a build the web already stores is not downloaded again.
+  std::string build_digest;
+};
+// The largest session a turn_end line carries (the web's worker-stream events are bounded).
+inline constexpr std::size_t turn_end_max_session_bytes = 4u << 20;
+void turn_end_line(std::string& out, const turn_end& end);
 void step_usage(std::string& out, const run_usage& so_far);
 
 // The readers the web server uses: nullopt for any other line, or one that is not well formed.
 std::optional<run_usage> turn_usage(std::string_view line);
-std::optional<bool> workspace_changed(std::string_view line);
+std::optional<turn_end> turn_end_of(std::string_view line);
 std::optional<run_usage> step_usage_of(std::string_view line);
 
 }  // namespace platform::worker_message
