@@ -1,7 +1,5 @@
 import { mutate } from 'swr';
-import { api } from '../api/client';
-import { keys } from '../api/queries';
-import type { AgentsView } from '../api/types';
+import { keys, mutations, send } from '../api/endpoints';
 import { Button } from '../components/button';
 import { ErrorNotice } from '../components/error-notice';
 import { useAction } from '../settings/use-action';
@@ -19,7 +17,7 @@ export function ApproveAgentsButton({ workspaceId, appId, draftHash }: { workspa
   const key = keys.agents(workspaceId, appId);
   const approve = async () => {
     const ok = await run(async () => {
-      const view = await api<AgentsView>(`${key}/approval`, { method: 'POST', body: { approvalHash: draftHash } });
+      const view = await send(mutations.approveAgents(workspaceId, appId, { approvalHash: draftHash }));
       await mutate(key, view, { revalidate: false });
     });
     // A refusal means the draft moved on (or is invalid): show what it is now.

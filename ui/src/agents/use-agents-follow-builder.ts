@@ -1,5 +1,5 @@
 import { mutate } from 'swr';
-import { keys } from '../api/queries';
+import { keys } from '../api/endpoints';
 import { useWorkspaceEvents } from '../events/use-workspace-events';
 
 /** A builder turn may write agents.json, and its snapshot becomes the draft when the turn ends;

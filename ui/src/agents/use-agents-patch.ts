@@ -1,8 +1,6 @@
 import { useState } from 'react';
 import { mutate } from 'swr';
-import { api } from '../api/client';
-import { keys } from '../api/queries';
-import type { AgentsPatchReply } from '../api/types';
+import { keys, mutations, send } from '../api/endpoints';
 import { useAction } from '../settings/use-action';
 import type { AgentsDocument } from './with-tool-enabled';
 
@@ -18,7 +16,7 @@ export function useAgentsPatch(workspaceId: string, appId: string) {
   const [workerSync, setWorkerSync] = useState<WorkerSync | null>(null);
   const patch = (doc: AgentsDocument) =>
     run(async () => {
-      const { workerSynced, workerError, ...view } = await api<AgentsPatchReply>(keys.agents(workspaceId, appId), { method: 'PATCH', body: doc });
+      const { workerSynced, workerError, ...view } = await send(mutations.patchAgents(workspaceId, appId, doc));
       setWorkerSync(workerError === undefined ? { synced: workerSynced } : { synced: workerSynced, error: workerError });
       await mutate(keys.agents(workspaceId, appId), view, { revalidate: false });
     });

@@ -1,7 +1,8 @@
-// Server state: every list and record the page shows comes from these SWR keys, so a
-// mutation or an event revalidates one key instead of patching a local copy.
+// Server state: every list and record the page shows comes from an SWR key of
+// api/endpoints.ts, so a mutation or an event revalidates one key instead of patching a local copy.
 import useSWR, { type SWRConfiguration } from 'swr';
 import { api } from './client';
+import { keys } from './endpoints';
 import type {
   AppBudget,
   RoutinesView,
@@ -26,29 +27,6 @@ import type {
 } from './types';
 
 const fetcher = <T>(path: string) => api<T>(path);
-
-export const keys = {
-  me: '/api/me',
-  workspaces: '/api/workspaces',
-  runtimes: '/api/runtimes',
-  detect: '/api/setup/detect-provider',
-  apps: (ws: string) => `/api/workspaces/${encodeURIComponent(ws)}/apps?limit=200`,
-  app: (ws: string, app: string) => `/api/workspaces/${encodeURIComponent(ws)}/apps/${encodeURIComponent(app)}`,
-  runs: (ws: string, app: string) => `${keys.app(ws, app)}/runs?limit=50`,
-  run: (ws: string, app: string, run: string) => `${keys.app(ws, app)}/runs/${encodeURIComponent(run)}/chat`,
-  agentRuns: (ws: string, app: string) => `${keys.app(ws, app)}/agent-runs?limit=50`,
-  agents: (ws: string, app: string) => `${keys.app(ws, app)}/agents`,
-  integrations: (ws: string, app: string) => `${keys.app(ws, app)}/integrations`,
-  oauthClients: (ws: string) => `/api/workspaces/${encodeURIComponent(ws)}/integrations/oauth-providers`,
-  members: (ws: string) => `/api/workspaces/${encodeURIComponent(ws)}/members`,
-  agentRun: (ws: string, app: string, run: string) => `${keys.app(ws, app)}/agent-runs/${encodeURIComponent(run)}`,
-  agentRunMessages: (ws: string, app: string, run: string) => `${keys.agentRun(ws, app, run)}/messages`,
-  reviews: (ws: string, app: string) => `${keys.app(ws, app)}/reviews`,
-  releases: (ws: string, app: string) => `${keys.app(ws, app)}/releases?limit=10`,
-  workspaceBudget: (ws: string) => `/api/workspaces/${encodeURIComponent(ws)}/budget`,
-  appBudget: (ws: string, app: string) => `${keys.app(ws, app)}/budget`,
-  routines: (ws: string, app: string) => `${keys.app(ws, app)}/routines`,
-};
 
 const quiet: SWRConfiguration = { revalidateOnFocus: false };
 

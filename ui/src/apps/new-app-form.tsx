@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { mutate } from 'swr';
-import { api } from '../api/client';
-import { keys, useRuntimes } from '../api/queries';
-import type { App, RunSummary, RuntimeSettings } from '../api/types';
+import { useRuntimes } from '../api/queries';
+import { keys, mutations, send } from '../api/endpoints';
+import type { RuntimeSettings } from '../api/types';
 import { storePrompt } from '../chat/stored-prompt';
 import { Button } from '../components/button';
 import { ErrorNotice } from '../components/error-notice';
@@ -25,8 +25,8 @@ export function NewAppForm({ workspaceId }: { workspaceId: string }) {
     setCreating(true);
     setError(null);
     try {
-      const app = await api<App>(`/api/workspaces/${encodeURIComponent(workspaceId)}/apps`, { method: 'POST', body: { name: name.trim(), ...(chosen ?? {}) } });
-      const run = await api<RunSummary>(`${keys.app(workspaceId, app.id)}/runs`, { method: 'POST', body: {} });
+      const app = await send(mutations.createApp(workspaceId, { name: name.trim(), ...(chosen ?? {}) }));
+      const run = await send(mutations.startRun(workspaceId, app.id));
       storePrompt(run.id, prompt.trim());
       void mutate(keys.apps(workspaceId));
       navigate(paths.run(workspaceId, app.id, run.id));

@@ -1,6 +1,5 @@
-import { api } from '../api/client';
-import { keys } from '../api/queries';
-import type { App, RunSummary } from '../api/types';
+import { mutations, send } from '../api/endpoints';
+import type { App } from '../api/types';
 import { storePrompt } from '../chat/stored-prompt';
 import { Composer } from '../chat/composer';
 import { navigate, paths } from '../routing/location';
@@ -8,7 +7,7 @@ import { navigate, paths } from '../routing/location';
 /** An app without a builder run: the first message creates one and opens it. */
 export function StartRun({ app }: { app: App }) {
   const start = async (text: string) => {
-    const run = await api<RunSummary>(`${keys.app(app.workspaceId, app.id)}/runs`, { method: 'POST', body: {} });
+    const run = await send(mutations.startRun(app.workspaceId, app.id));
     storePrompt(run.id, text);
     navigate(paths.run(app.workspaceId, app.id, run.id));
   };

@@ -1,6 +1,5 @@
 import { mutate } from 'swr';
-import { api } from '../api/client';
-import { keys } from '../api/queries';
+import { keys, mutations, send } from '../api/endpoints';
 import type { App } from '../api/types';
 import { navigate, paths } from '../routing/location';
 import { useAction } from '../settings/use-action';
@@ -10,7 +9,7 @@ import { useAction } from '../settings/use-action';
 export function useDeleteApp(app: App) {
   const { run, busy, error } = useAction();
   const remove = async () => {
-    const done = await run(() => api(keys.app(app.workspaceId, app.id), { method: 'DELETE' }));
+    const done = await run(() => send(mutations.deleteApp(app.workspaceId, app.id)));
     if (!done) return;
     // Back to its address must not show the deleted app from the cache.
     void mutate(keys.app(app.workspaceId, app.id), undefined, { revalidate: false });

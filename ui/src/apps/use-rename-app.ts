@@ -1,6 +1,5 @@
 import { mutate } from 'swr';
-import { api } from '../api/client';
-import { keys } from '../api/queries';
+import { keys, mutations, send } from '../api/endpoints';
 import type { App } from '../api/types';
 import { useAction } from '../settings/use-action';
 
@@ -9,7 +8,7 @@ export function useRenameApp(app: App) {
   const { run, busy, error } = useAction();
   const rename = (name: string) =>
     run(async () => {
-      await api<App>(keys.app(app.workspaceId, app.id), { method: 'PATCH', body: { name } });
+      await send(mutations.renameApp(app.workspaceId, app.id, { name }));
       // The reply has no preview links: the page's copy keeps its own and takes the name.
       await mutate<App>(keys.app(app.workspaceId, app.id), (current) => (current ? { ...current, name } : current), { revalidate: false });
       void mutate(keys.apps(app.workspaceId));

@@ -1,8 +1,7 @@
 import { useChat } from '@ai-sdk/react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import useSWR from 'swr';
-import { api } from '../api/client';
-import { keys } from '../api/queries';
+import { keys, mutations, send } from '../api/endpoints';
 import type { App, Role, Run, RuntimeSettings } from '../api/types';
 import { Button } from '../components/button';
 import { streamError } from '../api/stream-error';
@@ -47,7 +46,7 @@ export function ChatPane({ app, runId, role }: { app: App; runId: string; role: 
   const stop = async () => {
     setStopError(null);
     try {
-      await api(`${keys.run(key.workspaceId, key.appId, runId).replace(/\/chat$/, '')}/stop`, { method: 'POST', body: {} });
+      await send(mutations.stopRun(key.workspaceId, key.appId, runId));
     } catch (e) {
       setStopError(e);
     }

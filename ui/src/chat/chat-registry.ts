@@ -3,7 +3,7 @@
 // back to a run finds the same Chat still streaming.
 import { Chat } from '@ai-sdk/react';
 import { DefaultChatTransport, type UIMessage } from 'ai';
-import { keys } from '../api/queries';
+import { streams } from '../api/endpoints';
 import type { RuntimeSettings } from '../api/types';
 
 export interface RunChatKey {
@@ -23,18 +23,17 @@ export function setNextRuntimeSettings(appId: string, s: RuntimeSettings) {
 export function runChat({ workspaceId, appId, runId }: RunChatKey): Chat<UIMessage> {
   let chat = chats.get(runId);
   if (chat) return chat;
-  const api = keys.run(workspaceId, appId, runId);
   chat = new Chat<UIMessage>({
     id: runId,
     transport: new DefaultChatTransport<UIMessage>({
-      api,
+      api: streams.runChat(workspaceId, appId, runId),
       credentials: 'same-origin',
       prepareSendMessagesRequest: ({ messages }) => ({
         body: { messages, ...(settings.get(appId) ?? {}) },
       }),
       // The resume endpoint replays the turn from its start; its start chunk carries the
       // turn's stable message id, so the replay rebuilds the message instead of adding one.
-      prepareReconnectToStreamRequest: () => ({ api: `${api}/stream` }),
+      prepareReconnectToStreamRequest: () => ({ api: streams.runChatResume(workspaceId, appId, runId) }),
     }),
   });
   chats.set(runId, chat);

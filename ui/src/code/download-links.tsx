@@ -1,5 +1,4 @@
-import { keys } from '../api/queries';
-import { versionKeys } from './version-queries';
+import { links } from '../api/endpoints';
 
 const link = 'rounded-md px-2 py-1 text-xs font-medium text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900';
 
@@ -8,10 +7,10 @@ const link = 'rounded-md px-2 py-1 text-xs font-medium text-zinc-600 hover:bg-zi
 export function DownloadLinks({ workspaceId, appId, version }: { workspaceId: string; appId: string; version: number }) {
   return (
     <div className="ml-auto flex items-center gap-1" data-testid="downloads">
-      <a className={link} href={`${versionKeys.version(workspaceId, appId, version)}/zip`} download data-testid="download-zip">
+      <a className={link} href={links.versionZip(workspaceId, appId, version)} download data-testid="download-zip">
         Download version {version} (.zip)
       </a>
-      <a className={link} href={`${keys.app(workspaceId, appId)}/history.bundle`} download title="Every version as a git commit: git clone app.bundle" data-testid="download-bundle">
+      <a className={link} href={links.historyBundle(workspaceId, appId)} download title="Every version as a git commit: git clone app.bundle" data-testid="download-bundle">
         History (git bundle)
       </a>
     </div>

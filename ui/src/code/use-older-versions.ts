@@ -4,13 +4,13 @@
 import useSWRInfinite from 'swr/infinite';
 import { api } from '../api/client';
 import type { Page, VersionSummary } from '../api/types';
-import { versionKeys } from './version-queries';
+import { keys } from '../api/endpoints';
 
 export function useOlderVersions(workspaceId: string, appId: string, firstCursor: string | null | undefined) {
   const { data, error, size, setSize } = useSWRInfinite<Page<VersionSummary>>(
     (index: number, previous: Page<VersionSummary> | null) => {
       const cursor = index === 0 ? firstCursor : previous?.nextCursor;
-      return cursor ? `${versionKeys.list(workspaceId, appId)}&cursor=${encodeURIComponent(cursor)}` : null;
+      return cursor ? keys.versionsAfter(workspaceId, appId, cursor) : null;
     },
     (path: string) => api<Page<VersionSummary>>(path),
     // Nothing is read until the reader asks for older versions.

@@ -4,6 +4,7 @@
 // and relays it on a BroadcastChannel to the other tabs. When the leader closes, the lock
 // passes to a waiting tab, which connects; the server's catch-up events cover the gap.
 import type { WorkspaceMessage } from '../api/types';
+import { streams } from '../api/endpoints';
 import { readSse, reconnectDelay } from '../api/sse';
 
 type Listener = (event: WorkspaceMessage) => void;
@@ -62,7 +63,7 @@ class SharedWorkspaceEvents {
     while (!signal.aborted) {
       try {
         await readSse(
-          `/api/workspaces/${encodeURIComponent(this.workspaceId)}/events`,
+          streams.workspaceEvents(this.workspaceId),
           {
             onOpen: () => {
               attempt = 0;

@@ -1,6 +1,5 @@
 import { useState } from 'react';
-import { api } from '../api/client';
-import { keys } from '../api/queries';
+import { mutations, send } from '../api/endpoints';
 import type { IntegrationSecret } from '../api/types';
 import { Badge } from '../components/badge';
 import { Button } from '../components/button';
@@ -31,18 +30,17 @@ export function SecretRow({
   const [value, setValue] = useState('');
   const [confirmDelete, setConfirmDelete] = useState(false);
   const { run, busy, error } = useAction();
-  const url = `${keys.integrations(workspaceId, appId)}/secrets`;
 
   const save = () =>
     run(async () => {
-      await api(url, { method: 'PUT', body: { domain, keySlug, name: secret.name, value } });
+      await send(mutations.saveSecret(workspaceId, appId, { domain, keySlug, name: secret.name, value }));
       setValue('');
       setEditing(false);
       await onChanged();
     });
   const remove = () =>
     run(async () => {
-      await api(`${url}?${new URLSearchParams({ domain, keySlug, name: secret.name })}`, { method: 'DELETE' });
+      await send(mutations.deleteSecret(workspaceId, appId, { domain, keySlug, name: secret.name }));
       setConfirmDelete(false);
       await onChanged();
     });

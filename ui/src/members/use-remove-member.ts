@@ -1,13 +1,12 @@
 import { mutate } from 'swr';
-import { api } from '../api/client';
-import { keys } from '../api/queries';
+import { keys, mutations, send } from '../api/endpoints';
 import { useAction } from '../settings/use-action';
 
 /** DELETE .../members?userId=: takes the person out of the workspace, then reloads the list. */
 export function useRemoveMember(workspaceId: string) {
   const { run, busy, error } = useAction();
   const remove = async (userId: string) => {
-    const ok = await run(() => api(`${keys.members(workspaceId)}?userId=${encodeURIComponent(userId)}`, { method: 'DELETE' }));
+    const ok = await run(() => send(mutations.removeMember(workspaceId, userId)));
     void mutate(keys.members(workspaceId));
     return ok;
   };

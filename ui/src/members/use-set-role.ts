@@ -1,6 +1,5 @@
 import { mutate } from 'swr';
-import { api } from '../api/client';
-import { keys } from '../api/queries';
+import { keys, mutations, send } from '../api/endpoints';
 import type { Role } from '../api/types';
 import { useAction } from '../settings/use-action';
 
@@ -8,7 +7,7 @@ import { useAction } from '../settings/use-action';
 export function useSetRole(workspaceId: string) {
   const { run, busy, error } = useAction();
   const setRole = async (userId: string, role: Exclude<Role, 'owner'>) => {
-    const ok = await run(() => api(keys.members(workspaceId), { method: 'POST', body: { userId, role } }));
+    const ok = await run(() => send(mutations.setMemberRole(workspaceId, { userId, role })));
     void mutate(keys.members(workspaceId));
     return ok;
   };

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { mutate } from 'swr';
-import { keys, useDetection, useMe, useRuntimes } from '../api/queries';
+import { useDetection, useMe, useRuntimes } from '../api/queries';
+import { keys } from '../api/endpoints';
 import { api } from '../api/client';
 import type { ProviderDetection, RuntimeDetection } from '../api/types';
 import { Badge } from '../components/badge';
@@ -33,7 +34,7 @@ export function OnboardingPage() {
   const checkAgain = () => {
     setCheckedAt(null);
     void mutate(keys.runtimes);
-    void mutate(keys.detect, api<ProviderDetection>(`${keys.detect}?fresh=1`, { noStore: true }), { revalidate: false }).then(
+    void mutate(keys.detect, api<ProviderDetection>(keys.detectFresh, { noStore: true }), { revalidate: false }).then(
       () => setCheckedAt(Date.now()),
       () => setCheckedAt(null),
     );

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { api } from '../api/client';
+import { mutations, send } from '../api/endpoints';
 import { Button } from '../components/button';
 import { ErrorNotice } from '../components/error-notice';
 
@@ -13,7 +13,7 @@ export function ProviderKeyForm({ name, configured, onSaved }: { name: string; c
     setSaving(true);
     setError(null);
     try {
-      await api(`/api/setup/provider-keys/${encodeURIComponent(name)}`, { method: 'PUT', body: { value: value.trim() } });
+      await send(mutations.saveProviderKey(name, { value: value.trim() }));
       setValue('');
       onSaved();
     } catch (e) {

@@ -1,6 +1,6 @@
 import useSWR from 'swr';
 import { api } from '../api/client';
-import { keys } from '../api/queries';
+import { keys } from '../api/endpoints';
 import type { AgentsView } from '../api/types';
 
 export interface AppToolSpec {

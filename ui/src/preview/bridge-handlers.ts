@@ -2,10 +2,10 @@
 // protocol"): every call goes to the API as the signed-in person, who the server authorizes
 // again; the app only ever gets the answer. Pure of the DOM: the hook wires it to a frame.
 import { ApiError, api } from '../api/client';
-import { keys } from '../api/queries';
+import { keys, mutations, send, type DataScope, type DataWriteBody } from '../api/endpoints';
 import type { AgentRunSummary, AgentsView } from '../api/types';
 
-export type Scope = 'draft' | 'published';
+export type Scope = DataScope;
 export type Post = (message: Record<string, unknown>) => void;
 
 export interface BridgeContext {
@@ -25,31 +25,26 @@ const str = (v: unknown) => (typeof v === 'string' ? v : '');
 const errorText = (e: unknown) => (e instanceof Error ? e.message : 'The platform could not do this.');
 
 async function data(ctx: BridgeContext, m: Msg): Promise<Msg> {
-  const base = keys.app(ctx.workspaceId, ctx.appId);
-  const collection = encodeURIComponent(str(m.collection));
-  const scope = `scope=${ctx.scope}`;
+  const { workspaceId: ws, appId: app, scope } = ctx;
+  const write = (body: DataWriteBody) => send(mutations.writeData(ws, app, body)) as Promise<Msg>;
   switch (m.type) {
     case 'platform:data:insert':
-      return api<Msg>(`${base}/data`, { method: 'POST', body: { scope: ctx.scope, collection: m.collection, op: 'insert', data: m.data } });
+      return write({ scope, collection: m.collection, op: 'insert', data: m.data });
     case 'platform:data:update':
-      return api<Msg>(`${base}/data`, {
-        method: 'POST',
-        body: { scope: ctx.scope, collection: m.collection, op: 'update', docId: m.docId, data: m.data, ...(m.expectedVersion !== undefined ? { expectedVersion: m.expectedVersion } : {}) },
-      });
+      return write({ scope, collection: m.collection, op: 'update', docId: m.docId, data: m.data, ...(m.expectedVersion !== undefined ? { expectedVersion: m.expectedVersion } : {}) });
     case 'platform:data:remove':
-      return api<Msg>(`${base}/data`, { method: 'POST', body: { scope: ctx.scope, collection: m.collection, op: 'remove', docId: m.docId } });
+      return write({ scope, collection: m.collection, op: 'remove', docId: m.docId });
     case 'platform:data:list': {
-      const limit = typeof m.limit === 'number' ? `&limit=${m.limit}` : '';
-      const cursor = typeof m.cursor === 'string' ? `&cursor=${encodeURIComponent(m.cursor)}` : '';
-      return api<Msg>(`${base}/data/${collection}?${scope}${limit}${cursor}`);
+      const page = { ...(typeof m.limit === 'number' ? { limit: m.limit } : {}), ...(typeof m.cursor === 'string' ? { cursor: m.cursor } : {}) };
+      return api<Msg>(keys.dataList(ws, app, scope, str(m.collection), page));
     }
     default:
-      return api<Msg>(`${base}/data/${collection}/${encodeURIComponent(str(m.docId))}?${scope}`);
+      return api<Msg>(keys.dataDoc(ws, app, scope, str(m.collection), str(m.docId)));
   }
 }
 
 export async function agentUpdateOf(ctx: BridgeContext, runId: string): Promise<Msg> {
-  const run = await api<AgentRunSummary>(`${keys.app(ctx.workspaceId, ctx.appId)}/agent-runs/${encodeURIComponent(runId)}`, { noStore: true });
+  const run = await api<AgentRunSummary>(keys.agentRun(ctx.workspaceId, ctx.appId, runId), { noStore: true });
   return {
     type: 'platform:agent:update',
     agentId: run.agentId,
@@ -62,13 +57,12 @@ export async function agentUpdateOf(ctx: BridgeContext, runId: string): Promise<
 
 async function trigger(ctx: BridgeContext, m: Msg) {
   const agentId = str(m.agentId);
-  const base = `${keys.app(ctx.workspaceId, ctx.appId)}/agent-runs`;
   try {
     // Spec "App agent trigger flow": create (pending), then start without a browser stream.
-    const run = await api<AgentRunSummary>(base, { method: 'POST', body: { agentId, prompt: str(m.prompt), draft: ctx.scope === 'draft' } });
+    const run = await send(mutations.createAgentRun(ctx.workspaceId, ctx.appId, { agentId, prompt: str(m.prompt), draft: ctx.scope === 'draft' }));
     ctx.post({ type: 'platform:agent:update', requestId: m.requestId, agentId, runId: run.id, status: 'pending' });
     ctx.follow(run.id, agentId);
-    await api(`${base}/${encodeURIComponent(run.id)}/stream?startOnly=1`, { method: 'POST', body: {} });
+    await send(mutations.startAgentRun(ctx.workspaceId, ctx.appId, run.id));
     ctx.post({ type: 'platform:agent:update', agentId, runId: run.id, status: 'running' });
   } catch (e) {
     ctx.post({ type: 'platform:agent:update', requestId: m.requestId, agentId, runId: '', status: 'failed', error: errorText(e) });
@@ -76,8 +70,7 @@ async function trigger(ctx: BridgeContext, m: Msg) {
 }
 
 export async function handleAppMessage(ctx: BridgeContext, m: Msg): Promise<void> {
-  const reply = (type: string, body: Msg) => ctx.post({ ...body, type, requestId: m.requestId });
-  const base = keys.app(ctx.workspaceId, ctx.appId);
+  const reply = (type: string, body: object) => ctx.post({ ...body, type, requestId: m.requestId });
   switch (m.type) {
     case 'platform:agent:trigger':
       return trigger(ctx, m);
@@ -90,20 +83,21 @@ export async function handleAppMessage(ctx: BridgeContext, m: Msg): Promise<void
       }
     case 'platform:integration:execute':
       try {
-        const result = await api<Msg>(`${base}/app-tools/${encodeURIComponent(str(m.toolName))}/execute`, {
-          method: 'POST',
-          body: { input: m.input ?? {}, draft: ctx.scope === 'draft' },
-        });
+        const result = await send(mutations.executeAppTool(ctx.workspaceId, ctx.appId, str(m.toolName), { input: m.input ?? {}, draft: ctx.scope === 'draft' }));
         return reply('platform:integration:execute-response', result);
       } catch (e) {
         return reply('platform:integration:execute-response', { success: false, error: errorText(e), errorCode: e instanceof ApiError ? e.code : 'PLATFORM_ERROR' });
       }
     case 'platform:integration:report-failure':
       try {
-        const r = await api<Msg>(`${base}/app-tools/${encodeURIComponent(str(m.toolName))}/report-failure`, {
-          method: 'POST',
-          body: { input: m.input ?? {}, result: m.result ?? {}, description: str(m.description), ...(m.attemptedTask ? { attemptedTask: str(m.attemptedTask) } : {}) },
-        });
+        const r = await send(
+          mutations.reportAppToolFailure(ctx.workspaceId, ctx.appId, str(m.toolName), {
+            input: m.input ?? {},
+            result: m.result ?? {},
+            description: str(m.description),
+            ...(m.attemptedTask ? { attemptedTask: str(m.attemptedTask) } : {}),
+          }),
+        );
         return reply('platform:integration:report-failure-response', r);
       } catch (e) {
         return reply('platform:integration:report-failure-response', { ok: false, error: errorText(e) });

@@ -3,7 +3,7 @@
 // origin, never '*'. It forwards the app's live data changes and follows the agent runs the
 // app triggered: workspace events first, a slow summary poll only as the fallback.
 import { useEffect, useRef, type RefObject } from 'react';
-import { keys } from '../api/queries';
+import { streams } from '../api/endpoints';
 import { readSse, reconnectDelay } from '../api/sse';
 import { useWorkspaceEvents } from '../events/use-workspace-events';
 import { navigate, paths } from '../routing/location';
@@ -80,7 +80,7 @@ export function useParentBridge(frame: RefObject<HTMLIFrameElement | null>, orig
       while (!stop.signal.aborted) {
         try {
           await readSse(
-            `${keys.app(workspaceId, appId)}/data-events?scope=${scope}`,
+            streams.dataEvents(workspaceId, appId, scope),
             {
               onOpen: () => {
                 if (connected) ctx.current?.post({ type: 'platform:data:resync' });

@@ -1,5 +1,4 @@
-import { api } from '../api/client';
-import { keys } from '../api/queries';
+import { mutations, send } from '../api/endpoints';
 import { Button } from '../components/button';
 import { ErrorNotice } from '../components/error-notice';
 import { publishErrors } from './publish-errors';
@@ -16,7 +15,7 @@ export function AskRollBackButton({ workspaceId, appId, release, pending }: { wo
         className="self-start text-xs"
         disabled={busy || pending}
         title={pending ? 'A review is already waiting for an admin or owner' : undefined}
-        onClick={() => void run(() => api(`${keys.reviews(workspaceId, appId)}`, { method: 'POST', body: { rollbackTo: release } }))}
+        onClick={() => void run(() => send(mutations.requestReview(workspaceId, appId, { rollbackTo: release })))}
         data-testid={`ask-roll-back-${release}`}
       >
         {busy ? 'Asking…' : 'Ask to roll back to this release'}

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { mutate } from 'swr';
-import { keys, useAgentsView, useReviews } from '../api/queries';
+import { useAgentsView, useReviews } from '../api/queries';
+import { keys } from '../api/endpoints';
 import type { App, Role } from '../api/types';
 import { Dialog } from '../components/dialog';
 import { ErrorNotice } from '../components/error-notice';

@@ -1,6 +1,5 @@
 import { useState } from 'react';
-import { api } from '../api/client';
-import { keys } from '../api/queries';
+import { mutations, send } from '../api/endpoints';
 import { Button } from '../components/button';
 import { ErrorNotice } from '../components/error-notice';
 import { publishErrors } from './publish-errors';
@@ -15,7 +14,7 @@ export function PublishNow({ workspaceId, appId, noBuild }: { workspaceId: strin
   const [done, setDone] = useState(false);
   const publish = async () => {
     setDone(false);
-    setDone(await run(() => api(`${keys.app(workspaceId, appId)}/publish`, { method: 'POST' })));
+    setDone(await run(() => send(mutations.publish(workspaceId, appId))));
   };
   return (
     <div className="space-y-2">

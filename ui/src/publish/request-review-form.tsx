@@ -1,6 +1,5 @@
 import { useState } from 'react';
-import { api } from '../api/client';
-import { keys } from '../api/queries';
+import { mutations, send } from '../api/endpoints';
 import { Button } from '../components/button';
 import { ErrorNotice } from '../components/error-notice';
 import { publishErrors } from './publish-errors';
@@ -11,7 +10,7 @@ export function RequestReviewForm({ workspaceId, appId, pending }: { workspaceId
   const { run, busy, error } = usePublishAction(workspaceId, appId);
   const [note, setNote] = useState('');
   const submit = async () => {
-    if (await run(() => api(`${keys.app(workspaceId, appId)}/reviews`, { method: 'POST', body: note.trim() ? { note: note.trim() } : {} }))) setNote('');
+    if (await run(() => send(mutations.requestReview(workspaceId, appId, note.trim() ? { note: note.trim() } : {})))) setNote('');
   };
   return (
     <form

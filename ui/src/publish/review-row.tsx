@@ -1,6 +1,5 @@
 import { useState } from 'react';
-import { api } from '../api/client';
-import { keys } from '../api/queries';
+import { mutations, send } from '../api/endpoints';
 import type { PublishReview } from '../api/types';
 import { Badge } from '../components/badge';
 import { Button } from '../components/button';
@@ -21,7 +20,7 @@ export function ReviewRow({ workspaceId, appId, review: r, canDecide, noBuild = 
   const { run, busy, error } = usePublishAction(workspaceId, appId);
   const [note, setNote] = useState('');
   const decide = (decision: 'approve' | 'reject') =>
-    void run(() => api(`${keys.reviews(workspaceId, appId)}/${encodeURIComponent(r.id)}/${decision}`, { method: 'POST', body: note.trim() ? { note: note.trim() } : {} }));
+    void run(() => send(mutations.decideReview(workspaceId, appId, r.id, decision, note.trim() ? { note: note.trim() } : {})));
   return (
     <li className="space-y-1.5 px-3 py-2 text-sm" data-testid={`review-${r.id}`} data-status={r.status}>
       <div className="flex flex-wrap items-center gap-2">

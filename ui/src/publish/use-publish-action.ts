@@ -1,5 +1,5 @@
 import { mutate } from 'swr';
-import { keys } from '../api/queries';
+import { keys } from '../api/endpoints';
 import { useAction } from '../settings/use-action';
 
 /** Runs one publish or review request; afterwards the agents view (its `published` record) and

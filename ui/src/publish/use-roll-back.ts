@@ -1,6 +1,5 @@
 import { mutate } from 'swr';
-import { api } from '../api/client';
-import { keys } from '../api/queries';
+import { keys, mutations, send } from '../api/endpoints';
 import type { AppRelease } from '../api/types';
 import { useAction } from '../settings/use-action';
 
@@ -12,7 +11,7 @@ export function useRollBack(workspaceId: string, appId: string) {
   const rollBack = async (n: number): Promise<AppRelease | null> => {
     let made: AppRelease | null = null;
     await run(async () => {
-      made = await api<AppRelease>(`${keys.app(workspaceId, appId)}/releases/${n}/rollback`, { method: 'POST' });
+      made = await send(mutations.rollBack(workspaceId, appId, n));
     });
     void mutate(keys.releases(workspaceId, appId));
     void mutate(keys.agents(workspaceId, appId));

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { mutate } from 'swr';
-import { keys, useAgentsView, useRoutines } from '../api/queries';
+import { useAgentsView, useRoutines } from '../api/queries';
+import { keys } from '../api/endpoints';
 import type { App } from '../api/types';
 import { ErrorNotice } from '../components/error-notice';
 import { useWorkspaceEvents } from '../events/use-workspace-events';

@@ -1,6 +1,5 @@
 import { mutate } from 'swr';
-import { api } from '../api/client';
-import { keys } from '../api/queries';
+import { keys, mutations, send } from '../api/endpoints';
 import type { WebhookSecret } from '../api/types';
 import { useAction } from '../settings/use-action';
 
@@ -8,16 +7,15 @@ import { useAction } from '../settings/use-action';
  *  routines are read again after a switch. */
 export function useRoutineAction(workspaceId: string, appId: string, routineId: string) {
   const { run, busy, error } = useAction();
-  const base = `${keys.routines(workspaceId, appId)}/${encodeURIComponent(routineId)}`;
   const setEnabled = (enabled: boolean) =>
     run(async () => {
-      await api(`${base}/enable`, { method: 'POST', body: { enabled } });
+      await send(mutations.enableRoutine(workspaceId, appId, routineId, { enabled }));
       await mutate(keys.routines(workspaceId, appId));
     });
   const secret = async (rotate: boolean): Promise<WebhookSecret | null> => {
     let out: WebhookSecret | null = null;
     await run(async () => {
-      out = await api<WebhookSecret>(`${base}/webhook-secret${rotate ? '/rotate' : ''}`, { method: 'POST' });
+      out = await send((rotate ? mutations.rotateWebhookSecret : mutations.webhookSecret)(workspaceId, appId, routineId));
     });
     return out;
   };

@@ -1,7 +1,8 @@
 import * as RadixDialog from '@radix-ui/react-dialog';
 import { useEffect, useState } from 'react';
 import { mutate } from 'swr';
-import { keys, useAgentRun, useMe } from '../api/queries';
+import { useAgentRun, useMe } from '../api/queries';
+import { keys } from '../api/endpoints';
 import { ErrorNotice } from '../components/error-notice';
 import { Spinner } from '../components/spinner';
 import { useWorkspaceEvents } from '../events/use-workspace-events';

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { mutate } from 'swr';
-import { keys, useAgentRuns, useRuns } from '../api/queries';
+import { useAgentRuns, useRuns } from '../api/queries';
+import { keys } from '../api/endpoints';
 import type { App } from '../api/types';
 import { Button } from '../components/button';
 import { ErrorNotice } from '../components/error-notice';

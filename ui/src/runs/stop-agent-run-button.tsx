@@ -1,6 +1,5 @@
 import { useState } from 'react';
-import { api } from '../api/client';
-import { keys } from '../api/queries';
+import { mutations, send } from '../api/endpoints';
 import { Button } from '../components/button';
 import { ErrorNotice } from '../components/error-notice';
 import { useAction } from '../settings/use-action';
@@ -17,7 +16,7 @@ export function StopAgentRunButton({ workspaceId, appId, runId, onStopped }: { w
   // 202 "stopping": the worker kills the runtime and reports the run failed through the usual
   // callback and run.failed, which the drawer follows.
   const stop = async () => {
-    if (!(await run(() => api(`${keys.agentRun(workspaceId, appId, runId)}/stop`, { method: 'POST' })))) return;
+    if (!(await run(() => send(mutations.stopAgentRun(workspaceId, appId, runId))))) return;
     setAsked(true);
     onStopped();
   };

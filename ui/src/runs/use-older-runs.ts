@@ -4,7 +4,7 @@
 // no run falls between two pages.
 import useSWRInfinite from 'swr/infinite';
 import { api } from '../api/client';
-import { keys } from '../api/queries';
+import { keys } from '../api/endpoints';
 import type { RunSummary } from '../api/types';
 
 interface RunsPage {
@@ -16,7 +16,7 @@ export function useOlderRuns(workspaceId: string, appId: string, firstCursor: st
   const { data, error, size, setSize } = useSWRInfinite<RunsPage>(
     (index: number, previous: RunsPage | null) => {
       const cursor = index === 0 ? firstCursor : previous?.nextCursor;
-      return cursor ? `${keys.runs(workspaceId, appId)}&cursor=${encodeURIComponent(cursor)}` : null;
+      return cursor ? keys.runsAfter(workspaceId, appId, cursor) : null;
     },
     (path: string) => api<RunsPage>(path),
     // Nothing is read until the person asks for older runs; the pages asked for stay when the

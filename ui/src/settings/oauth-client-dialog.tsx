@@ -1,4 +1,4 @@
-import { useOAuthClients, keys } from '../api/queries';
+import { useOAuthClients } from '../api/queries';
 import { Dialog } from '../components/dialog';
 import { ErrorNotice } from '../components/error-notice';
 import { Spinner } from '../components/spinner';
@@ -33,7 +33,7 @@ export function OAuthClientDialog({
       {!data && !error ? <Spinner label="Loading the OAuth client" /> : null}
       {data ? (
         <OAuthClientForm
-          path={`${keys.oauthClients(workspaceId)}/${encodeURIComponent(providerKey)}`}
+          workspaceId={workspaceId}
           providerKey={providerKey}
           existing={existing}
           onCancel={() => onOpenChange(false)}

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { api } from '../api/client';
+import { links, mutations, send } from '../api/endpoints';
 import type { OAuthClientConfig } from '../api/types';
 import { Button } from '../components/button';
 import { ErrorNotice } from '../components/error-notice';
@@ -19,13 +19,13 @@ const httpUrl = (s: string) => {
 /** The four fields of an OAuth client registration. The client secret is write-only: the field
  *  starts empty even when one is stored, is sent once, and leaves the page with the form. */
 export function OAuthClientForm({
-  path,
+  workspaceId,
   providerKey,
   existing,
   onSaved,
   onCancel,
 }: {
-  path: string;
+  workspaceId: string;
   providerKey: string;
   existing: OAuthClientConfig | undefined;
   onSaved: () => Promise<unknown>;
@@ -44,13 +44,13 @@ export function OAuthClientForm({
       if (!clientSecret) throw new Error(existing ? 'Enter the client secret again: changing the client replaces it too.' : 'Enter the client secret that goes with the client ID.');
       if (!httpUrl(authorizationUrl.trim())) throw new Error('The authorization URL must be a full http(s) address, such as https://provider.example/oauth/authorize.');
       if (!httpUrl(tokenUrl.trim())) throw new Error('The token URL must be a full http(s) address, such as https://provider.example/oauth/token.');
-      await api(path, { method: 'PUT', body: { clientId: clientId.trim(), clientSecret, authorizationUrl: authorizationUrl.trim(), tokenUrl: tokenUrl.trim() } });
+      await send(mutations.saveOAuthClient(workspaceId, providerKey, { clientId: clientId.trim(), clientSecret, authorizationUrl: authorizationUrl.trim(), tokenUrl: tokenUrl.trim() }));
       setClientSecret('');
       await onSaved();
     });
 
   const field = 'w-full rounded-md border border-zinc-300 px-2 py-1.5 text-sm focus:border-accent focus:outline-none';
-  const redirectUri = `${location.origin}/api/integrations/oauth/callback`;
+  const redirectUri = links.oauthCallback(location.origin);
   return (
     <form
       className="space-y-3"

@@ -1,6 +1,5 @@
 import { useState } from 'react';
-import { api } from '../api/client';
-import { keys } from '../api/queries';
+import { links, mutations, send } from '../api/endpoints';
 import type { OAuthProviderState } from '../api/types';
 import { Badge } from '../components/badge';
 import { Button } from '../components/button';
@@ -27,13 +26,12 @@ export function OAuthProviderRow({
 }) {
   const { run, busy, error } = useAction();
   const [registering, setRegistering] = useState(false);
-  const base = `${keys.integrations(workspaceId, appId)}/oauth/${encodeURIComponent(p.providerKey)}`;
   const granted = new Set(p.grantedScopes ?? []);
   const missing = (p.requiredScopes ?? []).filter((s) => !granted.has(s));
 
   const disconnect = () =>
     run(async () => {
-      await api(base, { method: 'DELETE' });
+      await send(mutations.disconnectOAuth(workspaceId, appId, p.providerKey));
       await onChanged();
     });
 
@@ -50,7 +48,7 @@ export function OAuthProviderRow({
         ) : null}
         {p.configured ? (
           <a
-            href={`${base}/connect`}
+            href={links.oauthConnect(workspaceId, appId, p.providerKey)}
             className="inline-flex items-center rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm font-medium text-zinc-800 hover:bg-zinc-100"
             data-testid={`oauth-connect-${p.providerKey}`}
           >

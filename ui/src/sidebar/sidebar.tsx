@@ -1,5 +1,6 @@
 import { mutate } from 'swr';
-import { keys, useApps, useMe, useWorkspaces } from '../api/queries';
+import { useApps, useMe, useWorkspaces } from '../api/queries';
+import { keys } from '../api/endpoints';
 import { cn } from '../components/cn';
 import { Icon } from '../components/icon';
 import { useAppDeleted } from '../events/use-app-deleted';

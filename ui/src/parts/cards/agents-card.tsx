@@ -1,8 +1,7 @@
 import type { DynamicToolUIPart } from 'ai';
 import { useState } from 'react';
 import { mutate } from 'swr';
-import { api } from '../../api/client';
-import { keys } from '../../api/queries';
+import { keys, mutations, send as sendMutation } from '../../api/endpoints';
 import { canApproveAgents, useChatActions } from '../../chat/chat-actions';
 import { Badge } from '../../components/badge';
 import { Button } from '../../components/button';
@@ -49,7 +48,8 @@ export function AgentsCard({ part }: { part: DynamicToolUIPart }) {
     setError(null);
     try {
       // The governed approval is recorded first; only then does the builder hear about it.
-      await api(`${keys.app(workspaceId, appId)}/agents/approval`, { method: 'POST', body: { approvalHash: card.approvalHash } });
+      // The hash as the tool's output carries it: the server refuses one that is not the draft's.
+      await sendMutation(mutations.approveAgents(workspaceId, appId, { approvalHash: card.approvalHash as string }));
       void mutate(keys.agents(workspaceId, appId));
       await send(agentsApprovedMessage);
     } catch (e) {
