@@ -1,4 +1,5 @@
-// The shapes platform-web answers (docs/http-api.md). Only what the page reads.
+// The shapes platform-web answers (docs/http-api.md). Only what the page reads. Every time
+// is an integer of milliseconds since the epoch.
 import type { UIMessage } from 'ai';
 
 export type Role = 'owner' | 'admin' | 'collaborator' | 'viewer';
@@ -50,8 +51,9 @@ export interface RunSummary {
   stopReason?: 'user' | 'runtime_not_ready' | 'budget' | null;
   /** That reason as a sentence, when it has one (what the runtime lacks, the budget reached). */
   stopMessage?: string;
-  createdAt: string;
-  updatedAt: string;
+  /** Milliseconds since the epoch, as every time the server sends. */
+  createdAt: number;
+  updatedAt: number;
 }
 
 export interface Run extends RunSummary {
@@ -68,7 +70,7 @@ export interface App {
   runtimeId: string;
   runtimeModel: string;
   runtimeParams: RuntimeParams;
-  createdAt: string;
+  createdAt: number;
   latestRun?: RunSummary | null;
   /** GET app only: the live preview's signed URL (on the app's own origin), or null. */
   preview?: AppPreview | null;
@@ -172,10 +174,10 @@ export interface AgentRunSummary {
   routineId?: string | null;
   trigger?: 'schedule' | 'webhook' | null;
   activeStreamId: string | null;
-  createdAt: string;
-  updatedAt: string;
-  startedAt?: string | null;
-  finishedAt?: string | null;
+  createdAt: number;
+  updatedAt: number;
+  startedAt?: number | null;
+  finishedAt?: number | null;
 }
 
 export interface RuntimeDetection {
@@ -226,10 +228,10 @@ export interface AgentsView {
   draftHash?: string | null;
   approvedHash: string | null;
   approvedBy: string | null;
-  approvedAt: string | null;
+  approvedAt: number | null;
   toolsAllowed: boolean;
   /** hash: null for an app published without agents.json. */
-  published: { hash: string | null; publishedBy: string; publishedAt: string } | null;
+  published: { hash: string | null; publishedBy: string; publishedAt: number } | null;
 }
 
 /** PATCH .../agents answers the draft view plus whether the builder's workspace got the file. */
