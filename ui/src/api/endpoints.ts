@@ -135,6 +135,16 @@ export interface AgentRunCreateBody {
   prompt: string;
   draft: boolean;
 }
+export interface DataDocReply {
+  document: Doc;
+}
+export interface DataPageReply {
+  documents: Doc[];
+  nextCursor: string | null;
+}
+export interface DataRemoveReply {
+  removed: { id: string; version: number };
+}
 export interface AppToolExecuteBody {
   input: unknown;
   draft: boolean;
@@ -191,7 +201,7 @@ export const mutations = {
   startAgentRun: (ws: string, app: string, run: string) => mutation<void>('POST', `${keys.agentRun(ws, app, run)}/stream?startOnly=1`, {}),
 
   writeData: (ws: string, app: string, body: DataWriteBody) =>
-    mutation<{ document: Doc } | { removed: { id: string; version: number } }>('POST', `${appBase(ws, app)}/data`, body),
+    mutation<DataDocReply | DataRemoveReply>('POST', `${appBase(ws, app)}/data`, body),
   executeAppTool: (ws: string, app: string, toolName: string, body: AppToolExecuteBody) =>
     mutation<IntegrationToolResult>('POST', `${appBase(ws, app)}/app-tools/${enc(toolName)}/execute`, body),
   reportAppToolFailure: (ws: string, app: string, toolName: string, body: AppToolFailureBody) =>

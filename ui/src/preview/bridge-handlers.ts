@@ -1,12 +1,14 @@
 // What the platform page does for each message of an app (docs/app-runtime.md, "postMessage
 // protocol"): every call goes to the API as the signed-in person, who the server authorizes
 // again; the app only ever gets the answer. Pure of the DOM: the hook wires it to a frame.
+// The messages are the app SDK's own protocol types (./bridge-messages.ts).
 import { ApiError, api } from '../api/client';
-import { keys, mutations, send, type DataScope, type DataWriteBody } from '../api/endpoints';
+import { keys, mutations, send, type DataDocReply, type DataPageReply, type DataRemoveReply, type DataScope, type DataWriteBody } from '../api/endpoints';
 import type { AgentRunSummary, AgentsView } from '../api/types';
+import type { IncomingOf, IncomingRequest, PageMessage, PageMessages, PageMessageType } from './bridge-messages';
 
 export type Scope = DataScope;
-export type Post = (message: Record<string, unknown>) => void;
+export type Post = (message: PageMessage) => void;
 
 export interface BridgeContext {
   workspaceId: string;
@@ -20,13 +22,13 @@ export interface BridgeContext {
   openIntegrations: (() => void) | null;
 }
 
-type Msg = Record<string, unknown>;
+type DataRequest = IncomingOf<'platform:data:insert' | 'platform:data:update' | 'platform:data:remove' | 'platform:data:list' | 'platform:data:get'>;
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 const errorText = (e: unknown) => (e instanceof Error ? e.message : 'The platform could not do this.');
 
-async function data(ctx: BridgeContext, m: Msg): Promise<Msg> {
+async function data(ctx: BridgeContext, m: DataRequest): Promise<DataDocReply | DataPageReply | DataRemoveReply> {
   const { workspaceId: ws, appId: app, scope } = ctx;
-  const write = (body: DataWriteBody) => send(mutations.writeData(ws, app, body)) as Promise<Msg>;
+  const write = (body: DataWriteBody) => send(mutations.writeData(ws, app, body));
   switch (m.type) {
     case 'platform:data:insert':
       return write({ scope, collection: m.collection, op: 'insert', data: m.data });
@@ -36,14 +38,14 @@ async function data(ctx: BridgeContext, m: Msg): Promise<Msg> {
       return write({ scope, collection: m.collection, op: 'remove', docId: m.docId });
     case 'platform:data:list': {
       const page = { ...(typeof m.limit === 'number' ? { limit: m.limit } : {}), ...(typeof m.cursor === 'string' ? { cursor: m.cursor } : {}) };
-      return api<Msg>(keys.dataList(ws, app, scope, str(m.collection), page));
+      return api<DataPageReply>(keys.dataList(ws, app, scope, str(m.collection), page));
     }
     default:
-      return api<Msg>(keys.dataDoc(ws, app, scope, str(m.collection), str(m.docId)));
+      return api<DataDocReply>(keys.dataDoc(ws, app, scope, str(m.collection), str(m.docId)));
   }
 }
 
-export async function agentUpdateOf(ctx: BridgeContext, runId: string): Promise<Msg> {
+export async function agentUpdateOf(ctx: BridgeContext, runId: string): Promise<Extract<PageMessage, { type: 'platform:agent:update' }>> {
   const run = await api<AgentRunSummary>(keys.agentRun(ctx.workspaceId, ctx.appId, runId), { noStore: true });
   return {
     type: 'platform:agent:update',
@@ -55,7 +57,7 @@ export async function agentUpdateOf(ctx: BridgeContext, runId: string): Promise<
   };
 }
 
-async function trigger(ctx: BridgeContext, m: Msg) {
+async function trigger(ctx: BridgeContext, m: IncomingOf<'platform:agent:trigger'>) {
   const agentId = str(m.agentId);
   try {
     // Spec "App agent trigger flow": create (pending), then start without a browser stream.
@@ -69,8 +71,9 @@ async function trigger(ctx: BridgeContext, m: Msg) {
   }
 }
 
-export async function handleAppMessage(ctx: BridgeContext, m: Msg): Promise<void> {
-  const reply = (type: string, body: object) => ctx.post({ ...body, type, requestId: m.requestId });
+/** Answers one request of the frame; a type the protocol does not have is ignored. */
+export async function handleAppMessage(ctx: BridgeContext, m: IncomingRequest): Promise<void> {
+  const reply = <K extends PageMessageType>(type: K, body: PageMessages[K]) => ctx.post({ ...body, type, requestId: m.requestId } as PageMessage);
   switch (m.type) {
     case 'platform:agent:trigger':
       return trigger(ctx, m);

@@ -8,6 +8,7 @@ import { readSse, reconnectDelay } from '../api/sse';
 import { useWorkspaceEvents } from '../events/use-workspace-events';
 import { navigate, paths } from '../routing/location';
 import { agentUpdateOf, handleAppMessage, type BridgeContext, type Scope } from './bridge-handlers';
+import type { DataChange, IncomingRequest } from './bridge-messages';
 
 const maxMessageBytes = 256 * 1024;
 const pollMs = 15_000;
@@ -55,7 +56,9 @@ export function useParentBridge(frame: RefObject<HTMLIFrameElement | null>, orig
     const onMessage = (e: MessageEvent) => {
       if (e.origin !== origin || !frame.current || e.source !== frame.current.contentWindow) return;
       if (!acceptable(e.data) || !ctx.current) return;
-      void handleAppMessage(ctx.current, e.data);
+      // Only its type is checked here: handleAppMessage checks each value it uses and ignores a
+      // type the protocol does not have.
+      void handleAppMessage(ctx.current, e.data as IncomingRequest);
     };
     window.addEventListener('message', onMessage);
     return () => window.removeEventListener('message', onMessage);
@@ -88,9 +91,11 @@ export function useParentBridge(frame: RefObject<HTMLIFrameElement | null>, orig
                 attempt = 0;
               },
               onData: (text) => {
-                let change: Record<string, unknown>;
+                // The data-events stream's event (docs/app-runtime.md): a data.change is the
+                // protocol's DataChange, passed on as the server sent it.
+                let change: { type?: unknown } & DataChange;
                 try {
-                  change = JSON.parse(text) as Record<string, unknown>;
+                  change = JSON.parse(text) as { type?: unknown } & DataChange;
                 } catch {
                   return;
                 }
