@@ -48,7 +48,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
   } else {
     const auto& code = normalized.error().code;
-    check(code == "invalid_data" || code == "document_too_large");
+    check(code == platform::api_error::invalid_data || code == platform::api_error::document_too_large);
   }
 
   if (auto pos = platform::parse_page_cursor(cursor)) {

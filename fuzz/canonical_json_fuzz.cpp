@@ -47,7 +47,7 @@ void check_canonical(std::string_view input) {
   if (!out) {
     const auto& code = out.error().code;
     check(!out.error().message.empty());
-    if (code == "invalid_json" || code == "invalid_utf8") check(!json::accept(input));
+    if (code == platform::api_error::invalid_json || code == platform::api_error::invalid_utf8) check(!json::accept(input));
     return;
   }
   auto again = platform::canonicalize_json(*out);

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "platform/api_error.hpp"
 #include "platform/claude_login.hpp"
 
 namespace {
@@ -39,7 +40,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       if (k != "claudeAiOauth") check(after.contains(k) && after[k] == v);
     }
   } else {
-    check(refreshed.error().code == "invalid_login" || refreshed.error().code == "refresh_failed");
+    check(refreshed.error().code == platform::api_error::invalid_login || refreshed.error().code == platform::api_error::refresh_failed);
   }
   return 0;
 }

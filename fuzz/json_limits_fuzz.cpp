@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "platform/api_error.hpp"
 #include "platform/json_limits.hpp"
 
 namespace {
@@ -58,13 +59,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   check(platform::check_json_limits(text, {.max_depth = depth, .max_bytes = size}).value_or(SIZE_MAX) == depth);
   if (depth > 0) {
     auto under = platform::check_json_limits(text, {.max_depth = depth - 1, .max_bytes = size});
-    check(!under && under.error().code == "too_deep");
+    check(!under && under.error().code == platform::api_error::too_deep);
     check(platform::nests_deeper_than(text, depth - 1));
   }
   check(!platform::nests_deeper_than(text, depth));
   if (size > 0) {
     auto small = platform::check_json_limits(text, {.max_depth = SIZE_MAX, .max_bytes = size - 1});
-    check(!small && small.error().code == "too_large");
+    check(!small && small.error().code == platform::api_error::too_large);
   }
   // A limit taken from the input: the shorthand agrees with the full answer.
   const std::size_t limit = size > 0 ? data[0] % 8 : 0;

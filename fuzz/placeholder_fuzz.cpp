@@ -13,6 +13,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "platform/integration_error.hpp"
+#include "platform/api_error.hpp"
 #include "platform/compact_json.hpp"
 #include "platform/placeholder.hpp"
 #include "platform/tool_request.hpp"
@@ -61,8 +63,8 @@ void check_parsed(std::string_view text, const platform::placeholder_template& t
 }
 
 void check_error(const platform::error& e) {
-  check(e.code == "placeholder_unclosed" || e.code == "placeholder_empty" ||
-        e.code == "placeholder_invalid_path");
+  check(e.code == platform::api_error::placeholder_unclosed || e.code == platform::api_error::placeholder_empty ||
+        e.code == platform::api_error::placeholder_invalid_path);
   check(e.message.find("at byte ") != std::string::npos);
 }
 
@@ -134,7 +136,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string value(text);
   auto in_path = make_tool("POST", "https://api.example.com/v1/" + value, value);
   auto r = platform::build_tool_request(in_path, input, resolve);
-  if (!t) check(!r && r.error().error_code == "INVALID_PLACEHOLDER");
+  if (!t) check(!r && r.error().error_code == platform::integration_error::invalid_placeholder);
   if (r) {
     check_request(*r, may_hold_canary);
     check(r->request.url.rfind("https://api.example.com/v1/", 0) == 0);

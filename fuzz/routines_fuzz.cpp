@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "platform/api_error.hpp"
 #include "platform/budget.hpp"
 #include "platform/cron_schedule.hpp"
 #include "platform/webhook_signature.hpp"
@@ -32,7 +33,7 @@ class folding_zone final : public platform::zone_rules {
 void check_cron(std::string_view input) {
   auto s = platform::parse_cron(input);
   if (!s) {
-    check(s.error().code == "invalid_cron");
+    check(s.error().code == platform::api_error::invalid_cron);
     return;
   }
   auto again = platform::parse_cron(s->text);

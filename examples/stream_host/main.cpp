@@ -61,7 +61,7 @@ std::string json_string(std::string_view s) {
 
 void reply_error(httplib::Response& res, int status, const platform::error& e) {
   res.status = status;
-  res.set_content("{\"error\":{\"code\":" + json_string(e.code) + ",\"message\":" + json_string(e.message) + "}}\n",
+  res.set_content("{\"error\":{\"code\":" + json_string(platform::code_name(e)) + ",\"message\":" + json_string(e.message) + "}}\n",
                   "application/json");
 }
 
@@ -94,7 +94,7 @@ void post_stream(streams& s, const httplib::Request& req, httplib::Response& res
     s.tick();
     made = s.store.create(id);
   }
-  if (!made) return refuse(made.error().code == "replay_exists" ? 409 : 503, made.error());
+  if (!made) return refuse(made.error().code == platform::api_error::replay_exists ? 409 : 503, made.error());
   platform::bridge_options options;
   // A stable messageId: a client resuming with a replay replaces its message instead of adding one.
   options.message_id = req.has_param("message_id") ? req.get_param_value("message_id") : "msg-" + id;
@@ -136,14 +136,14 @@ void get_stream(streams& s, const httplib::Request& req, httplib::Response& res)
     std::string c = req.get_param_value("cursor");
     auto [p, ec] = std::from_chars(c.data(), c.data() + c.size(), cursor);
     if (ec != std::errc() || p != c.data() + c.size())
-      return reply_error(res, 400, {"invalid_cursor", "cursor must be a non-negative integer"});
+      return reply_error(res, 400, {platform::api_error::invalid_cursor, "cursor must be a non-negative integer"});
   }
   {
     std::lock_guard lock(s.mu);
     s.tick();
     auto info = s.store.info(id);
     if (!info) return reply_error(res, 404, info.error());
-    if (cursor > info->next_seq) return reply_error(res, 400, {"cursor_ahead", "cursor is beyond the stream"});
+    if (cursor > info->next_seq) return reply_error(res, 400, {platform::api_error::invalid_cursor, "cursor is beyond the stream"});
     if (cursor < info->first_seq) {  // the buffer dropped those events ("drop oldest")
       res.status = 204;
       return;

@@ -22,10 +22,10 @@ inline bool read_json_body(const httplib::Request& req, httplib::Response& res, 
   auto scanned = check_json_limits(req.body, limits);
   if (!scanned) {
     if (is(scanned.error(), api_error::too_large)) {
-      send_error(res, api_error::body_too_large,
+      send(res, api_error::body_too_large,
                        "the request body is larger than " + std::to_string(limits.max_bytes) + " bytes");
     } else {
-      send_error(res, api_error::too_deep,
+      send(res, api_error::too_deep,
                        "the request body nests deeper than " + std::to_string(limits.max_depth) +
                            " levels of arrays and objects");
     }
@@ -33,11 +33,11 @@ inline bool read_json_body(const httplib::Request& req, httplib::Response& res, 
   }
   out = nlohmann::json::parse(req.body, nullptr, false);
   if (out.is_discarded()) {
-    send_error(res, api_error::invalid_json, "the request body is not valid JSON");
+    send(res, api_error::invalid_json, "the request body is not valid JSON");
     return false;
   }
   if (!out.is_object()) {
-    send_error(res, api_error::invalid_body, "the request body must be a JSON object");
+    send(res, api_error::invalid_body, "the request body must be a JSON object");
     return false;
   }
   return true;

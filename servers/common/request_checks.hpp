@@ -29,14 +29,15 @@ inline void write_error_body(httplib::Response& res, int status, std::string_vie
   res.set_content(body, "application/json");
 }
 
-// Ends the request with `e` and its status (platform/api_error.hpp).
-inline void send_error(httplib::Response& res, api_error e, std::string_view message) {
-  write_error_body(res, status_of(e), code_of(e), message);
+// Ends the request with `e`: its code as on the wire, its row's status, and its message (a
+// store that is unavailable says so: the person can retry). The one way a route refuses.
+inline void send(httplib::Response& res, const error& e) {
+  int status = status_of(e);
+  write_error_body(res, status, code_name(e),
+                   status == 503 && is_store_failure(e) ? "storage is unavailable: " + e.message : e.message);
 }
-
-// Ends the request with an `error` of the core, an adapter or a worker: its code's status.
-inline void send_failure(httplib::Response& res, const error& e) {
-  write_error_body(res, http_status_for(e.code), e.code, e.message);
+inline void send(httplib::Response& res, api_error code, std::string_view message) {
+  write_error_body(res, status_of(code), code_of(code), message);
 }
 
 // True when the request was refused (and answered).
@@ -64,7 +65,7 @@ inline bool refused_by_guard(const httplib::Request& req, httplib::Response& res
   auto refusal = guard_request(head, policy);
   if (!refusal) return false;
   auto info = describe(*refusal);
-  send_error(res, info.error, info.message);
+  send(res, info.error, info.message);
   // The body it declared is not read: the connection cannot carry another request.
   if (*refusal == request_refusal::body_too_large || *refusal == request_refusal::length_required) {
     http_server::close_after_reply(res);
@@ -77,7 +78,7 @@ inline bool internal_caller_allowed(const httplib::Request& req, httplib::Respon
   auto refusal = check_internal_caller(token, req.get_header_value("Authorization"), req.remote_addr);
   if (!refusal) return true;
   auto info = describe(*refusal);
-  send_error(res, info.error, info.message);
+  send(res, info.error, info.message);
   return false;
 }
 

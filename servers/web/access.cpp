@@ -20,11 +20,11 @@ std::optional<caller> authorize(web_app& app, const httplib::Request& req, httpl
 std::optional<app_record> load_app(web_app& app, std::string_view ws, std::string_view app_id, httplib::Response& res) {
   auto a = app.db.get_app(ws, app_id);
   if (!a) {
-    send_store_error(res, a.error());
+    send(res, a.error());
     return std::nullopt;
   }
   if (!*a) {
-    send_error(res, api_error::not_found, "no such app in this workspace");
+    send(res, api_error::not_found, "no such app in this workspace");
     return std::nullopt;
   }
   return *a;

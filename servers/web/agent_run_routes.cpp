@@ -38,7 +38,7 @@ void list_agent_runs(web_app& app, const route_call& call, httplib::Response& re
   auto page = page_of(call.req, res);
   if (!page) return;
   auto rows = app.db.app_agent_runs().list(call.app->workspace_id, call.app->id, reads_draft(*call.by, *call.app), *page);
-  if (!rows) return send_store_error(res, rows.error());
+  if (!rows) return send(res, rows.error());
   send_json(res, 200, page_json("runs", *rows, *page, agent_run_summary_json,
                                 [](const agent_run_summary& s) { return list_cursor{s.created_at, s.run_id}; }));
 }
@@ -51,25 +51,25 @@ void create_agent_run(web_app& app, const route_call& call, httplib::Response& r
   auto prompt = body.find("prompt");
   auto draft = body.find("draft");
   if (agent_id == body.end() || !agent_id->is_string() || agent_id->get<std::string>().empty()) {
-    return send_error(res, api_error::invalid_body, "agentId must be a non-empty string");
+    return send(res, api_error::invalid_body, "agentId must be a non-empty string");
   }
   if (prompt == body.end() || !prompt->is_string() || prompt->get<std::string>().empty() ||
       prompt->get<std::string>().size() > max_prompt_bytes) {
-    return send_error(res, api_error::invalid_body, "prompt must be a string of 1 byte to 64 KiB");
+    return send(res, api_error::invalid_body, "prompt must be a string of 1 byte to 64 KiB");
   }
-  if (draft != body.end() && !draft->is_boolean()) return send_error(res, api_error::invalid_body, "draft must be a boolean");
+  if (draft != body.end() && !draft->is_boolean()) return send(res, api_error::invalid_body, "draft must be a boolean");
   bool is_draft = draft != body.end() && draft->get<bool>();
   if (is_draft && !reads_draft(*call.by, *call.app)) {
-    return send_error(res, api_error::forbidden, "only the app's creators and collaborators run draft agents");
+    return send(res, api_error::forbidden, "only the app's creators and collaborators run draft agents");
   }
   auto agent = governed_agent(app, ws, app_id, is_draft, agent_id->get<std::string>());
-  if (!agent) return send_failure(res, agent.error());
+  if (!agent) return send(res, agent.error());
   auto run = new_agent_run({ws, app_id, "arun_" + random_id(12)}, *call.by, *agent, is_draft, *prompt);
   // A spent app or workspace budget refuses the run before it exists (409 budget_exhausted).
   if (auto admitted = admit_run(app.db, {ws, app_id, run.run_id, run.run_id, budget_run_kind::agent_run}); !admitted) {
-    return send_failure(res, admitted.error());
+    return send(res, admitted.error());
   }
-  if (auto made = app.db.app_agent_runs().create(run); !made) return send_store_error(res, made.error());
+  if (auto made = app.db.app_agent_runs().create(run); !made) return send(res, made.error());
   send_json(res, 201, agent_run_summary_json(run).dump());
 }
 
@@ -82,8 +82,8 @@ void get_agent_run(web_app&, const route_call& call, httplib::Response& res) {
 void get_agent_run_messages(web_app& app, const route_call& call, httplib::Response& res) {
   run_key key = key_of(call.ids);
   auto run = app.db.app_agent_runs().get(key);
-  if (!run) return send_store_error(res, run.error());
-  if (!*run) return send_error(res, api_error::not_found, "no such agent run for this app");
+  if (!run) return send(res, run.error());
+  if (!*run) return send(res, api_error::not_found, "no such agent run for this app");
   json reply = {{"id", key.run_id}, {"status", to_string((*run)->status)},
                 {"messages", servers::parse_json_or_null((*run)->messages_json)}};
   send_json(res, 200, compact_json(reply));
@@ -95,10 +95,10 @@ void post_agent_run_stream(web_app& app, const route_call& call, httplib::Respon
   run_key key = key_of(call.ids);
   const agent_run_summary* run = call.agent_run;
   if (run->status == agent_run_status::pending && call.by->who.user_id != run->triggered_by_user_id) {
-    return send_error(res, api_error::forbidden, "only the user who triggered the run starts it");
+    return send(res, api_error::forbidden, "only the user who triggered the run starts it");
   }
   auto started = start_agent_run(app, key, local_origin(req));
-  if (!started) return send_failure(res, started.error());
+  if (!started) return send(res, started.error());
   if (req.get_param_value("startOnly") == "1") {
     json reply = {{"runId", key.run_id}, {"status", to_string(started->status)}, {"started", started->started}};
     return send_json(res, started->started ? 202 : 200, reply.dump());
@@ -119,12 +119,12 @@ void post_agent_run_stop(web_app& app, const route_call& call, httplib::Response
   run_key key = key_of(call.ids);
   const agent_run_summary* run = call.agent_run;
   if (run->triggered_by_user_id != call.by->who.user_id && !can_edit(call.by->role)) {
-    return send_error(res, api_error::forbidden, "only the run's triggering user and editors stop it");
+    return send(res, api_error::forbidden, "only the run's triggering user and editors stop it");
   }
   auto out = stop_agent_run(app, key, run->status);
-  if (!out) return send_failure(res, out.error());
+  if (!out) return send(res, out.error());
   switch (*out) {
-    case agent_stop_outcome::not_running: return send_error(res, api_error::not_running, "the run has ended already");
+    case agent_stop_outcome::not_running: return send(res, api_error::not_running, "the run has ended already");
     case agent_stop_outcome::stopped: return send_json(res, 200, json({{"runId", key.run_id}, {"status", "failed"}}).dump());
     case agent_stop_outcome::stopping: return send_json(res, 202, json({{"runId", key.run_id}, {"status", "stopping"}}).dump());
   }
@@ -135,7 +135,7 @@ void post_agent_run_stop(web_app& app, const route_call& call, httplib::Response
 void agent_run_complete(web_app& app, const route_call& call, httplib::Response& res) {
   auto done = complete_agent_run(app, *call.body);
   if (done) return send_json(res, 200, json({{"ok", true}, {"duplicate", !*done}}).dump());
-  send_failure(res, done.error());
+  send(res, done.error());
 }
 
 }  // namespace platform::web::agent_run_routes

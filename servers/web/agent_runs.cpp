@@ -57,7 +57,7 @@ void publish_agent_event(cache_store& cache, const run_key& key, agent_run_statu
   std::string_view type = status == agent_run_status::completed ? "run.completed" : "run.failed";
   auto r = cache.publish(workspace_channel(key.workspace_id), run_event(type, key, "agent", to_string(status), ""));
   if (!r) std::fprintf(stderr, "web: publish agent %.*s failed: %s\n", static_cast<int>(type.size()), type.data(),
-                       r.error().code.c_str());
+                       code_c_str(r.error()));
 }
 
 // ---- the agent and the worker request ----------------------------------------------------
@@ -239,8 +239,8 @@ std::function<bool()> agent_stream_alive(web_app& app, run_key key) {
 
 void serve_transcript(web_app& app, const run_key& key, httplib::Response& res) {
   auto run = app.db.app_agent_runs().get(key);
-  if (!run) return send_store_error(res, run.error());
-  if (!*run) return send_error(res, api_error::not_found, "no such agent run for this app");
+  if (!run) return send(res, run.error());
+  if (!*run) return send(res, api_error::not_found, "no such agent run for this app");
   json transcript = servers::parse_json_or_null((*run)->transcript_json);
   auto error = (*run)->status == agent_run_status::failed ? (*run)->error : std::nullopt;
   set_ui_stream_headers(res);
@@ -467,8 +467,8 @@ void serve_agent_run_viewer(web_app& app, const run_key& key, std::uint64_t curs
   // A lost registration race or an expired buffer is resolved by looking again.
   for (int attempt = 0; attempt < 3; ++attempt) {
     auto s = app.db.app_agent_runs().summary(key);
-    if (!s) return send_store_error(res, s.error());
-    if (!*s) return send_error(res, api_error::not_found, "no such agent run for this app");
+    if (!s) return send(res, s.error());
+    if (!*s) return send(res, api_error::not_found, "no such agent run for this app");
     if ((*s)->active_stream_id) {
       if (follow_stream(app, key, *(*s)->active_stream_id, cursor, res)) return;
       // Its buffer expired (or its owner died before creating it): release it and go on.
@@ -481,7 +481,7 @@ void serve_agent_run_viewer(web_app& app, const run_key& key, std::uint64_t curs
       return;
     }
     auto owned = own_stream(app, key, res);
-    if (!owned) return send_store_error(res, owned.error());
+    if (!owned) return send(res, owned.error());
     if (*owned) return;
   }
   res.status = 204;
@@ -556,15 +556,15 @@ std::optional<agent_run_record> acting_run(web_app& app, const json& body, httpl
   run_key key{string_field(body, "workspaceId"), string_field(body, "appId"), string_field(body, "runId")};
   auto run = app.db.app_agent_runs().get(key);
   if (!run) {
-    send_store_error(res, run.error());
+    send(res, run.error());
     return std::nullopt;
   }
   if (!*run) {
-    send_error(res, api_error::not_found, "no such agent run for this app");
+    send(res, api_error::not_found, "no such agent run for this app");
     return std::nullopt;
   }
   if ((*run)->agent_id != string_field(body, "agentId")) {
-    send_error(res, api_error::forbidden, "this run belongs to another agent");
+    send(res, api_error::forbidden, "this run belongs to another agent");
     return std::nullopt;
   }
   return std::move(**run);

@@ -57,7 +57,7 @@ json view_json(const agents_view& v) {
 void send_view(web_app& app, httplib::Response& res, const app_record& a, source_scope scope, int status,
                json extra = json::object()) {
   auto v = load_agents(app, a.workspace_id, a.id, scope);
-  if (!v) return send_store_error(res, v.error());
+  if (!v) return send(res, v.error());
   json body = view_json(*v);
   body.update(extra);
   send_json(res, status, compact_json(body));
@@ -77,12 +77,12 @@ void patch_agents(web_app& app, const route_call& call, httplib::Response& res) 
   const app_record& a = *call.app;
   std::string text = call.body->dump(2, ' ', false, json::error_handler_t::replace) + "\n";
   auto head = app.db.governance().put_draft_file(a.workspace_id, a.id, agents_json_path, text, now_ms());
-  if (!head) return send_store_error(res, head.error());
+  if (!head) return send(res, head.error());
   // The builder edits the worker's workspace, and the next turn's snapshot replaces the draft:
   // the file must reach the workspace too. When it cannot, the draft keeps the edit.
   auto synced = app.workers.for_app(a.id).put_file(a.id, agents_json_path, text);
   json extra = {{"workerSynced", synced.has_value()}};
-  if (!synced) extra["workerError"] = synced.error().code;
+  if (!synced) extra["workerError"] = std::string(code_name(synced.error()));
   send_view(app, res, a, source_scope::draft, 200, std::move(extra));
 }
 
@@ -91,23 +91,23 @@ void approve_agents(web_app& app, const route_call& call, httplib::Response& res
   const json& body = *call.body;
   auto seen = body.find("approvalHash");
   if (seen == body.end() || !seen->is_string() || !hash_scheme_of(seen->get<std::string>())) {
-    return send_error(res, api_error::invalid_body, "approvalHash must be the v1 hash of the payload being approved");
+    return send(res, api_error::invalid_body, "approvalHash must be the v1 hash of the payload being approved");
   }
   const auto& ws = a.workspace_id;
   auto draft = load_agents(app, ws, a.id, source_scope::draft);
-  if (!draft) return send_store_error(res, draft.error());
-  if (!draft->text) return send_error(res, api_error::no_draft, "the app has no agents.json to approve");
+  if (!draft) return send(res, draft.error());
+  if (!draft->text) return send(res, api_error::no_draft, "the app has no agents.json to approve");
   if (!draft->hash || !hashes_equal(*draft->hash, seen->get<std::string>())) {
-    return send_error(res, api_error::draft_changed, "agents.json changed since it was shown: review it again");
+    return send(res, api_error::draft_changed, "agents.json changed since it was shown: review it again");
   }
-  if (!draft->config) return send_error(res, api_error::invalid_config, "agents.json is invalid and cannot be approved");
+  if (!draft->config) return send(res, api_error::invalid_config, "agents.json is invalid and cannot be approved");
   auto payload = approval_hash_of(*draft->text);
-  if (!payload) return send_failure(res, payload.error());
+  if (!payload) return send(res, payload.error());
   agents_approval record{payload->hash, payload->normalized_payload_json, call.by->who.user_id, now_ms()};
   auto outcome = app.db.governance().approve(ws, a.id, record);
-  if (!outcome) return send_store_error(res, outcome.error());
+  if (!outcome) return send(res, outcome.error());
   if (*outcome != approve_outcome::approved) {
-    return send_error(res, api_error::draft_changed, "agents.json changed while it was being approved: review it again");
+    return send(res, api_error::draft_changed, "agents.json changed while it was being approved: review it again");
   }
   send_view(app, res, a, source_scope::draft, 200);
 }
@@ -116,7 +116,7 @@ void approve_agents(web_app& app, const route_call& call, httplib::Response& res
 // published with it). A failure is logged: the publish itself stands.
 void publish_build(web_app& app, const app_record& a) {
   if (auto shown = app.db.previews().publish_preview(a.workspace_id, a.id, now_ms()); !shown) {
-    std::fprintf(stderr, "web: published preview app=%s not promoted: %s\n", a.id.c_str(), shown.error().code.c_str());
+    std::fprintf(stderr, "web: published preview app=%s not promoted: %s\n", a.id.c_str(), code_c_str(shown.error()));
   }
 }
 
@@ -124,9 +124,9 @@ void publish_build(web_app& app, const app_record& a) {
 // page would show viewers nothing while the dialog said "Published".
 bool has_draft_build(web_app& app, const app_record& a, httplib::Response& res) {
   auto build = app.db.previews().app_preview_of(a.workspace_id, a.id, source_scope::draft);
-  if (!build) return send_store_error(res, build.error()), false;
+  if (!build) return send(res, build.error()), false;
   if (*build) return true;
-  send_error(res, api_error::no_build,
+  send(res, api_error::no_build,
              "the app has no build to publish yet: ask the builder to finish the app (it builds it with done_building), then publish");
   return false;
 }
@@ -135,7 +135,7 @@ void publish_app(web_app& app, const route_call& call, httplib::Response& res) {
   const app_record& a = *call.app;
   if (!has_draft_build(app, a, res)) return;
   auto outcome = app.db.governance().publish(a.workspace_id, a.id, call.by->who.user_id, now_ms());
-  if (!outcome) return send_store_error(res, outcome.error());
+  if (!outcome) return send(res, outcome.error());
   switch (*outcome) {
     case publish_outcome::published: {
       publish_build(app, a);
@@ -147,11 +147,11 @@ void publish_app(web_app& app, const route_call& call, httplib::Response& res) {
       if (p && !*p) extra["published"] = {{"hash", nullptr}, {"publishedBy", call.by->who.user_id}, {"publishedAt", now_ms()}};
       return send_view(app, res, a, source_scope::published, 200, std::move(extra));
     }
-    case publish_outcome::no_draft: return send_error(res, api_error::no_draft, "the app has no draft source to publish");
+    case publish_outcome::no_draft: return send(res, api_error::no_draft, "the app has no draft source to publish");
     case publish_outcome::unapproved:
-      return send_error(res, api_error::not_approved, "agents.json must be approved by an admin or owner before publishing");
+      return send(res, api_error::not_approved, "agents.json must be approved by an admin or owner before publishing");
     case publish_outcome::stale:
-      return send_error(res, api_error::approval_stale, "agents.json changed since it was approved: approve it again first");
+      return send(res, api_error::approval_stale, "agents.json changed since it was approved: approve it again first");
   }
 }
 
@@ -179,7 +179,7 @@ std::optional<std::string> note_of(const json& body, httplib::Response& res) {
   auto note = body.find("note");
   if (note == body.end() || note->is_null()) return std::string();
   if (!note->is_string() || note->get<std::string>().size() > max_review_note_bytes) {
-    send_error(res, api_error::invalid_body, "note must be a string of at most 2000 bytes");
+    send(res, api_error::invalid_body, "note must be a string of at most 2000 bytes");
     return std::nullopt;
   }
   return note->get<std::string>();
@@ -200,18 +200,18 @@ void request_review(web_app& app, const route_call& call, httplib::Response& res
   // A rollback review names a release of this app to publish again.
   if (auto to = call.body->find("rollbackTo"); to != call.body->end() && !to->is_null()) {
     if (!to->is_number_integer() || to->get<std::int64_t>() < 1) {
-      return send_error(res, api_error::invalid_body, "rollbackTo must be the number of one of the app's releases");
+      return send(res, api_error::invalid_body, "rollbackTo must be the number of one of the app's releases");
     }
     auto release = app.db.releases().get(a.workspace_id, a.id, to->get<std::int64_t>());
-    if (!release) return send_store_error(res, release.error());
-    if (!*release) return send_error(res, api_error::not_found, "no such release of this app to roll back to");
+    if (!release) return send(res, release.error());
+    if (!*release) return send(res, api_error::not_found, "no such release of this app to roll back to");
     r.rollback_to = (*release)->number;
   }
   auto out = app.db.governance().request_review(r);
-  if (!out) return send_store_error(res, out.error());
-  if (*out == review_request_outcome::no_draft) return send_error(res, api_error::no_draft, "the app has no draft to review");
+  if (!out) return send(res, out.error());
+  if (*out == review_request_outcome::no_draft) return send(res, api_error::no_draft, "the app has no draft to review");
   if (*out == review_request_outcome::already_pending) {
-    return send_error(res, api_error::review_pending, "a review of this app is already waiting for an admin or owner");
+    return send(res, api_error::review_pending, "a review of this app is already waiting for an admin or owner");
   }
   send_json(res, 201, compact_json(review_json(r)));
 }
@@ -219,7 +219,7 @@ void request_review(web_app& app, const route_call& call, httplib::Response& res
 void list_reviews(web_app& app, const route_call& call, httplib::Response& res) {
   const app_record& a = *call.app;
   auto all = app.db.governance().reviews(a.workspace_id, a.id, 50);
-  if (!all) return send_store_error(res, all.error());
+  if (!all) return send(res, all.error());
   json out = json::array();
   for (const auto& r : *all) out.push_back(review_json(r));
   send_json(res, 200, compact_json(json({{"reviews", std::move(out)}})));
@@ -233,15 +233,15 @@ namespace {
 std::optional<std::optional<app_release>> rollback_target(web_app& app, const app_record& a, const std::string& review_id,
                                                           httplib::Response& res) {
   auto all = app.db.governance().reviews(a.workspace_id, a.id, 50);
-  if (!all) return send_store_error(res, all.error()), std::nullopt;
+  if (!all) return send(res, all.error()), std::nullopt;
   for (const auto& r : *all) {
     if (r.id != review_id || r.status != review_status::pending || !r.rollback_to) continue;
     auto release = app.db.releases().get(a.workspace_id, a.id, *r.rollback_to);
-    if (!release) return send_store_error(res, release.error()), std::nullopt;
-    if (!*release) return send_error(res, api_error::not_found, "the release this review asks for is no longer in the app's history"), std::nullopt;
+    if (!release) return send(res, release.error()), std::nullopt;
+    if (!*release) return send(res, api_error::not_found, "the release this review asks for is no longer in the app's history"), std::nullopt;
     auto stored = app.db.previews().has_build((*release)->build_digest);
-    if (!stored) return send_store_error(res, stored.error()), std::nullopt;
-    if (!*stored) return send_error(res, api_error::no_build, "that release's build is no longer stored, so it cannot be published again"), std::nullopt;
+    if (!stored) return send(res, stored.error()), std::nullopt;
+    if (!*stored) return send(res, api_error::no_build, "that release's build is no longer stored, so it cannot be published again"), std::nullopt;
     return std::optional<std::optional<app_release>>(std::move(*release));
   }
   return std::optional<std::optional<app_release>>(std::optional<app_release>());
@@ -261,7 +261,7 @@ void decide_review(web_app& app, const route_call& call, httplib::Response& res,
   if (approve && !*target && !has_draft_build(app, a, res)) return;
   auto out = app.db.governance().decide_review(a.workspace_id, a.id, review_id, approve, call.by->who.user_id,
                                                *note, now_ms());
-  if (!out) return send_store_error(res, out.error());
+  if (!out) return send(res, out.error());
   switch (*out) {
     case review_decision_outcome::decided:
       if (approve && *target) {
@@ -271,22 +271,22 @@ void decide_review(web_app& app, const route_call& call, httplib::Response& res,
         release_routes::record_release(app, a, {call.by->who.user_id, now_ms(), release_via::review, review_id});
       }
       break;
-    case review_decision_outcome::not_found: return send_error(res, api_error::not_found, "no such review for this app");
-    case review_decision_outcome::not_pending: return send_error(res, api_error::not_pending, "the review was decided already");
+    case review_decision_outcome::not_found: return send(res, api_error::not_found, "no such review for this app");
+    case review_decision_outcome::not_pending: return send(res, api_error::not_pending, "the review was decided already");
     case review_decision_outcome::draft_changed:
-      return send_error(res, api_error::draft_changed, "the draft changed since the review was asked for: ask for a new review");
+      return send(res, api_error::draft_changed, "the draft changed since the review was asked for: ask for a new review");
     case review_decision_outcome::unapproved:
-      return send_error(res, api_error::not_approved, "agents.json must be approved by an admin or owner before publishing");
+      return send(res, api_error::not_approved, "agents.json must be approved by an admin or owner before publishing");
     case review_decision_outcome::stale:
-      return send_error(res, api_error::approval_stale, "agents.json changed since it was approved: approve it again first");
-    case review_decision_outcome::no_draft: return send_error(res, api_error::no_draft, "the app has no draft to publish");
+      return send(res, api_error::approval_stale, "agents.json changed since it was approved: approve it again first");
+    case review_decision_outcome::no_draft: return send(res, api_error::no_draft, "the app has no draft to publish");
   }
   auto all = app.db.governance().reviews(a.workspace_id, a.id, 50);
-  if (!all) return send_store_error(res, all.error());
+  if (!all) return send(res, all.error());
   for (const auto& r : *all) {
     if (r.id == review_id) return send_json(res, 200, compact_json(review_json(r)));
   }
-  send_error(res, api_error::not_found, "no such review for this app");
+  send(res, api_error::not_found, "no such review for this app");
 }
 
 void approve_review(web_app& app, const route_call& call, httplib::Response& res) { decide_review(app, call, res, true); }

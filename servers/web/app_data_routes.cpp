@@ -132,7 +132,7 @@ void publish_change(web_app& app, const collection_ref& c, std::string_view op, 
   json e = {{"type", "data.change"}, {"op", op},       {"collection", c.collection},
             {"docId", doc.id},       {"scope", to_string(c.scope)}, {"version", doc.version}};
   if (auto r = app.cache.publish(app_data_channel(c.workspace_id, c.app_id, c.scope), e.dump()); !r) {
-    std::fprintf(stderr, "web: publish data.change failed: %s\n", r.error().code.c_str());  // events are hints
+    std::fprintf(stderr, "web: publish data.change failed: %s\n", code_c_str(r.error()));  // events are hints
   }
 }
 
@@ -177,11 +177,11 @@ void send_page(httplib::Response& res, const document_page& page) {
 std::optional<collection_ref> data_access(const route_call& call, httplib::Response& res, std::string_view scope_text) {
   auto scope = scope_of(scope_text);
   if (!scope) {
-    send_failure(res, scope.error());
+    send(res, scope.error());
     return std::nullopt;
   }
   if (*scope == data_scope::draft && !reads_draft(*call.by, *call.app)) {
-    send_error(res, api_error::forbidden, "the draft data scope needs editable access to the app");
+    send(res, api_error::forbidden, "the draft data scope needs editable access to the app");
     return std::nullopt;
   }
   const path_ids& ids = call.ids;
@@ -195,9 +195,9 @@ void post_data(web_app& app, const route_call& call, httplib::Response& res) {
   auto c = data_access(call, res, string_field(body, "scope"));
   if (!c) return;
   auto w = parse_write(body);
-  if (!w) return send_failure(res, w.error());
+  if (!w) return send(res, w.error());
   auto done = apply_write(app, *c, *w);
-  if (!done) return send_failure(res, done.error());
+  if (!done) return send(res, done.error());
   send_write_reply(res, w->op, *done);
 }
 
@@ -206,9 +206,9 @@ void list_data(web_app& app, const route_call& call, httplib::Response& res) {
   auto c = data_access(call, res, req.get_param_value("scope"));
   if (!c) return;
   auto limit = limit_of(req.get_param_value("limit"));
-  if (!limit) return send_failure(res, limit.error());
+  if (!limit) return send(res, limit.error());
   auto page = app.db.app_data().list(*c, {*limit, req.get_param_value("cursor")});
-  if (!page) return send_failure(res, page.error());
+  if (!page) return send(res, page.error());
   send_page(res, *page);
 }
 
@@ -216,8 +216,8 @@ void get_document(web_app& app, const route_call& call, httplib::Response& res) 
   auto c = data_access(call, res, call.req.get_param_value("scope"));
   if (!c) return;
   auto doc = app.db.app_data().get(*c, call.ids.at(3));
-  if (!doc) return send_failure(res, doc.error());
-  if (!*doc) return send_error(res, api_error::data_not_found, "no such document in this collection");
+  if (!doc) return send(res, doc.error());
+  if (!*doc) return send(res, api_error::data_not_found, "no such document in this collection");
   send_json(res, 200, "{\"document\":" + document_to_json(**doc) + "}");
 }
 
@@ -269,7 +269,7 @@ std::optional<agent_run_record> data_tool_run(web_app& app, const json& body, st
   auto run = acting_run(app, body, res);
   if (!run) return std::nullopt;
   if (auto no = refusal(app, *run, collection)) {
-    send_failure(res, *no);
+    send(res, *no);
     return std::nullopt;
   }
   return run;
@@ -277,16 +277,16 @@ std::optional<agent_run_record> data_tool_run(web_app& app, const json& body, st
 
 void agent_read(web_app& app, const collection_ref& c, const json& request, httplib::Response& res) {
   if (auto id = request.find("docId"); id != request.end() && !id->is_null()) {
-    if (!id->is_string()) return send_error(res, api_error::invalid_document_id, "docId must be a string");
+    if (!id->is_string()) return send(res, api_error::invalid_document_id, "docId must be a string");
     auto doc = app.db.app_data().get(c, id->get<std::string>());
-    if (!doc) return send_failure(res, doc.error());
-    if (!*doc) return send_error(res, api_error::data_not_found, "no such document in this collection");
+    if (!doc) return send(res, doc.error());
+    if (!*doc) return send(res, api_error::data_not_found, "no such document in this collection");
     return send_json(res, 200, "{\"document\":" + document_to_json(**doc) + "}");
   }
   auto limit = request.find("limit");
   int n = limit != request.end() && limit->is_number_integer() ? limit->get<int>() : 50;
   auto page = app.db.app_data().list(c, {n, string_field(request, "cursor")});
-  if (!page) return send_failure(res, page.error());
+  if (!page) return send(res, page.error());
   send_page(res, *page);
 }
 
@@ -297,7 +297,7 @@ void internal_app_data(web_app& app, const route_call& call, httplib::Response& 
   std::string action = string_field(body, "action");
   auto request = body.find("request");
   if ((action != "read" && action != "write") || request == body.end() || !request->is_object()) {
-    return send_error(res, api_error::invalid_body, "action must be read or write, with a request object");
+    return send(res, api_error::invalid_body, "action must be read or write, with a request object");
   }
   auto run = data_tool_run(app, body, string_field(*request, "collection"), res);
   if (!run) return;
@@ -305,9 +305,9 @@ void internal_app_data(web_app& app, const route_call& call, httplib::Response& 
                    string_field(*request, "collection")};
   if (action == "read") return agent_read(app, c, *request, res);
   auto w = parse_write(*request);
-  if (!w) return send_failure(res, w.error());
+  if (!w) return send(res, w.error());
   auto done = apply_write(app, c, *w);
-  if (!done) return send_failure(res, done.error());
+  if (!done) return send(res, done.error());
   send_write_reply(res, w->op, *done);
 }
 

@@ -56,7 +56,7 @@ result<identity> authenticator::identity_of(const httplib::Request& req) const {
 std::optional<identity> authenticator::identify(const httplib::Request& req, httplib::Response& res) const {
   auto who = identity_of(req);
   if (!who) {
-    send_failure(res, who.error());
+    send(res, who.error());
     return std::nullopt;
   }
   return std::move(*who);
@@ -76,11 +76,11 @@ std::optional<workspace_role> member_role(store& db, std::string_view workspace_
                                           httplib::Response& res) {
   auto role = db.membership(workspace_id, who.user_id);
   if (!role) {
-    send_store_error(res, role.error());
+    send(res, role.error());
     return std::nullopt;
   }
   if (!*role) {
-    send_error(res, api_error::not_found, "no such workspace");
+    send(res, api_error::not_found, "no such workspace");
     return std::nullopt;
   }
   return *role;

@@ -41,7 +41,7 @@ namespace {
 
 void log_store(const char* what, const run_spend& run, const error& e) {
   std::fprintf(stderr, "web: budget %s of app=%s run=%s failed: %s\n", what, run.entry.app_id.c_str(), run.entry.run_id.c_str(),
-               e.code.c_str());
+               code_c_str(e));
 }
 
 // Each monthly budget at 80 % warns once a month, on the workspace's channel (ids and shares only).
@@ -58,7 +58,7 @@ void warn(store& db, cache_store& cache, const run_spend& run, const month_spend
                                        : run.limits.workspace_monthly.used_fraction(m.workspace)}};
     if (app) event["appId"] = run.entry.app_id;
     if (auto r = cache.publish(workspace_channel(run.entry.workspace_id), event.dump()); !r) {
-      std::fprintf(stderr, "web: publish budget.warning failed: %s\n", r.error().code.c_str());
+      std::fprintf(stderr, "web: publish budget.warning failed: %s\n", code_c_str(r.error()));
     }
   }
 }
@@ -106,10 +106,10 @@ json month_json(std::int64_t now) { return {{"start", budget_month_start(now)}, 
 void get_workspace_budget(web_app& app, const route_call& call, httplib::Response& res) {
   const auto& ws = call.ids.at(0);
   auto s = app.db.budgets().settings(ws);
-  if (!s) return send_store_error(res, s.error());
+  if (!s) return send(res, s.error());
   const std::int64_t now = now_ms();
   auto m = app.db.budgets().month(ws, "", budget_month_start(now));
-  if (!m) return send_store_error(res, m.error());
+  if (!m) return send(res, m.error());
   json body = {{"settings", parsed(budget_settings_to_json(*s))},
                {"month", month_json(now)},
                {"workspace", share(s->workspace_monthly, m->workspace)},
@@ -119,8 +119,8 @@ void get_workspace_budget(web_app& app, const route_call& call, httplib::Respons
 
 void put_workspace_budget(web_app& app, const route_call& call, httplib::Response& res) {
   auto s = budget_settings_from_json(compact_json(*call.body));
-  if (!s) return send_failure(res, s.error());
-  if (auto put = app.db.budgets().put_settings(call.ids.at(0), *s, now_ms()); !put) return send_store_error(res, put.error());
+  if (!s) return send(res, s.error());
+  if (auto put = app.db.budgets().put_settings(call.ids.at(0), *s, now_ms()); !put) return send(res, put.error());
   get_workspace_budget(app, call, res);
 }
 
@@ -128,12 +128,12 @@ void get_app_budget(web_app& app, const route_call& call, httplib::Response& res
   const auto& ws = call.ids.at(0);
   const auto& app_id = call.ids.at(1);
   auto s = app.db.budgets().settings(ws);
-  if (!s) return send_store_error(res, s.error());
+  if (!s) return send(res, s.error());
   auto o = app.db.budgets().app_overrides(ws, app_id);
-  if (!o) return send_store_error(res, o.error());
+  if (!o) return send(res, o.error());
   const std::int64_t now = now_ms();
   auto m = app.db.budgets().month(ws, app_id, budget_month_start(now));
-  if (!m) return send_store_error(res, m.error());
+  if (!m) return send(res, m.error());
   auto turn = run_budget_of(*s, *o, budget_run_kind::builder_turn);
   auto agent = run_budget_of(*s, *o, budget_run_kind::agent_run);
   json body = {{"overrides", parsed(app_budget_overrides_to_json(*o))},
@@ -149,9 +149,9 @@ void get_app_budget(web_app& app, const route_call& call, httplib::Response& res
 
 void put_app_budget(web_app& app, const route_call& call, httplib::Response& res) {
   auto o = app_budget_overrides_from_json(compact_json(*call.body));
-  if (!o) return send_failure(res, o.error());
+  if (!o) return send(res, o.error());
   if (auto put = app.db.budgets().put_app_overrides(call.ids.at(0), call.ids.at(1), *o, now_ms()); !put) {
-    return send_store_error(res, put.error());
+    return send(res, put.error());
   }
   get_app_budget(app, call, res);
 }
@@ -160,14 +160,14 @@ void agent_run_spend(web_app& app, const route_call& call, httplib::Response& re
   const json& body = *call.body;
   run_key key{servers::string_field(body, "workspaceId"), servers::string_field(body, "appId"), servers::string_field(body, "runId")};
   auto usage_it = body.find("usage");
-  if (usage_it == body.end() || !usage_it->is_object()) return send_error(res, api_error::invalid_body, "usage must be a RunUsage object");
+  if (usage_it == body.end() || !usage_it->is_object()) return send(res, api_error::invalid_body, "usage must be a RunUsage object");
   auto usage = run_usage_from_json(compact_json(*usage_it));
-  if (!usage) return send_error(res, api_error::invalid_body, "usage is not a RunUsage: " + usage.error().message);
+  if (!usage) return send(res, api_error::invalid_body, "usage is not a RunUsage: " + usage.error().message);
   auto run = app.db.app_agent_runs().summary(key);
-  if (!run) return send_store_error(res, run.error());
-  if (!*run) return send_error(res, api_error::not_found, "no such agent run for this app");
+  if (!run) return send(res, run.error());
+  if (!*run) return send(res, api_error::not_found, "no such agent run for this app");
   auto limits = run_budget_for(app.db, key.workspace_id, key.app_id, budget_run_kind::agent_run);
-  if (!limits) return send_store_error(res, limits.error());
+  if (!limits) return send(res, limits.error());
   run_spend spending{{key.workspace_id, key.app_id, key.run_id, key.run_id, budget_run_kind::agent_run}, *limits, {}};
   auto stop = spend_step(app.db, app.cache, spending, *usage);
   json reply = {{"stop", stop.has_value()}};

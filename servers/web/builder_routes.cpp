@@ -60,11 +60,11 @@ json run_json(const builder_run_record& r, bool with_messages) {
 std::optional<builder_run_record> load_run(web_app& app, const run_key& key, httplib::Response& res) {
   auto r = app.db.get_builder_run(key);
   if (!r) {
-    send_store_error(res, r.error());
+    send(res, r.error());
     return std::nullopt;
   }
   if (!*r) {
-    send_error(res, api_error::not_found, "no such run for this app");
+    send(res, api_error::not_found, "no such run for this app");
     return std::nullopt;
   }
   return *r;
@@ -80,20 +80,20 @@ std::optional<settings_request> settings_of(const json& body, httplib::Response&
     auto it = body.find(field);
     if (it == body.end() || it->is_null()) continue;
     if (!it->is_string() || it->get<std::string>().empty()) {
-      send_error(res, api_error::invalid_body, std::string(field) + " must be a non-empty string");
+      send(res, api_error::invalid_body, std::string(field) + " must be a non-empty string");
       return std::nullopt;
     }
     *target = it->get<std::string>();
   }
   if (auto it = body.find("runtimeParams"); it != body.end() && !it->is_null()) {
     if (!it->is_object()) {
-      send_error(res, api_error::invalid_body, "runtimeParams must be an object of strings");
+      send(res, api_error::invalid_body, "runtimeParams must be an object of strings");
       return std::nullopt;
     }
     std::map<std::string, std::string> params;
     for (const auto& [k, v] : it->items()) {
       if (!v.is_string()) {
-        send_error(res, api_error::invalid_body, "runtimeParams." + k + " must be a string");
+        send(res, api_error::invalid_body, "runtimeParams." + k + " must be a string");
         return std::nullopt;
       }
       params[k] = v.get<std::string>();
@@ -141,7 +141,7 @@ void create_app(web_app& app, const route_call& call, httplib::Response& res) {
   const json& body = *call.body;
   const std::string& ws = call.ids.at(0);
   if (!body.contains("name") || !valid_app_name(body["name"])) {
-    return send_error(res, api_error::invalid_body, "name must be a string of 1 to 200 bytes");
+    return send(res, api_error::invalid_body, "name must be a string of 1 to 200 bytes");
   }
   auto wanted = settings_of(body, res);
   if (!wanted) return;
@@ -152,9 +152,9 @@ void create_app(web_app& app, const route_call& call, httplib::Response& res) {
   a.created_by = call.by->who.user_id;
   a.created_at = now_ms();
   auto settings = app_runtime_settings(app.runtimes, a, *wanted);
-  if (!settings) return send_failure(res, settings.error());
+  if (!settings) return send(res, settings.error());
   persist_settings(a, *settings);
-  if (auto r = app.db.create_app(a); !r) return send_store_error(res, r.error());
+  if (auto r = app.db.create_app(a); !r) return send(res, r.error());
   json out = app_json(a);
   out["downgrades"] = downgrades_json(*settings);
   send_json(res, 201, out.dump());
@@ -176,17 +176,17 @@ void update_app(web_app& app, const route_call& call, httplib::Response& res) {
   const json& body = *call.body;
   app_record a = *call.app;
   if (body.contains("name")) {
-    if (!valid_app_name(body["name"])) return send_error(res, api_error::invalid_body, "name must be a string of 1 to 200 bytes");
+    if (!valid_app_name(body["name"])) return send(res, api_error::invalid_body, "name must be a string of 1 to 200 bytes");
     a.name = body["name"];
   }
   auto wanted = settings_of(body, res);
   if (!wanted) return;
   auto settings = app_runtime_settings(app.runtimes, a, *wanted);
-  if (!settings) return send_failure(res, settings.error());
+  if (!settings) return send(res, settings.error());
   persist_settings(a, *settings);
   auto updated = app.db.update_app(a);
-  if (!updated) return send_store_error(res, updated.error());
-  if (!*updated) return send_error(res, api_error::not_found, "no such app in this workspace");
+  if (!updated) return send(res, updated.error());
+  if (!*updated) return send(res, api_error::not_found, "no such app in this workspace");
   json out = app_json(a);
   out["downgrades"] = downgrades_json(*settings);
   send_json(res, 200, out.dump());
@@ -204,7 +204,7 @@ json forget_on_workers(const worker_pool& workers, const app_record& a) {
     } else {
       ++missed;
       std::fprintf(stderr, "web: app %s deleted; worker %s did not remove its workspace (%s), which stays on that worker\n",
-                   a.id.c_str(), w.base_url().c_str(), r.error().code.c_str());
+                   a.id.c_str(), w.base_url().c_str(), code_c_str(r.error()));
     }
   }
   return {{"cleaned", removed}, {"missed", missed}};
@@ -215,13 +215,13 @@ json forget_on_workers(const worker_pool& workers, const app_record& a) {
 void delete_app(web_app& app, const route_call& call, httplib::Response& res) {
   const app_record& a = *call.app;
   auto outcome = app.db.delete_app(a.workspace_id, a.id);
-  if (!outcome) return send_store_error(res, outcome.error());
+  if (!outcome) return send(res, outcome.error());
   switch (*outcome) {
-    case app_deletion::not_found: return send_error(res, api_error::not_found, "no such app in this workspace");
+    case app_deletion::not_found: return send(res, api_error::not_found, "no such app in this workspace");
     case app_deletion::builder_turn_streaming:
-      return send_error(res, api_error::app_busy, "the builder is still working on this app: stop its turn or let it finish, then delete the app");
+      return send(res, api_error::app_busy, "the builder is still working on this app: stop its turn or let it finish, then delete the app");
     case app_deletion::agent_run_active:
-      return send_error(res, api_error::app_busy, "an agent of this app is still running: stop the run or let it finish, then delete the app");
+      return send(res, api_error::app_busy, "an agent of this app is still running: stop the run or let it finish, then delete the app");
     case app_deletion::deleted: break;
   }
   std::fprintf(stderr, "web: app %s of workspace %s deleted by %s\n", a.id.c_str(), a.workspace_id.c_str(),
@@ -237,7 +237,7 @@ void list_apps(web_app& app, const route_call& call, httplib::Response& res) {
   auto page = page_of(call.req, res);
   if (!page) return;
   auto rows = app.db.list_apps(call.ids.at(0), *page);
-  if (!rows) return send_store_error(res, rows.error());
+  if (!rows) return send(res, rows.error());
   send_json(res, 200, page_json("apps", *rows, *page, [](const app_listing& l) {
     json j = app_json(l.app);
     j["latestRun"] = l.latest_run ? run_json(*l.latest_run, false) : json(nullptr);
@@ -250,7 +250,7 @@ void list_runs(web_app& app, const route_call& call, httplib::Response& res) {
   auto page = page_of(call.req, res);
   if (!page) return;
   auto rows = app.db.list_builder_runs(call.app->workspace_id, call.app->id, *page);
-  if (!rows) return send_store_error(res, rows.error());
+  if (!rows) return send(res, rows.error());
   send_json(res, 200, page_json("runs", *rows, *page, [](const builder_run_record& r) { return run_json(r, false); },
                                 [](const builder_run_record& r) { return list_cursor{r.created_at, r.key.run_id}; }));
 }
@@ -261,7 +261,7 @@ void create_run(web_app& app, const route_call& call, httplib::Response& res) {
   builder_run_record r;
   r.key = {ws, app_id, "run_" + random_id(12)};
   r.created_at = r.updated_at = now_ms();
-  if (auto made = app.db.create_builder_run(r); !made) return send_store_error(res, made.error());
+  if (auto made = app.db.create_builder_run(r); !made) return send(res, made.error());
   send_json(res, 201, run_json(r, true).dump());
 }
 
@@ -293,31 +293,31 @@ void post_chat(web_app& app, const route_call& call, httplib::Response& res) {
   const json& body = *call.body;
   auto messages = body.find("messages");
   if (messages == body.end() || !messages->is_array() || messages->empty()) {
-    return send_error(res, api_error::invalid_body, "messages must be a non-empty array of UI messages");
+    return send(res, api_error::invalid_body, "messages must be a non-empty array of UI messages");
   }
   std::string messages_json = compact_json(*messages);
   auto count = count_ui_messages(messages_json);
-  if (!count) return send_error(res, api_error::invalid_body, count.error().message);
+  if (!count) return send(res, api_error::invalid_body, count.error().message);
   if (last_user_text(*messages).empty()) {
-    return send_error(res, api_error::invalid_body, "the last user message has no text");
+    return send(res, api_error::invalid_body, "the last user message has no text");
   }
   auto wanted = settings_of(body, res);
   if (!wanted) return;
   auto settings = app_runtime_settings(app.runtimes, *a, *wanted);
-  if (!settings) return send_failure(res, settings.error());
+  if (!settings) return send(res, settings.error());
   // The chat's settings become the app's (spec "Runtime settings": applications persist them).
   app_record changed = *a;
   persist_settings(changed, *settings);
   if (changed.runtime_id != a->runtime_id || changed.runtime_model != a->runtime_model ||
       changed.runtime_params_json != a->runtime_params_json) {
-    if (auto r = app.db.update_app(changed); !r) return send_store_error(res, r.error());
+    if (auto r = app.db.update_app(changed); !r) return send(res, r.error());
   }
 
   turn_request t{key, messages_json, static_cast<std::int64_t>(*count), last_user_text(*messages), *settings, "", received};
   if (call.by) t.asked_by = call.by->who.user_id;
   auto started = app.chat.start(std::move(t));
-  if (!started) return send_store_error(res, started.error());
-  if (started->outcome == claim_outcome::not_found) return send_error(res, api_error::not_found, "no such run for this app");
+  if (!started) return send(res, started.error());
+  if (started->outcome == claim_outcome::not_found) return send(res, api_error::not_found, "no such run for this app");
   // A lost claim (duplicate or stale) is not an error: an empty successful stream.
   if (started->outcome != claim_outcome::claimed) return send_empty_stream(res);
   set_ui_stream_headers(res);
@@ -378,9 +378,9 @@ run_stream_state wait_attachable(web_app& app, const run_key& key, run_stream_st
 void stop_chat(web_app& app, const route_call& call, httplib::Response& res) {
   run_key key = key_of(call.ids);
   if (call.run->status != run_status::streaming) {
-    return send_error(res, api_error::not_streaming, "the run has no turn to stop: it is " + std::string(to_string(call.run->status)));
+    return send(res, api_error::not_streaming, "the run has no turn to stop: it is " + std::string(to_string(call.run->status)));
   }
-  if (auto r = app.chat.request_stop(key); !r) return send_store_error(res, r.error());
+  if (auto r = app.chat.request_stop(key); !r) return send(res, r.error());
   auto run = await_run(app, key, *call.run, [](const run_stream_state& r) { return r.status == run_status::streaming; },
                        std::chrono::seconds(10));
   bool ended = run.status != run_status::streaming;

@@ -35,7 +35,7 @@ void stream_channel(cache_store& cache, httplib::Response& res, channel_stream_o
   auto sub = cache.subscribe(o.channel, [q, filter = o.filter](std::string_view, std::string_view msg) {
     if (!filter || filter(msg)) q->push(std::string(msg));
   });
-  if (!sub) return send_store_error(res, sub.error());
+  if (!sub) return send(res, sub.error());
   if (o.catch_up) {
     for (auto& item : o.catch_up()) q->push(std::move(item));
   }

@@ -78,7 +78,7 @@ std::string worker_body(const turn_request& r, const std::optional<builder_run_r
 bool restore_worker_workspace(const worker_client& worker, const std::string& app_id, const source_files& draft) {
   if (draft.empty()) return false;
   if (auto put = worker.put_source(app_id, draft); !put) {
-    std::fprintf(stderr, "web: restoring the workspace of app=%s failed: %s\n", app_id.c_str(), put.error().code.c_str());
+    std::fprintf(stderr, "web: restoring the workspace of app=%s failed: %s\n", app_id.c_str(), code_c_str(put.error()));
     return false;
   }
   return true;
@@ -162,7 +162,7 @@ result<turn_start> chat_service::start(turn_request request) {
       if (const worker_client* w = held->streaming_on.load()) {
         if (auto r = w->stop_turn(held->req.key.app_id, held->req.key.run_id); !r) {
           std::fprintf(stderr, "web: stop app=%s run=%s: the worker did not stop it: %s\n", held->req.key.app_id.c_str(),
-                       held->req.key.run_id.c_str(), r.error().code.c_str());
+                       held->req.key.run_id.c_str(), code_c_str(r.error()));
         }
       }
       held->worker_request.cancel();
@@ -367,7 +367,7 @@ bool chat_service::leave_behind(turn& t, const builder_turn_record& rec, const s
   bool have_files = false;
   if (!closing || closing->workspace_changed) {
     if (auto synced = stored([&] { return sync_draft_from_worker(db_, worker, key.workspace_id, key.app_id, now_ms(), capability, &turn_files); }); !synced) {
-      std::fprintf(stderr, "web: draft snapshot app=%s not synced: %s\n", key.app_id.c_str(), synced.error().code.c_str());
+      std::fprintf(stderr, "web: draft snapshot app=%s not synced: %s\n", key.app_id.c_str(), code_c_str(synced.error()));
     } else {
       have_files = *synced;
     }
@@ -380,7 +380,7 @@ bool chat_service::leave_behind(turn& t, const builder_turn_record& rec, const s
     const preview_made_by made_by{key.run_id, request};
     const std::string known = closing ? closing->build_digest : std::string();
     if (auto shown = stored([&] { return sync_preview_from_worker(db_, worker, key.workspace_id, key.app_id, now_ms(), capability, made_by, known); }); !shown) {
-      std::fprintf(stderr, "web: preview app=%s not stored: %s\n", key.app_id.c_str(), shown.error().code.c_str());
+      std::fprintf(stderr, "web: preview app=%s not stored: %s\n", key.app_id.c_str(), code_c_str(shown.error()));
     } else {
       build = *shown;
     }
@@ -389,7 +389,7 @@ bool chat_service::leave_behind(turn& t, const builder_turn_record& rec, const s
   if (have_files) {
     const version_origin origin{key.run_id, request, t.req.settings.runtime_id, t.req.asked_by, std::nullopt};
     if (auto made = stored([&] { return db_.versions().record(key.workspace_id, key.app_id, turn_files, origin, build, now_ms()); }); !made) {
-      std::fprintf(stderr, "web: version of app=%s not recorded: %s\n", key.app_id.c_str(), made.error().code.c_str());
+      std::fprintf(stderr, "web: version of app=%s not recorded: %s\n", key.app_id.c_str(), code_c_str(made.error()));
     } else if (*made) {
       prune_versions(key);
     }
@@ -407,7 +407,7 @@ void chat_service::prune_versions(const run_key& key) {
   if (cfg_.version_keep > 0) rule.keep_last = cfg_.version_keep;
   if (cfg_.version_max_age_days > 0) rule.max_age_ms = cfg_.version_max_age_days * 86400000LL;
   if (auto pruned = db_.versions().prune(key.workspace_id, key.app_id, rule, now_ms()); !pruned) {
-    std::fprintf(stderr, "web: versions of app=%s not pruned: %s\n", key.app_id.c_str(), pruned.error().code.c_str());
+    std::fprintf(stderr, "web: versions of app=%s not pruned: %s\n", key.app_id.c_str(), code_c_str(pruned.error()));
   }
 }
 
@@ -420,7 +420,7 @@ void chat_service::stop_for_budget(turn& t, const worker_client& w, budget_stop 
   t.budget_stopped = std::move(stop);
   if (auto r = w.stop_turn(t.req.key.app_id, t.req.key.run_id); !r) {
     std::fprintf(stderr, "web: budget stop app=%s run=%s: the worker did not stop it: %s\n", t.req.key.app_id.c_str(),
-                 t.req.key.run_id.c_str(), r.error().code.c_str());
+                 t.req.key.run_id.c_str(), code_c_str(r.error()));
   }
   t.worker_request.cancel();
 }

@@ -22,7 +22,7 @@ std::string app_event(std::string_view type, std::string_view workspace_id, std:
 
 void publish_app_event(cache_store& cache, std::string_view type, std::string_view workspace_id, std::string_view app_id) {
   auto r = cache.publish(workspace_channel(workspace_id), app_event(type, workspace_id, app_id));
-  if (!r) std::fprintf(stderr, "web: publish %.*s failed: %s\n", static_cast<int>(type.size()), type.data(), r.error().code.c_str());
+  if (!r) std::fprintf(stderr, "web: publish %.*s failed: %s\n", static_cast<int>(type.size()), type.data(), code_c_str(r.error()));
 }
 
 void publish_builder_event(cache_store& cache, std::string_view type, const run_key& key, run_status status,
@@ -30,7 +30,7 @@ void publish_builder_event(cache_store& cache, std::string_view type, const run_
   auto r = cache.publish(workspace_channel(key.workspace_id),
                          run_event(type, key, "builder", to_string(status), run_reason));
   if (!r) std::fprintf(stderr, "web: publish %.*s failed: %s\n", static_cast<int>(type.size()), type.data(),
-                       r.error().code.c_str());
+                       code_c_str(r.error()));
 }
 
 }  // namespace platform::web

@@ -27,11 +27,6 @@ bool parse_json_body(const httplib::Request& req, httplib::Response& res, std::s
   return servers::read_json_body(req, res, {.max_depth = max_depth, .max_bytes = max_bytes}, out);
 }
 
-void send_store_error(httplib::Response& res, const error& e) {
-  int status = http_status_for(e.code);
-  servers::write_error_body(res, status, e.code, status == 503 ? "storage is unavailable: " + e.message : e.message);
-}
-
 void set_ui_stream_headers(httplib::Response& res) {
   res.set_header("Cache-Control", "no-cache");
   res.set_header("Connection", "keep-alive");

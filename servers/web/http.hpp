@@ -20,8 +20,7 @@ namespace platform::web {
 
 // The design notes' error body: a code of the closed set with its status, or an `error` of the
 // core, an adapter or a worker with its code's status (platform/api_error.hpp).
-using servers::send_error;
-using servers::send_failure;
+using servers::send;
 void send_json(httplib::Response& res, int status, const std::string& body);
 
 // The body as a JSON object, or a 400/413 already written to `res` (returns false): at most
@@ -29,9 +28,6 @@ void send_json(httplib::Response& res, int status, const std::string& body);
 bool parse_json_body(const httplib::Request& req, httplib::Response& res, std::size_t max_bytes, nlohmann::json& out,
                      std::size_t max_depth = body_max_depth);
 
-// A store or cache failure (send_failure, and "storage is unavailable" said when it is a 503);
-// messages of adapters carry no secrets.
-void send_store_error(httplib::Response& res, const error& e);
 
 void set_ui_stream_headers(httplib::Response& res);
 

@@ -20,6 +20,7 @@
 #include "oauth_token.hpp"
 #include "platform/api_error.hpp"
 #include "platform/base64.hpp"
+#include "platform/ids.hpp"
 #include "platform/integration_setup.hpp"
 #include "platform/oauth_return.hpp"
 #include "platform/url.hpp"
@@ -170,7 +171,7 @@ result<json> integrations_metadata(web_app& app, const std::string& ws, const st
 // know what its app still lacks), never write (the rows' role rules).
 void list_integrations(web_app& app, const route_call& call, httplib::Response& res) {
   auto meta = integrations_metadata(app, call.app->workspace_id, call.app->id, &call.by->who.user_id);
-  if (!meta) return send_failure(res, meta.error());
+  if (!meta) return send(res, meta.error());
   send_json(res, 200, meta->dump());
 }
 
@@ -190,14 +191,14 @@ void put_secret(web_app& app, const route_call& call, httplib::Response& res) {
   const json& body = *call.body;
   const path_ids& ids = call.ids;
   auto grant = grant_from(ids[0], ids[1], string_field(body, "domain"), string_field(body, "keySlug"));
-  if (!grant) return send_failure(res, grant.error());
+  if (!grant) return send(res, grant.error());
   std::string name = string_field(body, "name");
   if (!valid_name(name, 128) || !body.contains("value") || !body["value"].is_string() ||
       body["value"].get_ref<const std::string&>().empty() || body["value"].get_ref<const std::string&>().size() > max_secret_bytes) {
-    return send_error(res, api_error::invalid_body, "needs name (letters, digits, _ -) and a non-empty string value of at most 16 KiB");
+    return send(res, api_error::invalid_body, "needs name (letters, digits, _ -) and a non-empty string value of at most 16 KiB");
   }
   auto put = app.db.integrations().put_secret(*grant, name, body["value"].get_ref<const std::string&>(), now_ms());
-  if (!put) return send_failure(res, put.error());
+  if (!put) return send(res, put.error());
   send_json(res, 200, json({{"ok", true}, {"domain", grant->domain}, {"keySlug", grant->key_slug}, {"name", name},
                             {"configured", true}}).dump());
 }
@@ -206,16 +207,16 @@ void delete_secret(web_app& app, const route_call& call, httplib::Response& res)
   const httplib::Request& req = call.req;
   const path_ids& ids = call.ids;
   auto grant = grant_from(ids[0], ids[1], req.get_param_value("domain"), req.get_param_value("keySlug"));
-  if (!grant) return send_failure(res, grant.error());
+  if (!grant) return send(res, grant.error());
   auto gone = app.db.integrations().delete_secret(*grant, req.get_param_value("name"));
-  if (!gone) return send_failure(res, gone.error());
-  if (!*gone) return send_error(res, api_error::not_found, "no such secret in this app's grant");
+  if (!gone) return send(res, gone.error());
+  if (!*gone) return send(res, api_error::not_found, "no such secret in this app's grant");
   send_json(res, 200, json({{"ok", true}, {"deleted", true}}).dump());
 }
 
 void list_providers(web_app& app, const route_call& call, httplib::Response& res) {
   auto list = app.db.integrations().provider_summaries(call.ids[0]);
-  if (!list) return send_failure(res, list.error());
+  if (!list) return send(res, list.error());
   json out = json::array();
   for (const auto& p : *list) {
     out.push_back({{"providerKey", p.provider_key}, {"clientId", p.client_id}, {"authorizationUrl", p.authorization_url},
@@ -230,17 +231,17 @@ void put_provider(web_app& app, const route_call& call, httplib::Response& res) 
   oauth_provider_config p{ids[0], ids[1], string_field(body, "clientId"), string_field(body, "clientSecret"),
                           string_field(body, "authorizationUrl"), string_field(body, "tokenUrl"), now_ms()};
   if (p.client_id.empty() || p.client_secret.empty() || !parse_url(p.authorization_url) || !parse_url(p.token_url)) {
-    return send_error(res, api_error::invalid_body, "needs clientId, clientSecret, and http(s) authorizationUrl and tokenUrl");
+    return send(res, api_error::invalid_body, "needs clientId, clientSecret, and http(s) authorizationUrl and tokenUrl");
   }
   auto put = app.db.integrations().put_provider(p);
-  if (!put) return send_failure(res, put.error());
+  if (!put) return send(res, put.error());
   send_json(res, 200, json({{"ok", true}, {"providerKey", p.provider_key}, {"configured", true}}).dump());
 }
 
 void delete_provider(web_app& app, const route_call& call, httplib::Response& res) {
   auto gone = app.db.integrations().delete_provider(call.ids[0], call.ids[1]);
-  if (!gone) return send_failure(res, gone.error());
-  if (!*gone) return send_error(res, api_error::not_found, "no such OAuth provider in this workspace");
+  if (!gone) return send(res, gone.error());
+  if (!*gone) return send(res, api_error::not_found, "no such OAuth provider in this workspace");
   send_json(res, 200, json({{"ok", true}, {"deleted", true}}).dump());
 }
 
@@ -284,12 +285,12 @@ void connect_start(web_app& app, const httplib::Request& req, httplib::Response&
   auto c = authorize(app, req, res, ids[0]);
   if (!c || !load_app(app, ids[0], ids[1], res)) return;
   auto provider = app.db.integrations().get_provider(ids[0], ids[2]);
-  if (!provider) return send_failure(res, provider.error());
-  if (!*provider) return send_error(res, api_error::not_found, "OAuth provider " + ids[2] + " is not configured for this workspace");
+  if (!provider) return send(res, provider.error());
+  if (!*provider) return send(res, api_error::not_found, "OAuth provider " + ids[2] + " is not configured for this workspace");
   oauth_connect_state st{random_id(32), ids[0], req.get_param_value("workspaceWide") == "1" ? "" : ids[1], ids[2],
                          c->who.user_id, random_id(32), callback_url(app, req), requested_scopes(app, req, ids),
                          now_ms() + connect_state_ttl_ms};
-  if (auto put = app.db.integrations().put_connect_state(st); !put) return send_failure(res, put.error());
+  if (auto put = app.db.integrations().put_connect_state(st); !put) return send(res, put.error());
   attempt.state = st.state;
   std::string scope;
   for (const auto& s : st.scopes) scope += (scope.empty() ? "" : " ") + s;
@@ -328,19 +329,19 @@ void connect_callback(web_app& app, const httplib::Request& req, httplib::Respon
                       std::optional<oauth_attempt>& back) {
   auto who = app.auth.identity_of(req);
   if (!who && !(back && is_this_browsers_attempt(*back, req.get_param_value("state")))) {
-    return send_failure(res, who.error());
+    return send(res, who.error());
   }
   auto st = callback_state(app, req, who ? &*who : nullptr, back);
-  if (!st) return send_failure(res, st.error());
+  if (!st) return send(res, st.error());
   if (!member_role(app.db, st->workspace_id, who ? *who : identity{st->user_id, {}, {}}, res)) return;
   auto provider = app.db.integrations().get_provider(st->workspace_id, st->provider_key);
-  if (!provider) return send_failure(res, provider.error());
-  if (!*provider) return send_error(res, api_error::not_found, "the OAuth provider was removed meanwhile");
+  if (!provider) return send(res, provider.error());
+  if (!*provider) return send(res, api_error::not_found, "the OAuth provider was removed meanwhile");
   auto tokens = exchange_code(app, **provider, req.get_param_value("code"), st->code_verifier, st->redirect_uri,
                               st->scopes, now_ms());
-  if (!tokens) return send_failure(res, tokens.error());
+  if (!tokens) return send(res, tokens.error());
   oauth_account_key key{st->workspace_id, st->app_id, st->provider_key, st->user_id};
-  if (auto put = app.db.integrations().put_account(key, *tokens, now_ms()); !put) return send_failure(res, put.error());
+  if (auto put = app.db.integrations().put_account(key, *tokens, now_ms()); !put) return send(res, put.error());
   send_json(res, 200, json({{"ok", true}, {"providerKey", key.provider_key}, {"appId", key.app_id}, {"connected", true},
                             {"grantedScopes", tokens->scopes}}).dump());
 }
@@ -401,8 +402,8 @@ void disconnect(web_app& app, const route_call& call, httplib::Response& res) {
   const path_ids& ids = call.ids;
   std::string app_id = call.req.get_param_value("workspaceWide") == "1" ? "" : ids[1];
   auto gone = app.db.integrations().revoke_account({ids[0], app_id, ids[2], call.by->who.user_id}, now_ms());
-  if (!gone) return send_failure(res, gone.error());
-  if (!*gone) return send_error(res, api_error::not_found, "no connected account for this provider");
+  if (!gone) return send(res, gone.error());
+  if (!*gone) return send(res, api_error::not_found, "no connected account for this provider");
   send_json(res, 200, json({{"ok", true}, {"connected", false}}).dump());
 }
 
@@ -413,7 +414,7 @@ namespace {
 // The builder run named by the body, in its own app: the worker speaks for that run only.
 result<run_key> builder_run_of(web_app& app, const json& body) {
   run_key key{string_field(body, "workspaceId"), string_field(body, "appId"), string_field(body, "runId")};
-  if (!valid_path_id(key.workspace_id) || !valid_path_id(key.app_id) || !valid_path_id(key.run_id)) {
+  if (!is_valid_id(key.workspace_id) || !is_valid_id(key.app_id) || !is_valid_id(key.run_id)) {
     return fail(api_error::invalid_body, "needs workspaceId, appId and runId");
   }
   auto run = app.db.builder_run_stream(key);
@@ -446,22 +447,22 @@ result<std::vector<integration_requirement>> requirements_from(const json& setup
 void sync_requirements(web_app& app, const route_call& call, httplib::Response& res) {
   const json& body = *call.body;
   auto key = builder_run_of(app, body);
-  if (!key) return send_failure(res, key.error());
+  if (!key) return send(res, key.error());
   auto set = requirements_from(body.value("setup", json()), key->run_id);
-  if (!set) return send_failure(res, set.error());
+  if (!set) return send(res, set.error());
   if (auto r = app.db.integrations().replace_requirements(key->workspace_id, key->app_id, *set); !r) {
-    return send_failure(res, r.error());
+    return send(res, r.error());
   }
   auto meta = integrations_metadata(app, key->workspace_id, key->app_id, nullptr);
-  if (!meta) return send_failure(res, meta.error());
+  if (!meta) return send(res, meta.error());
   send_json(res, 200, json({{"ok", true}, {"integrations", (*meta)["integrations"]}, {"oauth", (*meta)["oauth"]}}).dump());
 }
 
 void workspace_integrations(web_app& app, const route_call& call, httplib::Response& res) {
   auto key = builder_run_of(app, *call.body);
-  if (!key) return send_failure(res, key.error());
+  if (!key) return send(res, key.error());
   auto meta = integrations_metadata(app, key->workspace_id, key->app_id, nullptr);
-  if (!meta) return send_failure(res, meta.error());
+  if (!meta) return send(res, meta.error());
   send_json(res, 200, meta->dump());
 }
 

@@ -140,7 +140,7 @@ int main(int, char** argv) {
   app.viewers = &viewers;
   auto tools = tool_runner::create(*cfg);
   if (!tools) {
-    std::fprintf(stderr, "platform-web: HTTP executor: %s: %s\n", tools.error().code.c_str(), tools.error().message.c_str());
+    std::fprintf(stderr, "platform-web: HTTP executor: %s: %s\n", code_c_str(tools.error()), tools.error().message.c_str());
     return 2;
   }
   app.tools = tools->get();
@@ -154,19 +154,11 @@ int main(int, char** argv) {
   server.set_read_timeout(10, 0);  // a client silent this long mid-request is dropped
   server.set_write_timeout(30, 0);
   server.set_payload_max_length(cfg->max_body_bytes + 1);
-  server.set_error_handler([](const httplib::Request&, httplib::Response& res) {
-    if (!res.body.empty()) return;
-    if (res.status == 404) return send_error(res, platform::api_error::not_found, "no such route");
-    if (res.status == 413) return send_error(res, platform::api_error::body_too_large, "the request body is too large");
-    int status = res.status;  // cpp-httplib's own refusal keeps its status
-    send_error(res, platform::api_error::http_error, "the request could not be served");
-    res.status = status;
-  });
+  platform::servers::set_error_replies(server, "no such route");
   server.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
-    send_error(res, platform::api_error::internal, "the server failed on this request");
+    send(res, platform::api_error::internal, "the server failed on this request");
   });
-  router get_routes;
-  register_routes(server, get_routes, app);
+  auto get_routes = register_routes(server, app);
   platform::request_guard_policy guard;
   guard.loopback_hosts_only = cfg->auth == auth_mode::none;
   guard.trusted_origins = cfg->public_origins;
@@ -174,7 +166,7 @@ int main(int, char** argv) {
   server.set_pre_routing_handler([&get_routes, &guard, &app](const httplib::Request& req, httplib::Response& res) {
     // A preview origin serves its app's files and nothing else, before any API routing.
     return serve_preview_host(app, req, res) || platform::servers::refused_by_guard(req, res, guard) ||
-                   get_routes.dispatch(req, res)
+                   get_routes(req, res)
                ? httplib::Server::HandlerResponse::Handled
                : httplib::Server::HandlerResponse::Unhandled;
   });

@@ -29,12 +29,12 @@ inline std::optional<version_page> numbered_page_of(const httplib::Request& req,
   version_page page;
   if (auto limit = req.get_param_value("limit"); !limit.empty()) {
     auto n = positive_number(limit);
-    if (!n || *n > max_numbered_page) return send_error(res, api_error::invalid_limit, "limit must be an integer from 1 to 200"), std::nullopt;
+    if (!n || *n > max_numbered_page) return send(res, api_error::invalid_limit, "limit must be an integer from 1 to 200"), std::nullopt;
     page.limit = *n;
   }
   if (auto cursor = req.get_param_value("cursor"); !cursor.empty()) {
     page.before = positive_number(cursor);
-    if (!page.before) return send_error(res, api_error::invalid_cursor, "cursor must be the nextCursor of the previous page"), std::nullopt;
+    if (!page.before) return send(res, api_error::invalid_cursor, "cursor must be the nextCursor of the previous page"), std::nullopt;
   }
   page.limit += 1;
   return page;

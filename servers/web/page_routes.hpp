@@ -22,7 +22,7 @@ namespace platform::web {
 inline std::optional<list_page> page_of(const httplib::Request& req, httplib::Response& res) {
   auto p = parse_list_page(req.get_param_value("limit"), req.get_param_value("cursor"));
   if (!p) {
-    send_failure(res, p.error());
+    send(res, p.error());
     return std::nullopt;
   }
   return *p;
@@ -36,7 +36,7 @@ inline std::optional<std::uint64_t> stream_cursor_of(const httplib::Request& req
   std::string c = req.get_param_value("cursor");
   auto [p, ec] = std::from_chars(c.data(), c.data() + c.size(), cursor);
   if (ec != std::errc() || p != c.data() + c.size()) {
-    send_error(res, api_error::invalid_cursor, "cursor must be a non-negative integer");
+    send(res, api_error::invalid_cursor, "cursor must be a non-negative integer");
     return std::nullopt;
   }
   return cursor;

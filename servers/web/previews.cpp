@@ -43,12 +43,12 @@ std::string builder_origins(const config& cfg, const httplib::Request& req) {
 }
 
 void send_preview_error(httplib::Response& res, api_error e, std::string_view message) {
-  send_error(res, e, message);
+  send(res, e, message);
   res.set_header("Cache-Control", "no-store");
 }
 
 void send_preview_failure(httplib::Response& res, const error& e) {
-  send_failure(res, e);
+  send(res, e);
   res.set_header("Cache-Control", "no-store");
 }
 
@@ -128,7 +128,7 @@ bool serve_preview_host(const web_app& app, const httplib::Request& req, httplib
   }
   auto bytes = app.db.previews().file(grant->digest, path->file);
   if (!bytes) {
-    send_preview_failure(res, {bytes.error().code, "the preview store is unavailable"});
+    send_preview_failure(res, {bytes.error().code, "the preview store is unavailable", bytes.error().relayed});
     return true;
   }
   if (!*bytes) {

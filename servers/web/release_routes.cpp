@@ -61,7 +61,7 @@ void list_releases(web_app& app, const route_call& call, httplib::Response& res)
   const auto& ws = call.ids.at(0);
   const auto& app_id = call.ids.at(1);
   auto listed = app.db.releases().list(ws, app_id, *page);
-  if (!listed) return send_store_error(res, listed.error());
+  if (!listed) return send(res, listed.error());
   // The newest release is what viewers use now (every publish and rollback records one).
   std::int64_t live = 0;
   if (auto top = app.db.releases().list(ws, app_id, {1, std::nullopt}); top && !top->empty()) live = top->front().number;
@@ -76,11 +76,11 @@ std::optional<app_release> rolled_back(web_app& app, const app_record& a, std::i
                                        httplib::Response& res) {
   std::optional<app_release> made;
   auto out = app.db.releases().roll_back(a.workspace_id, a.id, number, request, made);
-  if (!out) return send_store_error(res, out.error()), std::nullopt;
+  if (!out) return send(res, out.error()), std::nullopt;
   switch (*out) {
-    case rollback_outcome::no_release: return send_error(res, api_error::not_found, "no such release of this app"), std::nullopt;
+    case rollback_outcome::no_release: return send(res, api_error::not_found, "no such release of this app"), std::nullopt;
     case rollback_outcome::build_missing:
-      return send_error(res, api_error::no_build, "that release's build is no longer stored, so it cannot be published again"), std::nullopt;
+      return send(res, api_error::no_build, "that release's build is no longer stored, so it cannot be published again"), std::nullopt;
     case rollback_outcome::rolled_back: break;
   }
   sync_routines(app, a.workspace_id, a.id);
@@ -92,7 +92,7 @@ std::optional<app_release> rolled_back(web_app& app, const app_record& a, std::i
 
 void roll_back(web_app& app, const route_call& call, httplib::Response& res) {
   auto n = positive_number(call.ids.at(2));
-  if (!n) return send_error(res, api_error::not_found, "no such release of this app");
+  if (!n) return send(res, api_error::not_found, "no such release of this app");
   auto made = rolled_back(app, *call.app, *n, {call.by->who.user_id, now_ms(), release_via::rollback, ""}, res);
   if (made) send_json(res, 200, release_json(*made, request_of(app, *made), made->number).dump());
 }
@@ -105,7 +105,7 @@ bool roll_back_for_review(web_app& app, const app_record& a, std::int64_t number
 void record_release(web_app& app, const app_record& a, const release_request& request) {
   auto made = app.db.releases().record_publish(a.workspace_id, a.id, request);
   if (!made) {
-    std::fprintf(stderr, "web: release of app=%s not recorded: %s\n", a.id.c_str(), made.error().code.c_str());
+    std::fprintf(stderr, "web: release of app=%s not recorded: %s\n", a.id.c_str(), code_c_str(made.error()));
     return;
   }
   sync_routines(app, a.workspace_id, a.id);

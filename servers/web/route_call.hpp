@@ -10,7 +10,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "access.hpp"
-#include "router.hpp"
+#include "../common/route_table.hpp"
 
 namespace platform {
 struct run_stream_state;
@@ -20,6 +20,7 @@ struct agent_run_summary;
 namespace platform::web {
 
 struct web_app;
+using servers::path_ids;
 
 // Who may call a row, and what of the path is loaded for it.
 enum class access : unsigned char {

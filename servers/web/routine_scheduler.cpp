@@ -73,7 +73,7 @@ std::vector<std::string> routine_scheduler::tick_once() {
     routine_record mine = r;
     mine.last_run_id = run_id;
     if (auto ok = start_(mine, *run_id); !ok) {
-      std::fprintf(stderr, "web: routine %s run %s not started: %s\n", r.id.c_str(), run_id->c_str(), ok.error().code.c_str());
+      std::fprintf(stderr, "web: routine %s run %s not started: %s\n", r.id.c_str(), run_id->c_str(), code_c_str(ok.error()));
       continue;
     }
     started.push_back(*run_id);

@@ -74,9 +74,9 @@ json routine_json(const web_app& app, const routine_record& r) {
 // The routine of the path's app, or a 404 written.
 std::optional<routine_record> routine_of_call(web_app& app, const route_call& call, httplib::Response& res) {
   auto r = app.db.routines().get(call.ids.at(2));
-  if (!r) return send_store_error(res, r.error()), std::nullopt;
+  if (!r) return send(res, r.error()), std::nullopt;
   if (!*r || (*r)->workspace_id != call.ids.at(0) || (*r)->app_id != call.ids.at(1)) {
-    return send_error(res, api_error::not_found, "no such routine of this app"), std::nullopt;
+    return send(res, api_error::not_found, "no such routine of this app"), std::nullopt;
   }
   return **r;
 }
@@ -102,7 +102,7 @@ std::optional<std::int64_t> first_tick(const schedule_trigger& s, std::int64_t n
 void sync_routines(web_app& app, std::string_view ws, std::string_view app_id) {
   auto pub = app.db.governance().publication(ws, app_id);
   if (!pub) {
-    std::fprintf(stderr, "web: routines of app=%.*s not synced: %s\n", static_cast<int>(app_id.size()), app_id.data(), pub.error().code.c_str());
+    std::fprintf(stderr, "web: routines of app=%.*s not synced: %s\n", static_cast<int>(app_id.size()), app_id.data(), code_c_str(pub.error()));
     return;
   }
   std::vector<routine_spec> specs;
@@ -112,7 +112,7 @@ void sync_routines(web_app& app, std::string_view ws, std::string_view app_id) {
     approver = (*pub)->approval.approved_by;
   }
   if (auto r = app.db.routines().sync(ws, app_id, specs, approver, &first_tick, routine_now(app)); !r) {
-    std::fprintf(stderr, "web: routines of app=%.*s not synced: %s\n", static_cast<int>(app_id.size()), app_id.data(), r.error().code.c_str());
+    std::fprintf(stderr, "web: routines of app=%.*s not synced: %s\n", static_cast<int>(app_id.size()), app_id.data(), code_c_str(r.error()));
   }
 }
 
@@ -153,7 +153,7 @@ void routine_run_ended(web_app& app, const agent_run_summary& run, bool failed) 
   json event = {{"type", "routine.switched_off"}, {"workspaceId", run.workspace_id}, {"appId", run.app_id},
                 {"routineId", run.routine_id}, {"agentId", run.agent_id}};
   if (auto r = app.cache.publish(workspace_channel(run.workspace_id), event.dump()); !r) {
-    std::fprintf(stderr, "web: publish routine.switched_off failed: %s\n", r.error().code.c_str());
+    std::fprintf(stderr, "web: publish routine.switched_off failed: %s\n", code_c_str(r.error()));
   }
 }
 
@@ -163,7 +163,7 @@ void list_routines(web_app& app, const route_call& call, httplib::Response& res)
   const auto& ws = call.ids.at(0);
   const auto& app_id = call.ids.at(1);
   auto list = app.db.routines().list(ws, app_id);
-  if (!list) return send_store_error(res, list.error());
+  if (!list) return send(res, list.error());
   json routines = json::array();
   for (const auto& r : *list) routines.push_back(routine_json(app, r));
   // The draft's triggers are shown, never fired: they fire once published.
@@ -186,22 +186,22 @@ void set_routine_enabled(web_app& app, const route_call& call, httplib::Response
   auto r = routine_of_call(app, call, res);
   if (!r) return;
   auto on = call.body->find("enabled");
-  if (on == call.body->end() || !on->is_boolean()) return send_error(res, api_error::invalid_body, "enabled must be true or false");
+  if (on == call.body->end() || !on->is_boolean()) return send(res, api_error::invalid_body, "enabled must be true or false");
   std::optional<std::int64_t> next;
   if (on->get<bool>() && r->schedule) {
     std::string problem;
     next = first_tick(*r->schedule, routine_now(app), problem);
   }
-  if (auto done = app.db.routines().set_enabled(r->id, on->get<bool>(), next, now_ms()); !done) return send_store_error(res, done.error());
+  if (auto done = app.db.routines().set_enabled(r->id, on->get<bool>(), next, now_ms()); !done) return send(res, done.error());
   auto after = app.db.routines().get(r->id);
-  if (!after || !*after) return send_store_error(res, after ? error_of(api_error::store_corrupt, "the routine vanished") : after.error());
+  if (!after || !*after) return send(res, after ? error_of(api_error::store_corrupt, "the routine vanished") : after.error());
   send_json(res, 200, routine_json(app, **after).dump());
 }
 
 void reveal_webhook_secret(web_app& app, const route_call& call, httplib::Response& res) {
   auto r = routine_of_call(app, call, res);
   if (!r) return;
-  if (!r->webhook) return send_error(res, api_error::not_found, "this routine has no webhook");
+  if (!r->webhook) return send(res, api_error::not_found, "this routine has no webhook");
   send_json(res, 200, json({{"url", origin_of(app) + "/api/hooks/" + r->id}, {"secret", webhook_secret(app, *r)},
                             {"header", std::string(webhook_signature_header)}}).dump());
 }
@@ -209,9 +209,9 @@ void reveal_webhook_secret(web_app& app, const route_call& call, httplib::Respon
 void rotate_webhook_secret(web_app& app, const route_call& call, httplib::Response& res) {
   auto r = routine_of_call(app, call, res);
   if (!r) return;
-  if (!r->webhook) return send_error(res, api_error::not_found, "this routine has no webhook");
+  if (!r->webhook) return send(res, api_error::not_found, "this routine has no webhook");
   const std::string next = std::to_string(std::stoll(generation_of(*r)) + 1);
-  if (auto put = app.db.routines().put_webhook_secret(r->id, next, now_ms()); !put) return send_store_error(res, put.error());
+  if (auto put = app.db.routines().put_webhook_secret(r->id, next, now_ms()); !put) return send(res, put.error());
   r->webhook_secret_sealed = next;
   send_json(res, 200, json({{"url", origin_of(app) + "/api/hooks/" + r->id}, {"secret", webhook_secret(app, *r)},
                             {"header", std::string(webhook_signature_header)}}).dump());
@@ -219,26 +219,26 @@ void rotate_webhook_secret(web_app& app, const route_call& call, httplib::Respon
 
 void receive_webhook(web_app& app, const route_call& call, httplib::Response& res) {
   const auto& req = call.req;
-  if (req.body.size() > max_webhook_body) return send_error(res, api_error::body_too_large, "a webhook body is at most 64 KiB");
+  if (req.body.size() > max_webhook_body) return send(res, api_error::body_too_large, "a webhook body is at most 64 KiB");
   auto found = app.db.routines().get(call.ids.at(0));
-  if (!found) return send_store_error(res, found.error());
-  if (!*found || !(*found)->webhook) return send_error(res, api_error::not_found, "no such webhook");
+  if (!found) return send(res, found.error());
+  if (!*found || !(*found)->webhook) return send(res, api_error::not_found, "no such webhook");
   const routine_record& r = **found;
   const std::int64_t now = now_ms();
   auto stamp = verify_webhook(webhook_secret(app, r), req.get_header_value(std::string(webhook_signature_header)), req.body, now / 1000);
-  if (!stamp) return send_failure(res, stamp.error());
-  if (!r.enabled) return send_error(res, api_error::routine_off, "the routine is switched off: an admin can switch it on on the app's Runs tab");
+  if (!stamp) return send(res, stamp.error());
+  if (!r.enabled) return send(res, api_error::routine_off, "the routine is switched off: an admin can switch it on on the app's Runs tab");
   json body = json::parse(req.body, nullptr, false);
-  if (body.is_discarded()) return send_error(res, api_error::invalid_json, "a webhook body is JSON");
+  if (body.is_discarded()) return send(res, api_error::invalid_json, "a webhook body is JSON");
   auto first = app.db.routines().first_use_of_signature(r.id, stamp->signature, (stamp->t + 2 * webhook_replay_window_s) * 1000, now);
-  if (!first) return send_store_error(res, first.error());
-  if (!*first) return send_error(res, api_error::webhook_replayed, "this signed request was received already: nothing was started");
+  if (!first) return send(res, first.error());
+  if (!*first) return send(res, api_error::webhook_replayed, "this signed request was received already: nothing was started");
   redaction_limits bounds;
   bounds.max_total_bytes = 16 * 1024;
   const std::string input = webhook_run_prompt(r.webhook->prompt, redact_json(req.body, bounds));
   const std::string run_id = "arun_" + random_id(12);
   if (auto started = start_routine_run(app, r, run_id, routine_trigger::webhook, input); !started) {
-    return send_failure(res, started.error());
+    return send(res, started.error());
   }
   (void)app.db.routines().record_webhook_run(r.id, run_id, now);
   send_json(res, 202, json({{"runId", run_id}, {"routineId", r.id}}).dump());

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "integration_credentials.hpp"
+#include "platform/integration_error.hpp"
 #include "platform/placeholder.hpp"
 #include "platform/tool_request.hpp"
 #include "tool_shaping.hpp"
@@ -36,7 +37,7 @@ std::vector<std::string> secret_values(const tool_request& built, const tool_cre
 // Ids, the outcome code and timing only: URLs and headers may carry secrets.
 void log_outcome(const tool_call& call, const tool& t, const integration_tool_result& r,
                  std::chrono::steady_clock::duration took) {
-  std::string outcome = r.mock ? "mock" : r.success ? "success" : r.error_code.value_or("FAILED");
+  std::string outcome = r.mock ? "mock" : r.success ? "success" : r.error_code ? std::string(code_of(*r.error_code)) : "FAILED";
   auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(took).count();
   std::fprintf(stderr, "web: tool app=%s tool=%s outcome=%s status=%d ms=%lld\n", call.app_id.c_str(),
                t.name.c_str(), outcome.c_str(), r.status_code.value_or(0), static_cast<long long>(ms));
@@ -85,7 +86,7 @@ integration_tool_result tool_runner::run(web_app& app, const tool& t, const tool
   auto started = std::chrono::steady_clock::now();
   auto reply = [&]() -> integration_tool_result {
     if (t.type != tool_type::custom || !t.integration || !t.endpoint) {
-      return integration_tool_result::failure(error_category::spec, "NOT_A_CUSTOM_TOOL",
+      return integration_tool_result::failure(integration_error::not_a_custom_tool,
                                               "Tool " + t.name + " is not a custom HTTP tool.",
                                               "Give the tool an integration and an endpoint in agents.json.");
     }
@@ -93,8 +94,8 @@ integration_tool_result tool_runner::run(web_app& app, const tool& t, const tool
     auto creds = credentials_for(app, call.workspace_id, call.app_id, t, call.user_id);
     if (!creds) {
       std::fprintf(stderr, "web: tool app=%s tool=%s credentials unavailable: %s\n", call.app_id.c_str(),
-                   t.name.c_str(), creds.error().code.c_str());
-      auto r = integration_tool_result::failure(error_category::internal, "CREDENTIALS_UNAVAILABLE",
+                   t.name.c_str(), code_c_str(creds.error()));
+      auto r = integration_tool_result::failure(integration_error::credentials_unavailable,
                                                 "The platform could not read the integration's credentials.",
                                                 "Try again later.");
       r.retryable = true;

@@ -65,7 +65,7 @@ audit_event audit_of(const repair_request& r, std::string outcome, std::string b
 void record(web_app& app, const audit_event& e) {
   if (auto done = app.db.audit().record(e); !done) {
     std::fprintf(stderr, "web: audit event app=%s outcome=%s not stored: %s\n", e.app_id.c_str(), e.outcome.c_str(),
-                 done.error().code.c_str());
+                 code_c_str(done.error()));
   }
 }
 

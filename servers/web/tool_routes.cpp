@@ -43,15 +43,15 @@ std::optional<std::string> input_text(const json& body) {
 void send_blocked(web_app& app, std::string_view ws, std::string_view app_id, source_scope scope,
                   httplib::Response& res) {
   if (scope == source_scope::published) {
-    return send_error(res, api_error::not_published, "the app has not been published, so its tools cannot run");
+    return send(res, api_error::not_published, "the app has not been published, so its tools cannot run");
   }
   auto approval = app.db.governance().approval(ws, app_id);
-  if (!approval) return send_store_error(res, approval.error());
+  if (!approval) return send(res, approval.error());
   if (!*approval) {
-    return send_error(res, api_error::not_approved, "custom tools and app actions run only after an admin or owner "
+    return send(res, api_error::not_approved, "custom tools and app actions run only after an admin or owner "
                                                 "approves agents.json");
   }
-  send_error(res, api_error::approval_stale, "agents.json changed since its approval: custom tools and app actions are "
+  send(res, api_error::approval_stale, "agents.json changed since its approval: custom tools and app actions are "
                                          "blocked until an admin or owner approves it again");
 }
 
@@ -63,7 +63,7 @@ std::optional<std::pair<tool, std::string>> approved_tool(web_app& app, std::str
                                                           httplib::Response& res) {
   auto policy = approved_payload(app, ws, app_id, scope);
   if (!policy) {
-    send_failure(res, policy.error());
+    send(res, policy.error());
     return std::nullopt;
   }
   if (!*policy) {
@@ -72,12 +72,12 @@ std::optional<std::pair<tool, std::string>> approved_tool(web_app& app, std::str
   }
   const tool* t = (*policy)->config.find_tool(name, agent_id);
   if (!t || t->type != tool_type::custom) {
-    if (agent_id) send_error(res, api_error::tool_not_approved, "the tool is not in the approved agents.json payload for this agent");
-    else send_error(res, api_error::tool_not_found, "no such app action in the approved agents.json appTools");
+    if (agent_id) send(res, api_error::tool_not_approved, "the tool is not in the approved agents.json payload for this agent");
+    else send(res, api_error::tool_not_found, "no such app action in the approved agents.json appTools");
     return std::nullopt;
   }
   if (!t->enabled) {
-    send_error(res, api_error::tool_disabled, "the tool is switched off on the agents page");
+    send(res, api_error::tool_disabled, "the tool is switched off on the agents page");
     return std::nullopt;
   }
   return std::pair<tool, std::string>{*t, (*policy)->hash};
@@ -86,8 +86,8 @@ std::optional<std::pair<tool, std::string>> approved_tool(web_app& app, std::str
 void send_repair(web_app& app, const repair_request& r, httplib::Response& res) {
   auto reply = request_repair(app, r);
   if (!reply) {
-    if (is_store_failure(reply.error())) return send_store_error(res, reply.error());
-    return send_error(res, api_error::repair_not_started, "the builder repair run could not be started: " + reply.error().code);
+    if (is_store_failure(reply.error())) return send(res, reply.error());
+    return send(res, api_error::repair_not_started, "the builder repair run could not be started: " + std::string(code_name(reply.error())));
   }
   send_json(res, reply->value("ok", false) ? 202 : 200, compact_json(*reply));
 }
@@ -112,11 +112,11 @@ void execute_app_tool(web_app& app, const route_call& call, httplib::Response& r
   const json& body = *call.body;
   const path_ids& ids = call.ids;
   auto draft = body.find("draft");
-  if (draft != body.end() && !draft->is_boolean()) return send_error(res, api_error::invalid_body, "draft must be a boolean");
+  if (draft != body.end() && !draft->is_boolean()) return send(res, api_error::invalid_body, "draft must be a boolean");
   bool is_draft = draft != body.end() && draft->get<bool>();
-  if (is_draft && !reads_draft(*call.by, *call.app)) return send_error(res, api_error::forbidden, "only the app's editors run draft actions");
+  if (is_draft && !reads_draft(*call.by, *call.app)) return send(res, api_error::forbidden, "only the app's editors run draft actions");
   auto input = input_text(body);
-  if (!input) return send_error(res, api_error::invalid_body, "input must be an object or a JSON string");
+  if (!input) return send(res, api_error::invalid_body, "input must be an object or a JSON string");
   auto scope = is_draft ? source_scope::draft : source_scope::published;
   auto t = approved_tool(app, ids.at(0), ids.at(1), scope, ids.at(2), std::nullopt, res);
   if (!t) return;
@@ -136,7 +136,7 @@ void report_app_tool_failure(web_app& app, const route_call& call, httplib::Resp
   const std::string &ws = ids.at(0), &app_id = ids.at(1);
   const std::string& user_id = call.by->who.user_id;
   auto result = body.find("result");
-  if (result == body.end() || !result->is_object()) return send_error(res, api_error::invalid_body, "result must be the action's result object");
+  if (result == body.end() || !result->is_object()) return send(res, api_error::invalid_body, "result must be the action's result object");
   auto t = approved_tool(app, ws, app_id, source_scope::draft, ids.at(2), std::nullopt, res);
   if (!t) return;
   std::string code = safe_error_code(string_field(*result, "errorCode"));
@@ -161,7 +161,7 @@ void report_app_tool_failure(web_app& app, const route_call& call, httplib::Resp
 
 void tool_audit(web_app& app, const route_call& call, httplib::Response& res) {
   auto events = app.db.audit().recent(call.app->workspace_id, call.app->id, 50);
-  if (!events) return send_store_error(res, events.error());
+  if (!events) return send(res, events.error());
   json out = json::array();
   for (const auto& e : *events) {
     out.push_back({{"id", e.id}, {"kind", e.kind}, {"actor", e.actor}, {"toolName", e.tool_name},
@@ -180,11 +180,11 @@ void internal_tool_execute(web_app& app, const route_call& call, httplib::Respon
   const json& body = *call.body;
   auto input = input_text(body);
   if (!input || string_field(body, "toolName").empty()) {
-    return send_error(res, api_error::invalid_body, "toolName is required and input must be a JSON string or object");
+    return send(res, api_error::invalid_body, "toolName is required and input must be a JSON string or object");
   }
   auto run = acting_run(app, body, res);
   if (!run) return;
-  if (is_finished(run->status)) return send_error(res, api_error::run_finished, "this run has ended");
+  if (is_finished(run->status)) return send(res, api_error::run_finished, "this run has ended");
   auto t = approved_tool(app, run->workspace_id, run->app_id, run_scope(*run), string_field(body, "toolName"),
                          run->agent_id, res);
   if (!t) return;
@@ -208,7 +208,7 @@ void internal_failure_report(web_app& app, const route_call& call, httplib::Resp
   auto failures = body.find("failures");
   std::string name = string_field(body, "toolName");
   if (name.empty() || failures == body.end() || !failures->is_array() || failures->empty() || !failures->back().is_object()) {
-    return send_error(res, api_error::invalid_body, "toolName and a non-empty failures array are required");
+    return send(res, api_error::invalid_body, "toolName and a non-empty failures array are required");
   }
   auto run = acting_run(app, body, res);
   if (!run) return;

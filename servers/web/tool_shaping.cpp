@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "platform/integration_error.hpp"
 #include "platform/compact_json.hpp"
 #include "platform/redaction.hpp"
 #include "platform/secret_scrub.hpp"
@@ -29,8 +30,7 @@ void scrub(std::optional<std::string>& text, const std::vector<std::string>& sec
 
 integration_tool_result mock_result(const tool& t, std::string reason, std::size_t index) {
   if (t.mock_data_json.empty()) {
-    return integration_tool_result::failure(
-        error_category::spec, "MOCK_DATA_MISSING",
+    return integration_tool_result::failure(integration_error::mock_data_missing,
         "Tool " + t.name + " is not configured and has no mockData to answer with.",
         "Add at least 3 mockData entries to the tool in agents.json, or configure the integration.");
   }

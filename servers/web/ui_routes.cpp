@@ -79,7 +79,7 @@ bool serve_ui(const web_app& app, const httplib::Request& req, httplib::Response
   } else if (file->kind == site_file_kind::page) {
     send_site_file(app.cfg, res, file->kind, type, std::string(ui_not_built_page()));
   } else {
-    send_error(res, api_error::not_found, "no such file");
+    send(res, api_error::not_found, "no such file");
   }
   return true;
 }
@@ -92,13 +92,13 @@ void send_ui_page(const web_app& app, httplib::Response& res) {
                  body ? std::move(*body) : std::string(ui_not_built_page()));
 }
 
-void register_ui_routes(router& r, web_app& app) {
+servers::route_dispatch ui_routes(web_app& app) {
   const std::string& dir = app.cfg.ui_dir;
   if (dir.empty() || ::access((dir + "/index.html").c_str(), R_OK) != 0) {
     std::fprintf(stderr, "platform-web: the builder page is not built%s%s (bash scripts/setup-ui.sh, or set PLATFORM_UI_DIR)\n",
                  dir.empty() ? "" : " in ", dir.c_str());
   }
-  r.fallback([&app](const httplib::Request& req, httplib::Response& res) { return serve_ui(app, req, res); });
+  return [&app](const httplib::Request& req, httplib::Response& res) { return serve_ui(app, req, res); };
 }
 
 }  // namespace platform::web

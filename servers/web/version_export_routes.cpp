@@ -52,13 +52,13 @@ result<std::map<std::string, std::string>> files_of(web_app& app, const app_vers
 
 void get_version_zip(web_app& app, const route_call& call, httplib::Response& res) {
   auto n = positive_number(call.ids.at(2));
-  if (!n) return send_error(res, api_error::not_found, "no such version of this app");
+  if (!n) return send(res, api_error::not_found, "no such version of this app");
   auto v = app.db.versions().get(call.ids.at(0), call.ids.at(1), *n);
-  if (!v) return send_store_error(res, v.error());
-  if (!*v) return send_error(res, api_error::not_found, "no such version of this app");
+  if (!v) return send(res, v.error());
+  if (!*v) return send(res, api_error::not_found, "no such version of this app");
   std::map<std::string, std::string> blobs;
   auto files = files_of(app, **v, blobs);
-  if (!files) return send_store_error(res, files.error());
+  if (!files) return send(res, files.error());
   std::vector<zip_entry> entries;
   for (auto& [path, bytes] : *files) entries.push_back({path, std::move(bytes)});
   const std::string folder = file_name_of(call.app->name) + "-v" + std::to_string(*n);
@@ -73,21 +73,21 @@ void get_history_bundle(web_app& app, const route_call& call, httplib::Response&
   version_page page{max_numbered_page, std::nullopt};
   for (;;) {
     auto listed = app.db.versions().list(ws, app_id, page);
-    if (!listed) return send_store_error(res, listed.error());
+    if (!listed) return send(res, listed.error());
     all.insert(all.end(), listed->begin(), listed->end());
     if (static_cast<std::int64_t>(listed->size()) < page.limit) break;
     page.before = listed->back().number;
   }
-  if (all.empty()) return send_error(res, api_error::not_found, "this app has no versions yet: its first builder turn that changes a file makes one");
+  if (all.empty()) return send(res, api_error::not_found, "this app has no versions yet: its first builder turn that changes a file makes one");
   std::map<std::string, std::string> blobs;
   std::map<std::string, user_record> people;
   std::vector<git_commit_input> commits;
   for (auto it = all.rbegin(); it != all.rend(); ++it) {
     auto v = app.db.versions().get(ws, app_id, it->number);
-    if (!v) return send_store_error(res, v.error());
+    if (!v) return send(res, v.error());
     if (!*v) continue;  // pruned meanwhile
     auto files = files_of(app, **v, blobs);
-    if (!files) return send_store_error(res, files.error());
+    if (!files) return send(res, files.error());
     const std::string& asked = (*v)->origin.asked_by;
     if (!people.contains(asked)) {
       auto u = app.db.get_user(asked);

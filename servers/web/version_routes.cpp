@@ -34,10 +34,10 @@ json summary_json(const app_version& v) {
 // The path's {version} of the app, or the 404 already written.
 std::optional<app_version> version_of(web_app& app, const route_call& call, httplib::Response& res) {
   auto n = positive_number(call.ids.at(2));
-  if (!n) return send_error(res, api_error::not_found, "no such version of this app"), std::nullopt;
+  if (!n) return send(res, api_error::not_found, "no such version of this app"), std::nullopt;
   auto v = app.db.versions().get(call.ids.at(0), call.ids.at(1), *n);
-  if (!v) return send_store_error(res, v.error()), std::nullopt;
-  if (!*v) return send_error(res, api_error::not_found, "no such version of this app"), std::nullopt;
+  if (!v) return send(res, v.error()), std::nullopt;
+  if (!*v) return send(res, api_error::not_found, "no such version of this app"), std::nullopt;
   return std::move(**v);
 }
 
@@ -47,7 +47,7 @@ void list_versions(web_app& app, const route_call& call, httplib::Response& res)
   auto page = numbered_page_of(call.req, res);
   if (!page) return;
   auto listed = app.db.versions().list(call.ids.at(0), call.ids.at(1), *page);
-  if (!listed) return send_store_error(res, listed.error());
+  if (!listed) return send(res, listed.error());
   send_json(res, 200, numbered_page_json(*listed, *page, summary_json).dump());
 }
 
@@ -66,10 +66,10 @@ void get_version_file(web_app& app, const route_call& call, httplib::Response& r
   if (!v) return;
   const std::string path = call.req.get_param_value("path");
   auto it = v->manifest.find(path);
-  if (it == v->manifest.end()) return send_error(res, api_error::not_found, "this version has no file at that path");
+  if (it == v->manifest.end()) return send(res, api_error::not_found, "this version has no file at that path");
   auto content = app.db.versions().blob(it->second);
-  if (!content) return send_store_error(res, content.error());
-  if (!*content) return send_error(res, api_error::store_corrupt, "the version's file is missing from the store");
+  if (!content) return send(res, content.error());
+  if (!*content) return send(res, api_error::store_corrupt, "the version's file is missing from the store");
   send_json(res, 200, json({{"path", path}, {"content", **content}}).dump());
 }
 
@@ -79,13 +79,13 @@ void get_version_diff(web_app& app, const route_call& call, httplib::Response& r
   std::optional<std::int64_t> from_number = to->number > 1 ? std::optional<std::int64_t>(to->number - 1) : std::nullopt;
   if (auto from = call.req.get_param_value("from"); !from.empty()) {
     from_number = positive_number(from);
-    if (!from_number) return send_error(res, api_error::invalid_body, "from must be a version number");
+    if (!from_number) return send(res, api_error::invalid_body, "from must be a version number");
   }
   app_version before;
   if (from_number) {
     auto v = app.db.versions().get(call.ids.at(0), call.ids.at(1), *from_number);
-    if (!v) return send_store_error(res, v.error());
-    if (!*v) return send_error(res, api_error::not_found, "no such version of this app to compare with");
+    if (!v) return send(res, v.error());
+    if (!*v) return send(res, api_error::not_found, "no such version of this app to compare with");
     before = std::move(**v);
   }
   auto text_of = [&](const std::string& digest) -> result<std::string> {
@@ -108,19 +108,19 @@ void get_version_diff(web_app& app, const route_call& call, httplib::Response& r
     bool take_b = a == before.manifest.end() || (b != to->manifest.end() && b->first < a->first);
     if (take_a) {
       auto old_text = text_of(a->second);
-      if (!old_text) return send_store_error(res, old_text.error());
+      if (!old_text) return send(res, old_text.error());
       add(a->first, "removed", *old_text, "");
       ++a;
     } else if (take_b) {
       auto new_text = text_of(b->second);
-      if (!new_text) return send_store_error(res, new_text.error());
+      if (!new_text) return send(res, new_text.error());
       add(b->first, "added", "", *new_text);
       ++b;
     } else {
       if (a->second != b->second) {
         auto old_text = text_of(a->second);
         auto new_text = text_of(b->second);
-        if (!old_text || !new_text) return send_store_error(res, old_text ? new_text.error() : old_text.error());
+        if (!old_text || !new_text) return send(res, old_text ? new_text.error() : old_text.error());
         add(b->first, "modified", *old_text, *new_text);
       }
       ++a, ++b;
@@ -134,24 +134,24 @@ void restore_version(web_app& app, const route_call& call, httplib::Response& re
   auto from = version_of(app, call, res);
   if (!from) return;
   auto streaming = app.db.streaming_builder_runs(a.workspace_id);
-  if (!streaming) return send_store_error(res, streaming.error());
+  if (!streaming) return send(res, streaming.error());
   for (const auto& r : *streaming) {
     if (r.key.app_id == a.id) {
-      return send_error(res, api_error::app_busy,
+      return send(res, api_error::app_busy,
                         "the builder is working on this app: stop its turn or let it finish, then restore the version");
     }
   }
   auto files = app.db.versions().files(a.workspace_id, a.id, from->number);
-  if (!files) return send_store_error(res, files.error());
-  if (!*files) return send_error(res, api_error::not_found, "no such version of this app");
+  if (!files) return send(res, files.error());
+  if (!*files) return send(res, api_error::not_found, "no such version of this app");
   const std::int64_t now = now_ms();
   if (auto draft = app.db.governance().replace_draft(a.workspace_id, a.id, **files, now); !draft) {
-    return send_store_error(res, draft.error());
+    return send(res, draft.error());
   }
   const std::string label = "Restored version " + std::to_string(from->number);
   const version_origin origin{"", label, "", call.by->who.user_id, from->number};
   auto made = app.db.versions().record(a.workspace_id, a.id, **files, origin, from->build_digest, now);
-  if (!made) return send_store_error(res, made.error());
+  if (!made) return send(res, made.error());
   // The draft preview shows that version's build, when it had one still stored.
   if (from->build_digest) {
     auto stored = app.db.previews().has_build(*from->build_digest);

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <optional>
+#include <span>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
@@ -36,7 +37,7 @@ namespace {
 
 struct route {
   std::string_view method;
-  std::string_view path;  // {name} is an id: 1-128 of [A-Za-z0-9_-]
+  std::string_view path;  // {name} is an id: 1-128 of [A-Za-z0-9_-] (servers::any_id)
   access who;
   role_rule role;
   body_rule body;
@@ -228,20 +229,20 @@ bool load_run(web_app& web, access who, const caller& by, const app_record* app,
   if (who == access::agent_run) {
     auto s = web.db.app_agent_runs().summary(key);
     if (!s) {
-      send_store_error(res, s.error());
+      send(res, s.error());
       return false;
     }
     if (*s && (!(*s)->draft || reads_draft(by, *app))) agent_run = std::move(**s);
   } else {
     auto s = web.db.builder_run_stream(key);
     if (!s) {
-      send_store_error(res, s.error());
+      send(res, s.error());
       return false;
     }
     if (*s) run = std::move(**s);
   }
   if (run || agent_run) return true;
-  send_error(res, api_error::not_found, who == access::agent_run ? "no such agent run for this app" : "no such run for this app");
+  send(res, api_error::not_found, who == access::agent_run ? "no such agent run for this app" : "no such run for this app");
   return false;
 }
 
@@ -258,22 +259,22 @@ bool run_capability_holds(web_app& web, access who, const httplib::Request& req,
   auto held = verify_run_capability(web.capability_key, req.get_header_value(std::string(run_capability_header)),
                                     {kind, key.workspace_id, key.app_id, key.run_id});
   if (!held) {
-    send_failure(res, held.error());
+    send(res, held.error());
     return false;
   }
   if (who == access::internal_agent_end) return true;
   bool ended = false;
   if (kind == run_kind::builder_turn) {
     auto run = web.db.builder_run_stream(key);
-    if (!run) return send_store_error(res, run.error()), false;
+    if (!run) return send(res, run.error()), false;
     ended = *run && ((*run)->status == run_status::completed || (*run)->status == run_status::failed);
   } else {
     auto run = web.db.app_agent_runs().get(key);
-    if (!run) return send_store_error(res, run.error()), false;
+    if (!run) return send(res, run.error()), false;
     ended = *run && is_finished((*run)->status);
   }
   // An unknown run is the handler's 404.
-  if (ended) send_error(res, api_error::run_finished, "this run has ended");
+  if (ended) send(res, api_error::run_finished, "this run has ended");
   return !ended;
 }
 
@@ -312,7 +313,7 @@ void run_row(web_app& web, const route& row, const httplib::Request& req, httpli
       break;
   }
   const app_record* app_of = loaded ? &*loaded : nullptr;
-  if (by && !role_allows(row.role, *by, app_of)) return send_error(res, api_error::forbidden, row.refusal);
+  if (by && !role_allows(row.role, *by, app_of)) return send(res, api_error::forbidden, row.refusal);
   nlohmann::json body = nlohmann::json::object();
   bool parse = row.body != body_rule::none && !(row.body == body_rule::json_or_empty && req.body.empty());
   // agents.json may be as deep as docs/agents-json.md allows, and no deeper: its indented dump
@@ -328,26 +329,16 @@ void run_row(web_app& web, const route& row, const httplib::Request& req, httpli
 
 }  // namespace
 
-void register_routes(httplib::Server& s, router& r, web_app& web) {
-  for (const route& row : table) {
-    if (row.method == "GET") {
-      r.get(row.path, [&web, &row](const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
-        run_row(web, row, req, res, ids);
-      });
-      continue;
-    }
-    auto handler = [&web, &row](const httplib::Request& req, httplib::Response& res) {
-      path_ids ids(req.matches.begin() + 1, req.matches.end());
-      run_row(web, row, req, res, ids);
-    };
-    std::string re = id_pattern_regex(row.path);
-    if (row.method == "POST") s.Post(re, handler);
-    else if (row.method == "PUT") s.Put(re, handler);
-    else if (row.method == "PATCH") s.Patch(re, handler);
-    else s.Delete(re, handler);
-  }
+servers::route_dispatch register_routes(httplib::Server& s, web_app& web) {
+  auto run = [&web](const route& row, const httplib::Request& req, httplib::Response& res, const path_ids& ids) {
+    run_row(web, row, req, res, ids);
+  };
+  auto gets = servers::serve_routes(s, std::span<const route>(table), servers::any_id, run, "no such route");
   app_data_routes::check_settings();  // a bad data-limit setting is reported at start-up
-  register_ui_routes(r, web);         // every other GET outside /api: the builder page
+  auto page = ui_routes(web);         // every other GET outside /api: the builder page
+  return [gets = std::move(gets), page = std::move(page)](const httplib::Request& req, httplib::Response& res) {
+    return gets(req, res) || ((req.method == "GET" || req.method == "HEAD") && page(req, res));
+  };
 }
 
 }  // namespace platform::web

@@ -2,14 +2,15 @@
 // platform-web's route table (web_routes.cpp): every route of docs/http-api.md.
 #include <httplib.h>
 
-#include "router.hpp"
+#include "../common/route_table.hpp"
 
 namespace platform::web {
 
 struct web_app;
 
-// GET rows go to `r` (which the server runs as its pre-routing handler, before a body is
-// read), the others to httplib's own routing; every GET no row matches is the builder page's.
-void register_routes(httplib::Server& server, router& r, web_app& app);
+// Registers the rows that take bodies with `server`; returns the GET dispatcher, for the
+// pre-routing handler (servers/common/route_table.hpp). Every GET no row matches is the
+// builder page's.
+servers::route_dispatch register_routes(httplib::Server& server, web_app& app);
 
 }  // namespace platform::web

@@ -21,9 +21,12 @@ namespace {
 
 // What a worker's error body says (design notes' error body): its code, else
 // worker_http_<status>, and its message, else empty.
-error worker_said(int status, std::string_view body) {
+struct worker_words {
+  std::string code, message;
+};
+worker_words worker_said(int status, std::string_view body) {
   auto j = servers::parse_json_within(body);
-  error said{"worker_http_" + std::to_string(status), ""};
+  worker_words said{"worker_http_" + std::to_string(status), ""};
   if (j.is_object() && j.contains("error") && j["error"].is_object()) {
     if (j["error"].value("code", "") != "") said.code = j["error"]["code"].get<std::string>();
     said.message = j["error"].value("message", "");
@@ -85,7 +88,7 @@ result<void> stream_sse(const std::string& base_url, httplib::Request req,
   if (status != 0 && status != 200) {
     auto said = worker_said(status, refusal);
     // A runtime refused for what it lacks says so in a sentence written for the person.
-    if (is(error{said.code, {}}, api_error::runtime_not_ready) && !said.message.empty()) {
+    if (said.code == code_of(api_error::runtime_not_ready) && !said.message.empty()) {
       return fail_relayed(said.code, said.message.substr(0, 1000));
     }
     return fail_relayed(said.code, "the worker answered HTTP " + std::to_string(status) + " (" + said.code + ")");
@@ -181,15 +184,16 @@ namespace {
 // The worker's own error code when its body carries one (design notes' error body).
 error worker_error(const httplib::Result& res, std::string_view what) {
   auto said = worker_said(res->status, res->body);
-  return {said.code, std::string(what) + " failed: the worker answered HTTP " + std::to_string(res->status)};
+  return relayed_error(said.code, std::string(what) + " failed: the worker answered HTTP " + std::to_string(res->status));
 }
 
 }  // namespace
 
 error worker_client::reply::refusal(std::string_view what) const {
   auto said = worker_said(status, body);
-  return {said.code, std::string(what) + ": " + (said.message.empty() ? "HTTP " + std::to_string(status) : said.message.substr(0, 300)) +
-                         " (" + said.code + ")"};
+  return relayed_error(said.code, std::string(what) + ": " +
+                                      (said.message.empty() ? "HTTP " + std::to_string(status) : said.message.substr(0, 300)) +
+                                      " (" + said.code + ")");
 }
 
 result<std::optional<std::map<std::string, std::string>>> worker_client::source_snapshot(std::string_view app_id,

@@ -32,7 +32,7 @@ void me(web_app& app, const route_call& call, httplib::Response& res) {
 
 void list_workspaces(web_app& app, const route_call& call, httplib::Response& res) {
   auto mine = app.db.workspaces_of(call.by->who.user_id);
-  if (!mine) return send_store_error(res, mine.error());
+  if (!mine) return send(res, mine.error());
   json out = json::array();
   for (const auto& w : *mine) out.push_back({{"id", w.id}, {"name", w.name}, {"role", to_string(w.role)}});
   send_json(res, 200, json({{"workspaces", out}}).dump());
@@ -42,18 +42,18 @@ void create_workspace(web_app& app, const route_call& call, httplib::Response& r
   const json& body = *call.body;
   auto name = body.find("name");
   if (name == body.end() || !name->is_string() || name->get<std::string>().empty() || name->get<std::string>().size() > 200) {
-    return send_error(res, api_error::invalid_body, "name must be a string of 1 to 200 bytes");
+    return send(res, api_error::invalid_body, "name must be a string of 1 to 200 bytes");
   }
   std::string id = "ws_" + random_id(8);
   if (auto r = app.db.create_workspace(id, name->get<std::string>(), call.by->who.user_id, now_ms()); !r) {
-    return send_store_error(res, r.error());
+    return send(res, r.error());
   }
   send_json(res, 201, json({{"id", id}, {"name", *name}, {"role", "owner"}}).dump());
 }
 
 void list_members(web_app& app, const route_call& call, httplib::Response& res) {
   auto people = app.db.members(call.ids.at(0));
-  if (!people) return send_store_error(res, people.error());
+  if (!people) return send(res, people.error());
   json out = json::array();
   for (const auto& m : *people) {
     out.push_back({{"userId", m.user.id}, {"email", m.user.email}, {"name", m.user.name}, {"role", to_string(m.role)}});
@@ -70,18 +70,18 @@ void set_member(web_app& app, const route_call& call, httplib::Response& res) {
   auto role_field = body.find("role");
   if (user == body.end() || !user->is_string() || user->get<std::string>().empty() ||
       user->get<std::string>().size() > 256) {
-    return send_error(res, api_error::invalid_body, "userId must be a string of 1 to 256 bytes");
+    return send(res, api_error::invalid_body, "userId must be a string of 1 to 256 bytes");
   }
   auto role = role_field != body.end() && role_field->is_string()
                   ? workspace_role_from(role_field->get<std::string>()) : std::nullopt;
   if (!role || *role == workspace_role::owner) {
-    return send_error(res, api_error::invalid_body, "role must be viewer, collaborator or admin");
+    return send(res, api_error::invalid_body, "role must be viewer, collaborator or admin");
   }
   auto current = app.db.membership(ws, user->get<std::string>());
-  if (!current) return send_store_error(res, current.error());
-  if (*current == workspace_role::owner) return send_error(res, api_error::conflict, "the owner's role cannot be changed");
+  if (!current) return send(res, current.error());
+  if (*current == workspace_role::owner) return send(res, api_error::conflict, "the owner's role cannot be changed");
   if (auto r = app.db.set_membership(ws, user->get<std::string>(), *role); !r) {
-    return send_store_error(res, r.error());
+    return send(res, r.error());
   }
   send_json(res, 200, json({{"userId", *user}, {"role", to_string(*role)}}).dump());
 }
@@ -91,14 +91,14 @@ void set_member(web_app& app, const route_call& call, httplib::Response& res) {
 void remove_member(web_app& app, const route_call& call, httplib::Response& res) {
   const std::string& ws = call.ids.at(0);
   const std::string user = call.req.get_param_value("userId");
-  if (user.empty() || user.size() > 256) return send_error(res, api_error::invalid_body, "userId must be a query parameter of 1 to 256 bytes");
+  if (user.empty() || user.size() > 256) return send(res, api_error::invalid_body, "userId must be a query parameter of 1 to 256 bytes");
   auto current = app.db.membership(ws, user);
-  if (!current) return send_store_error(res, current.error());
-  if (!*current) return send_error(res, api_error::not_found, "no such member of this workspace");
-  if (**current == workspace_role::owner) return send_error(res, api_error::conflict, "the owner cannot be removed from the workspace");
+  if (!current) return send(res, current.error());
+  if (!*current) return send(res, api_error::not_found, "no such member of this workspace");
+  if (**current == workspace_role::owner) return send(res, api_error::conflict, "the owner cannot be removed from the workspace");
   auto removed = app.db.remove_membership(ws, user);
-  if (!removed) return send_store_error(res, removed.error());
-  if (!*removed) return send_error(res, api_error::not_found, "no such member of this workspace");
+  if (!removed) return send(res, removed.error());
+  if (!*removed) return send(res, api_error::not_found, "no such member of this workspace");
   send_json(res, 200, json({{"userId", user}, {"removed", true}}).dump());
 }
 
@@ -107,10 +107,10 @@ void remove_member(web_app& app, const route_call& call, httplib::Response& res)
 // site's request carries it), valid as long as the token. Programs keep sending the header.
 void open_session(web_app& app, const route_call& call, httplib::Response& res) {
   const httplib::Request& req = call.req;
-  if (app.cfg.auth != auth_mode::external) return send_error(res, api_error::not_found, "local mode has no sign-in");
+  if (app.cfg.auth != auth_mode::external) return send(res, api_error::not_found, "local mode has no sign-in");
   std::string header = req.get_header_value("Authorization");
   if (header.rfind("Bearer ", 0) != 0) {
-    return send_error(res, api_error::invalid_body, "send the identity token as Authorization: Bearer <token>");
+    return send(res, api_error::invalid_body, "send the identity token as Authorization: Bearer <token>");
   }
   auto who = app.auth.identify(req, res);
   if (!who) return;
@@ -131,7 +131,7 @@ void close_session(web_app&, const route_call&, httplib::Response& res) {
 // Provider setup (spec "Authentication" 6): only in `none` mode; `external` deployments
 // configure the key before deployment and skip it.
 void onboarding_provider(web_app& app, const route_call&, httplib::Response& res) {
-  if (app.cfg.auth != auth_mode::none) return send_error(res, api_error::not_found, "provider setup is configured by the deployment");
+  if (app.cfg.auth != auth_mode::none) return send(res, api_error::not_found, "provider setup is configured by the deployment");
   send_ui_page(app, res);
 }
 
@@ -162,18 +162,18 @@ void list_runtimes(web_app& app, const route_call&, httplib::Response& res) {
 }
 void detect_provider(web_app& app, const route_call& call, httplib::Response& res) {
   auto r = app.workers.any().detect_provider(call.req.get_param_value("fresh") == "1");
-  if (!r) return send_failure(res, r.error());
+  if (!r) return send(res, r.error());
   send_json(res, 200, *r);
 }
 
 // Local mode's onboarding (spec "Authentication" 6): a key entered on the page goes to the
 // worker, which keeps it for the runtime it serves; the reply only says it is set.
 void put_provider_key(web_app& app, const route_call& call, httplib::Response& res) {
-  if (app.cfg.auth != auth_mode::none) return send_error(res, api_error::not_found, "provider keys are configured by the deployment");
+  if (app.cfg.auth != auth_mode::none) return send(res, api_error::not_found, "provider keys are configured by the deployment");
   const json& body = *call.body;
   const path_ids& ids = call.ids;
   if (!body.contains("value") || !body.at("value").is_string()) {
-    return send_error(res, api_error::invalid_body, "the body is {\"value\": \"<the key>\"}");
+    return send(res, api_error::invalid_body, "the body is {\"value\": \"<the key>\"}");
   }
   // Every worker keeps its own copy: each may serve the app's next turn.
   result<void> saved;
@@ -181,7 +181,7 @@ void put_provider_key(web_app& app, const route_call& call, httplib::Response& r
     saved = w.put_provider_key(ids.at(0), body.at("value").get<std::string>());
     if (!saved) break;
   }
-  if (!saved) return send_failure(res, saved.error());
+  if (!saved) return send(res, saved.error());
   send_json(res, 200, json({{"name", ids.at(0)}, {"configured", true}}).dump());
 }
 

@@ -337,22 +337,22 @@ void start_agent_run(const config& cfg, worker_registry& registry, broker& brk, 
                      std::atomic<std::uint64_t>& started, const std::string& key, const json& body,
                      httplib::Response& res) {
   auto spec = parse_run(cfg, key, body);
-  if (!spec) return send_failure(res, spec.error());
+  if (!spec) return send(res, spec.error());
   auto snapshot = registry.for_body(body);
-  if (!snapshot) return send_failure(res, snapshot.error());
+  if (!snapshot) return send(res, snapshot.error());
   auto settings = settings_from_body(**snapshot, body);
-  if (!settings) return send_failure(res, settings.error());
+  if (!settings) return send(res, settings.error());
   spec->runtime_id = settings->runtime_id;
   spec->protocol_params_json = settings->protocol_params_json;
   spec->settings_args = settings->args;
   spec->model = settings->runtime_model;
   auto run = table.admit(key, spec->run_id, agent_run_table::clock::now());
-  if (!run) return send_failure(res, run.error());
+  if (!run) return send(res, run.error());
   auto workspace = make_workspace(*spec);
   if (!workspace) {
     (*run)->finish(agent_run_state::failed);
     table.finished(key, agent_run_table::clock::now());
-    return send_failure(res, workspace.error());
+    return send(res, workspace.error());
   }
   started.fetch_add(1);
   if (cfg.trace) std::fprintf(stderr, "worker: agent run start app=%s run=%s\n", spec->app_id.c_str(), spec->run_id.c_str());
@@ -363,8 +363,8 @@ void start_agent_run(const config& cfg, worker_registry& registry, broker& brk, 
 
 void stop_agent_run(agent_run_table& table, const std::string& key, const std::string& run_id, httplib::Response& res) {
   auto run = table.find(key, agent_run_table::clock::now());
-  if (!run || run->run_id() != run_id) return send_error(res, api_error::not_found, "no such agent run on this worker");
-  if (!run->request_stop()) return send_error(res, api_error::not_running, "the run has ended already");
+  if (!run || run->run_id() != run_id) return send(res, api_error::not_found, "no such agent run on this worker");
+  if (!run->request_stop()) return send(res, api_error::not_running, "the run has ended already");
   // Answered once the runtime is gone: a stop's reply means the spending stopped.
   run->wait_released(std::chrono::steady_clock::now() + std::chrono::seconds(5));
   res.status = 202;
@@ -373,7 +373,7 @@ void stop_agent_run(agent_run_table& table, const std::string& key, const std::s
 
 void agent_run_status(agent_run_table& table, const std::string& key, const std::string& run_id, httplib::Response& res) {
   auto run = table.find(key, agent_run_table::clock::now());
-  if (!run || run->run_id() != run_id) return send_error(res, api_error::not_found, "no such agent run on this worker");
+  if (!run || run->run_id() != run_id) return send(res, api_error::not_found, "no such agent run on this worker");
   auto s = run->state();
   std::string_view status = s == agent_run_state::running ? "running" : s == agent_run_state::completed ? "completed" : "failed";
   res.set_content(json({{"runId", run_id}, {"status", status}}).dump(), "application/json");
@@ -382,7 +382,7 @@ void agent_run_status(agent_run_table& table, const std::string& key, const std:
 void follow_agent_run(agent_run_table& table, const std::string& key, const std::string& run_id,
                       std::chrono::milliseconds heartbeat, httplib::Response& res) {
   auto run = table.find(key, agent_run_table::clock::now());
-  if (!run || run->run_id() != run_id) return send_error(res, api_error::not_found, "no such agent run on this worker");
+  if (!run || run->run_id() != run_id) return send(res, api_error::not_found, "no such agent run on this worker");
   auto cursor = std::make_shared<std::size_t>(0);
   res.set_header("Cache-Control", "no-cache");
   res.set_chunked_content_provider("text/event-stream", [run, cursor, heartbeat](std::size_t, httplib::DataSink& sink) {

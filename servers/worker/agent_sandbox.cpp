@@ -159,7 +159,7 @@ void serve_provider(int fd, const provider_route& route) {
   for (;;) {
     // What TLS already holds first (a read that would wait ends at once), then a wait on both.
     auto n = (*up)->read_some(buf, sizeof buf, clock_type::now());
-    if (!n && n.error().kind == http_action_failure::timeout) {
+    if (!n && n.error().kind == integration_error::timeout) {
       if (clock_type::now() >= exchange_deadline) break;
       pollfd p[2] = {{(*up)->native_handle(), POLLIN, 0}, {fd, POLLRDHUP, 0}};
       auto left = std::chrono::duration_cast<std::chrono::milliseconds>(exchange_deadline - clock_type::now()).count();

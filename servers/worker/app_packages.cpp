@@ -49,7 +49,7 @@ npm_platform this_platform() {
 }
 
 tl::unexpected<packages_error> failure(api_error code, std::string message, violations problems = {}) {
-  return tl::unexpected(packages_error{std::string(code_of(code)), std::move(message), std::move(problems), {}, -1, false});
+  return tl::unexpected(packages_error{code, std::move(message), std::move(problems), {}, -1, false});
 }
 
 // A failure of a step below (writing, copying, linking), as it came.
@@ -264,7 +264,7 @@ tl::expected<void, packages_error> run_npm(const npm_run& run, const std::vector
                                                             {home, "<home>"}};
   if (!run.cfg.npm_registry.empty()) names.emplace_back(run.cfg.npm_registry, "<registry>");
   packages_error e;
-  e.code = code_of(api_error::npm_failed);
+  e.code = api_error::npm_failed;
   e.exit_code = r.exit_code;
   e.timed_out = r.timed_out;
   e.npm_output = scrub_npm_output(r.output, names, run.limits.output_tail_bytes);
@@ -568,16 +568,16 @@ packages_outcome add_packages(const config& cfg, const std::string& workspace_di
             true};
   }
   if (auto ws = ensure_app_workspace(cfg, workspace_dir); !ws) {
-    return {{{"status", "install_failed"}, {"code", ws.error().code}, {"error", ws.error().message},
+    return {{{"status", "install_failed"}, {"code", std::string(code_name(ws.error()))}, {"error", ws.error().message},
              {"message", "The workspace is not ready. This is a platform problem, not an error in the app: report it."}},
             true};
   }
   auto r = install(cfg, fs::path(workspace_dir), request.pins, limits);
   if (!r) {
     const auto& e = r.error();
-    ojson p = {{"status", "install_failed"}, {"code", e.code}, {"error", e.message}};
+    ojson p = {{"status", "install_failed"}, {"code", std::string(code_of(e.code))}, {"error", e.message}};
     if (!e.problems.empty()) p["problems"] = package_problems_json(e.problems);
-    if (e.code == code_of(api_error::npm_failed) && (e.exit_code >= 0 || e.timed_out)) {
+    if (e.code == api_error::npm_failed && (e.exit_code >= 0 || e.timed_out)) {
       p["npm"] = {{"exitCode", e.exit_code}, {"timedOut", e.timed_out}, {"output", e.npm_output}};
     }
     p["message"] = "Nothing was changed in the workspace (package.json, package-lock.json and node_modules are as "

@@ -33,7 +33,7 @@ struct npm_limits {
 // breaks the rules: `problems`), `npm_unavailable`, `npm_failed` (npm's scrubbed error tail in
 // `npm_output`), `template_unavailable`, `workspace_unavailable`.
 struct packages_error {
-  std::string code;
+  api_error code;
   std::string message;
   violations problems;
   std::string npm_output;

@@ -15,7 +15,7 @@ namespace platform::worker {
 void delete_app_state(worker_app& app, const worker_call& call, httplib::Response& res) {
   const std::string app_id = call.id(1);
   if (app_id.find("__agent__") != std::string::npos) {
-    return send_error(res, api_error::not_found, "a deleted app is named by its id, not by one of its agent runs");
+    return send(res, api_error::not_found, "a deleted app is named by its id, not by one of its agent runs");
   }
   // First, so that no request still under way recreates what goes below.
   app.deleted.add(app_id);
@@ -41,7 +41,7 @@ void delete_app_state(worker_app& app, const worker_call& call, httplib::Respons
   fs::remove_all(dir, ec);
   if (ec) {
     std::fprintf(stderr, "worker: app %s deleted, its workspace was not removed: %s\n", app_id.c_str(), ec.message().c_str());
-    return send_error(res, api_error::store_failed, "the app's workspace could not be removed: " + ec.message());
+    return send(res, api_error::store_failed, "the app's workspace could not be removed: " + ec.message());
   }
   std::fprintf(stderr, "worker: app %s deleted (workspace %s, %d turns and %d agent runs stopped)\n", app_id.c_str(),
                existed ? "removed" : "absent", turns, runs);

@@ -466,7 +466,7 @@ bool packages_problem(const error& e) { return is(e, api_error::app_packages_inv
 ojson checked_build(const config& cfg, const turn_context& ctx, const std::optional<std::string>& summary) {
   if (auto ws = ensure_app_workspace(cfg, ctx.workspace_dir); !ws) {
     if (!packages_problem(ws.error())) return build_failure(ws.error().message);
-    return {{"ok", false}, {"packages", {{"ok", false}, {"code", ws.error().code}, {"error", ws.error().message}}},
+    return {{"ok", false}, {"packages", {{"ok", false}, {"code", std::string(code_name(ws.error()))}, {"error", ws.error().message}}},
             {"message", "The app's packages could not be installed from package.json and package-lock.json, so it "
                         "was not built. Add packages only with add_packages (exact versions), never by editing those "
                         "files: put them back as add_packages left them, then call done_building again."}};

@@ -140,10 +140,10 @@ void forget_detected_provider() {
 
 void handle_put_provider_key(const config& cfg, const std::string& name, const json& b, httplib::Response& res) {
   if (!b.contains("value") || !b["value"].is_string()) {
-    return send_error(res, api_error::invalid_body, "the body is {\"value\": \"<the key>\"}");
+    return send(res, api_error::invalid_body, "the body is {\"value\": \"<the key>\"}");
   }
   auto set = cfg.keys->set(name, b["value"].get<std::string>());
-  if (!set) return send_failure(res, set.error());
+  if (!set) return send(res, set.error());
   forget_detected_provider();
   res.set_content(json({{"name", name}, {"configured", true}}).dump(), "application/json");
 }

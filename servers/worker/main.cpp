@@ -71,36 +71,20 @@ int main(int, char** argv) {
   server.set_payload_max_length(body_limits.max_bytes);
   agent_run_table agent_runs(cfg->max_agent_runs, cfg->agent_run_retention);
   worker_app app{*cfg, sessions, registry, brk, agent_runs};
-  register_routes(server, app);
-  server.set_error_handler([](const httplib::Request&, httplib::Response& res) {
-    if (!res.body.empty()) return;
-    if (res.status == 404) return send_error(res, platform::api_error::not_found, "request failed");
-    if (res.status == 413) return send_error(res, platform::api_error::body_too_large, "the request body is too large");
-    int status = res.status;  // cpp-httplib's own refusal keeps its status
-    send_error(res, platform::api_error::http_error, "request failed");
-    res.status = status;
-  });
   // No browser has any business here (the web server and the runtimes' MCP clients are the
   // only callers), and without a token only loopback host names are answered.
   platform::request_guard_policy guard;
   guard.browser_callers = false;
   guard.loopback_hosts_only = cfg->internal_token.empty();
   guard.max_body_bytes = body_limits.max_bytes;
-  server.set_pre_routing_handler([&guard](const httplib::Request& req, httplib::Response& res) {
-    return platform::servers::refused_by_guard(req, res, guard) ? httplib::Server::HandlerResponse::Handled
-                                                                : httplib::Server::HandlerResponse::Unhandled;
-  });
+  register_routes(server, app, guard);
   // The broker's own listener, where the sandboxes' broker doors lead: /mcp/* and nothing else
   // of the worker's, so a jailed runtime cannot reach a worker route whatever it sends.
   platform::servers::http_server broker_server;
   broker_server.new_task_queue = [] { return new httplib::ThreadPool(256); };
   broker_server.set_read_timeout(10, 0);
   broker_server.set_payload_max_length(body_limits.max_bytes);
-  register_routes(broker_server, app, route_set::runtimes);
-  broker_server.set_pre_routing_handler([&guard](const httplib::Request& req, httplib::Response& res) {
-    return platform::servers::refused_by_guard(req, res, guard) ? httplib::Server::HandlerResponse::Handled
-                                                                : httplib::Server::HandlerResponse::Unhandled;
-  });
+  register_routes(broker_server, app, guard, route_set::runtimes);
   int broker_port = platform::servers::bind_deep(broker_server, "127.0.0.1", 0);
   if (broker_port < 0) {
     std::fprintf(stderr, "platform-worker: cannot listen for the sandboxes' broker doors\n");

@@ -44,7 +44,7 @@ result<opencode_discovery> discover_opencode_models(const config& cfg) {
 
 void handle_opencode_models(worker_registry& registry, httplib::Response& res) {
   auto d = registry.opencode_models();
-  if (!d) return send_failure(res, d.error());
+  if (!d) return send(res, d.error());
   res.set_content(opencode_catalog_to_json(d->catalog, d->default_model), "application/json");
 }
 

@@ -27,9 +27,9 @@ constexpr std::uintmax_t max_total_bytes = 32u << 20;
 void handle_preview_artifact(const config& cfg, const std::string& app_id, httplib::Response& res) {
   fs::path dist = fs::path(app_workspace_dir(cfg, app_id)) / "dist";
   auto before = check_build_output(dist);
-  if (!before.ok()) return send_error(res, api_error::not_found, "the app has no loadable build: " + before.problems.front());
+  if (!before.ok()) return send(res, api_error::not_found, "the app has no loadable build: " + before.problems.front());
   if (before.files.size() > max_files || before.total_bytes > max_total_bytes) {
-    return send_error(res, api_error::build_too_large, "the build has more than 2000 files or 32 MiB");
+    return send(res, api_error::build_too_large, "the build has more than 2000 files or 32 MiB");
   }
   nlohmann::json files = nlohmann::json::array();
   for (const auto& f : before.files) {
@@ -40,7 +40,7 @@ void handle_preview_artifact(const config& cfg, const std::string& app_id, httpl
   }
   // The files read must be the build the digest names: a build running meanwhile changes it.
   if (check_build_output(dist).digest != before.digest) {
-    return send_error(res, api_error::build_changed, "the build changed while it was read; ask again");
+    return send(res, api_error::build_changed, "the build changed while it was read; ask again");
   }
   res.set_content(nlohmann::json({{"digest", before.digest}, {"files", std::move(files)}}).dump(), "application/json");
 }

@@ -171,9 +171,9 @@ std::optional<std::string> workspace_source_digest(const std::string& dir) {
 void get_snapshot(const config& cfg, const std::string& app_id, httplib::Response& res) {
   std::string dir = app_workspace_dir(cfg, app_id);
   std::error_code ec;
-  if (!fs::is_directory(dir, ec)) return send_error(res, api_error::not_found, "this worker has no workspace for the app");
+  if (!fs::is_directory(dir, ec)) return send(res, api_error::not_found, "this worker has no workspace for the app");
   auto s = take_snapshot(dir);
-  if (!s) return send_failure(res, s.error());
+  if (!s) return send(res, s.error());
   json files = json::object();
   for (auto& [path, content] : s->files) files[path] = std::move(content);
   json body = {{"files", std::move(files)}, {"fileCount", s->files.size()}, {"totalBytes", s->bytes},
@@ -248,13 +248,13 @@ void put_file(const config& cfg, const std::string& app_id, const json& body, ht
   std::string path = string_field(body, "path");
   std::string dir = app_workspace_dir(cfg, app_id);
   if (!writable_path(dir, path)) {
-    return send_error(res, api_error::invalid_path, "path must be a relative path inside the workspace, not in node_modules, dist or .git");
+    return send(res, api_error::invalid_path, "path must be a relative path inside the workspace, not in node_modules, dist or .git");
   }
-  if (content == body.end() || !content->is_string()) return send_error(res, api_error::invalid_body, "content must be a string");
+  if (content == body.end() || !content->is_string()) return send(res, api_error::invalid_body, "content must be a string");
   const auto& text = content->get_ref<const std::string&>();
-  if (text.size() > put_file_max_bytes) return send_error(res, api_error::file_too_large, "content exceeds 8 MiB");
-  if (!is_text(text)) return send_error(res, api_error::invalid_body, "content must be UTF-8 text without NUL");
-  if (auto w = write_file(dir, path, text); !w) return send_failure(res, w.error());
+  if (text.size() > put_file_max_bytes) return send(res, api_error::file_too_large, "content exceeds 8 MiB");
+  if (!is_text(text)) return send(res, api_error::invalid_body, "content must be UTF-8 text without NUL");
+  if (auto w = write_file(dir, path, text); !w) return send(res, w.error());
   res.set_content(json({{"ok", true}, {"path", path}, {"bytes", text.size()}}).dump(), "application/json");
 }
 
@@ -262,25 +262,25 @@ void put_file(const config& cfg, const std::string& app_id, const json& body, ht
 // so a refused set changes nothing.
 void put_source(const config& cfg, const std::string& app_id, const json& body, httplib::Response& res) {
   auto files = body.find("files");
-  if (files == body.end() || !files->is_object()) return send_error(res, api_error::invalid_body, "files must be an object of path -> text");
-  if (files->size() > snapshot_max_files) return send_error(res, api_error::snapshot_too_large, "more than 5000 files");
+  if (files == body.end() || !files->is_object()) return send(res, api_error::invalid_body, "files must be an object of path -> text");
+  if (files->size() > snapshot_max_files) return send(res, api_error::snapshot_too_large, "more than 5000 files");
   std::string dir = app_workspace_dir(cfg, app_id);
   std::size_t total = 0;
   for (auto& [path, content] : files->items()) {
     if (!writable_path(dir, path)) {
-      return send_error(res, api_error::invalid_path, "every path must be relative, inside the workspace, not in node_modules, dist or .git");
+      return send(res, api_error::invalid_path, "every path must be relative, inside the workspace, not in node_modules, dist or .git");
     }
     if (!content.is_string() || !is_text(content.get_ref<const std::string&>())) {
-      return send_error(res, api_error::invalid_body, "every file must be UTF-8 text without NUL");
+      return send(res, api_error::invalid_body, "every file must be UTF-8 text without NUL");
     }
     total += content.get_ref<const std::string&>().size();
   }
-  if (total > snapshot_max_bytes) return send_error(res, api_error::snapshot_too_large, "the files exceed 32 MiB");
+  if (total > snapshot_max_bytes) return send(res, api_error::snapshot_too_large, "the files exceed 32 MiB");
   std::error_code ec;
   std::size_t removed = 0;
   if (fs::is_directory(dir, ec)) {
     auto current = take_snapshot(dir);
-    if (!current) return send_failure(res, current.error());
+    if (!current) return send(res, current.error());
     for (const auto& [path, content] : current->files) {
       if (files->contains(path)) continue;
       if (fs::remove(fs::path(dir) / path, ec); !ec) ++removed;
@@ -289,7 +289,7 @@ void put_source(const config& cfg, const std::string& app_id, const json& body, 
   std::map<std::string, std::string> written;
   for (auto& [path, content] : files->items()) {
     const auto& text = content.get_ref<const std::string&>();
-    if (auto w = write_file(dir, path, text); !w) return send_failure(res, w.error());
+    if (auto w = write_file(dir, path, text); !w) return send(res, w.error());
     written.emplace(path, text);
   }
   res.set_content(json({{"ok", true}, {"written", written.size()}, {"removed", removed},

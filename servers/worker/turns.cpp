@@ -44,16 +44,16 @@ std::optional<turn_request> parse_turn(const json& body, const std::string& app_
   t.prompt = string_field(body, "prompt");
   t.system_prompt = string_field(body, "systemPrompt");
   if (t.run_id.empty() || t.prompt.empty()) {
-    send_error(res, api_error::invalid_body, "runId and prompt are required strings");
+    send(res, api_error::invalid_body, "runId and prompt are required strings");
     return std::nullopt;
   }
   if (!valid_run_capability_field(body)) {
-    send_error(res, api_error::invalid_body, "runCapability is required: the web's capability of this run");
+    send(res, api_error::invalid_body, "runCapability is required: the web's capability of this run");
     return std::nullopt;
   }
   auto normalized = settings_from_body(registry, body);
   if (!normalized) {
-    send_failure(res, normalized.error());
+    send(res, normalized.error());
     return std::nullopt;
   }
   t.runtime_id = normalized->runtime_id;
@@ -180,10 +180,10 @@ bool workspace_takes_turn(const config& cfg, const std::string& app_id, const js
   switch (check_workspace(body.value("hasDraft", false), held, want, have)) {
     case workspace_verdict::ready: return true;
     case workspace_verdict::missing:
-      send_error(res, api_error::workspace_missing, "this worker has no workspace for the app; send its draft first");
+      send(res, api_error::workspace_missing, "this worker has no workspace for the app; send its draft first");
       return false;
     case workspace_verdict::stale:
-      send_error(res, api_error::workspace_stale, "this worker's workspace for the app is older than its draft; send the draft first");
+      send(res, api_error::workspace_stale, "this worker's workspace for the app is older than its draft; send the draft first");
       return false;
   }
   return false;
@@ -247,7 +247,7 @@ void post_messages(worker_app& app, const worker_call& call, httplib::Response& 
   const json& body = *call.body;
   std::string app_id = call.id(1);
   auto snapshot = app.registry.for_body(body);
-  if (!snapshot) return send_failure(res, snapshot.error());
+  if (!snapshot) return send(res, snapshot.error());
   auto t = parse_turn(body, app_id, res, **snapshot);
   if (!t) return;
   app.capabilities.remember(app_id, string_field(body, "runCapability"));
@@ -256,7 +256,7 @@ void post_messages(worker_app& app, const worker_call& call, httplib::Response& 
   timing.workspace_start = turn_timing::clock::now();
   auto lease = builder_grant(cfg, app.brk, body, *t, timing);
   timing.granted = turn_timing::clock::now();
-  if (!lease) return send_failure(res, lease.error());
+  if (!lease) return send(res, lease.error());
   if (!(*lease)->access().servers.empty()) t->broker = (*lease)->access();
   auto state = std::make_shared<turn_stream>();
   state->workspace_dir = app_workspace_dir(cfg, app_id);
@@ -264,7 +264,7 @@ void post_messages(worker_app& app, const worker_call& call, httplib::Response& 
   timing.fingerprinted = turn_timing::clock::now();
   auto turn = start_runtime_turn(cfg, *t);
   timing.started = turn_timing::clock::now();
-  if (!turn) return send_failure(res, turn.error());
+  if (!turn) return send(res, turn.error());
   if (cfg.trace) std::fprintf(stderr, "worker: turn start app=%s run=%s\n", app_id.c_str(), t->run_id.c_str());
   app.turns_started.fetch_add(1);
   timing.spawn = (*turn)->spawn_requested();
@@ -291,10 +291,10 @@ void post_messages(worker_app& app, const worker_call& call, httplib::Response& 
 
 void stop_turn(worker_app& app, const worker_call& call, httplib::Response& res) {
   auto stop = app.running.find(call.id(1), call.id(2));
-  if (!stop) return send_error(res, api_error::not_found, "no such builder turn runs on this worker");
+  if (!stop) return send(res, api_error::not_found, "no such builder turn runs on this worker");
   auto how = stop->stop(std::chrono::steady_clock::now() + std::chrono::seconds(5));
   if (how == turn_stop::outcome::still_running) {
-    return send_error(res, api_error::internal, "the turn's runtime did not end within 5 s of its stop");
+    return send(res, api_error::internal, "the turn's runtime did not end within 5 s of its stop");
   }
   res.set_content(json({{"runId", call.id(2)}, {"stopped", how == turn_stop::outcome::stopped}}).dump(), "application/json");
 }

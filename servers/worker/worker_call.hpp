@@ -9,14 +9,17 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "../common/route_table.hpp"
+
 namespace platform::worker {
 
 struct worker_call {
   const httplib::Request& req;
-  const nlohmann::json* body;  // rows that take a body: a JSON object within the body limits
+  const servers::path_ids& ids;  // the path's ids, in order
+  const nlohmann::json* body;     // rows that take a body: a JSON object within the body limits
 
   // The path's i-th id ({app}, {run}, {key}, {mcp}), counted from 1 in the row's path.
-  std::string id(std::size_t i) const { return req.matches[i]; }
+  const std::string& id(std::size_t i) const { return ids.at(i - 1); }
 };
 
 }  // namespace platform::worker

@@ -16,8 +16,7 @@ namespace platform::worker {
 
 // The design notes' error body: a code of the closed set with its status, or an `error` with
 // its code's status (platform/api_error.hpp).
-using servers::send_error;
-using servers::send_failure;
+using servers::send;
 
 using servers::string_field;
 

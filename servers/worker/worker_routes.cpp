@@ -5,9 +5,12 @@
 // runtimes' MCP clients call the broker with their turn's own token, which the broker checks.
 #include "worker_routes.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <string>
+#include <span>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
@@ -162,62 +165,59 @@ constexpr route routes[] = {
 };
 // clang-format on
 
-// The path as httplib's regex: each {name} becomes its id's pattern as a group.
-std::string path_regex(std::string_view path) {
-  static constexpr std::pair<std::string_view, std::string_view> ids[] = {
-      {"{app}", "([A-Za-z0-9_-]{1,200})"},
-      {"{run}", "([A-Za-z0-9_-]{1,128})"},
-      {"{key}", "([A-Z0-9_]{1,64})"},
-      {"{mcp}", "(platform|app_tools|app_data)"},
-  };
-  std::string out;
-  for (std::size_t i = 0; i < path.size();) {
-    bool named = false;
-    for (auto [name, pattern] : ids) {
-      if (path.substr(i, name.size()) == name) {
-        out += pattern;
-        i += name.size();
-        named = true;
-        break;
-      }
+// What each id of the table's paths may hold: a web app id, or an agent run's
+// {appId}__agent__{runId}, is longer than the core's ids.
+bool id_ok(std::string_view name, std::string_view seg) {
+  auto all_of = [seg](auto ok) {
+    for (char c : seg) {
+      if (!ok(static_cast<unsigned char>(c))) return false;
     }
-    if (!named) out += path[i++];
-  }
-  return out;
+    return true;
+  };
+  auto id_char = [](unsigned char c) { return std::isalnum(c) || c == '_' || c == '-'; };
+  if (name == "app") return seg.size() <= 200 && all_of(id_char);
+  if (name == "run") return seg.size() <= 128 && all_of(id_char);
+  if (name == "key") return seg.size() <= 64 && all_of([](unsigned char c) { return std::isupper(c) || std::isdigit(c) || c == '_'; });
+  if (name == "mcp") return seg == "platform" || seg == "app_tools" || seg == "app_data";
+  return false;
 }
 
 }  // namespace
 
-void register_routes(httplib::Server& server, worker_app& app, route_set rows) {
-  for (const route& r : routes) {
-    if (rows == route_set::runtimes && r.who != caller::runtime) continue;
-    auto run = [&app, r](const httplib::Request& req, httplib::Response& res) {
-      if ((r.who == caller::web || r.who == caller::web_app) &&
-          !servers::internal_caller_allowed(req, res, app.cfg.internal_token)) {
-        return;
-      }
-      // A deleted app's routes answer as for an app never seen; its deletion may be repeated.
-      if (r.path.starts_with("/sessions/") && r.method != "DELETE" && app.deleted.holds(req.matches[1].str())) {
-        return send_error(res, api_error::not_found, "this app was deleted");
-      }
-      if (r.who == caller::web_app &&
-          !app.capabilities.holds(req.matches[1].str(), req.get_header_value(std::string(run_capability_header)))) {
-        return send_error(res, api_error::invalid_run_capability, "this app's routes need the capability of its latest builder turn");
-      }
-      if (r.draining == new_work::refused && app.draining.load()) {
-        return send_error(res, api_error::worker_draining, "this worker is draining; send the work to another worker");
-      }
-      json body;
-      if (r.body == body_rule::object && !parse_json_body(req, res, body)) return;
-      if (r.body == body_rule::typed && !servers::read_json_body(req, res, json_limits{}, body)) return;
-      r.fn(app, worker_call{req, r.body == body_rule::none ? nullptr : &body}, res);
-    };
-    std::string pattern = path_regex(r.path);
-    if (r.method == "GET") server.Get(pattern, run);
-    else if (r.method == "POST") server.Post(pattern, run);
-    else if (r.method == "PUT") server.Put(pattern, run);
-    else if (r.method == "DELETE") server.Delete(pattern, run);
+void register_routes(httplib::Server& server, worker_app& app, const request_guard_policy& guard, route_set rows) {
+  std::span<const route> table(routes);
+  // The broker's listener: the runtimes' rows, the first of the table's tail.
+  if (rows == route_set::runtimes) {
+    auto first = std::find_if(table.begin(), table.end(), [](const route& r) { return r.who == caller::runtime; });
+    auto end = std::find_if(first, table.end(), [](const route& r) { return r.who != caller::runtime; });
+    table = std::span<const route>(first, end);
   }
+  auto run = [&app](const route& r, const httplib::Request& req, httplib::Response& res, const servers::path_ids& ids) {
+    if ((r.who == caller::web || r.who == caller::web_app) && !servers::internal_caller_allowed(req, res, app.cfg.internal_token)) {
+      return;
+    }
+    // A deleted app's routes answer as for an app never seen; its deletion may be repeated.
+    if (r.path.starts_with("/sessions/") && r.method != "DELETE" && app.deleted.holds(ids.at(0))) {
+      return send(res, api_error::not_found, "this app was deleted");
+    }
+    if (r.who == caller::web_app && !app.capabilities.holds(ids.at(0), req.get_header_value(std::string(run_capability_header)))) {
+      return send(res, api_error::invalid_run_capability, "this app's routes need the capability of its latest builder turn");
+    }
+    if (r.draining == new_work::refused && app.draining.load()) {
+      return send(res, api_error::worker_draining, "this worker is draining; send the work to another worker");
+    }
+    json body;
+    if (r.body == body_rule::object && !parse_json_body(req, res, body)) return;
+    if (r.body == body_rule::typed && !servers::read_json_body(req, res, json_limits{}, body)) return;
+    r.fn(app, worker_call{req, ids, r.body == body_rule::none ? nullptr : &body}, res);
+  };
+  auto gets = servers::serve_routes(server, table, id_ok, run, "no such route");
+  servers::set_error_replies(server, "no such route");
+  // The GETs (before a body is read, without httplib's regex), after the request guard.
+  server.set_pre_routing_handler([gets = std::move(gets), &guard](const httplib::Request& req, httplib::Response& res) {
+    return servers::refused_by_guard(req, res, guard) || gets(req, res) ? httplib::Server::HandlerResponse::Handled
+                                                                        : httplib::Server::HandlerResponse::Unhandled;
+  });
 }
 
 }  // namespace platform::worker

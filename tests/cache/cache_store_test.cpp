@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "adapters/cache_store.hpp"
+#include "platform/api_error.hpp"
 #include "platform/replay_head.hpp"
 
 using namespace platform;
@@ -225,11 +226,11 @@ TEST_CASE("a cursor beyond the end is cursor_ahead; unknown streams are replay_n
     CHECK(ahead.next_cursor == 2);
 
     auto never = uid("never");
-    CHECK(c->read_from(never, 0).error().code == "replay_not_found");
-    CHECK(c->append(never, ev(0)).error().code == "replay_not_found");
-    CHECK(c->complete(never).error().code == "replay_not_found");
-    CHECK(c->info(never).error().code == "replay_not_found");
-    CHECK(c->wait_read(never, 0, 10, 10s).error().code == "replay_not_found");
+    CHECK(c->read_from(never, 0).error().code == platform::api_error::replay_not_found);
+    CHECK(c->append(never, ev(0)).error().code == platform::api_error::replay_not_found);
+    CHECK(c->complete(never).error().code == platform::api_error::replay_not_found);
+    CHECK(c->info(never).error().code == platform::api_error::replay_not_found);
+    CHECK(c->wait_read(never, 0, 10, 10s).error().code == platform::api_error::replay_not_found);
   });
 }
 
@@ -290,7 +291,7 @@ TEST_CASE("complete sets the terminal marker; appends after it are refused") {
 
     auto late = c->append(id, ev(2));
     REQUIRE_FALSE(late);
-    CHECK(late.error().code == "replay_complete");
+    CHECK(late.error().code == platform::api_error::replay_complete);
     auto info = c->info(id).value();
     CHECK(info.complete);
     CHECK(info.next_seq == 2);
@@ -305,11 +306,11 @@ TEST_CASE("create refuses a taken id; remove forgets a stream, and removing a mi
     REQUIRE(c->append(id, ev(0)));
     auto dup = c->create(id);
     REQUIRE_FALSE(dup);
-    CHECK(dup.error().code == "replay_exists");
+    CHECK(dup.error().code == platform::api_error::replay_exists);
     CHECK(c->read_from(id, 0).value().chunks.size() == 1);  // the refused create changed nothing
 
     REQUIRE(c->remove(id));
-    CHECK(c->read_from(id, 0).error().code == "replay_not_found");
+    CHECK(c->read_from(id, 0).error().code == platform::api_error::replay_not_found);
     CHECK(c->remove(id));
     // The id is free again and starts over at 0.
     REQUIRE(c->create(id));
@@ -321,8 +322,8 @@ TEST_CASE("a stream's replay head: put replaces, get returns the last, remove fo
   for_each_backend([](backend& b) {
     auto c = b.open({});
     auto id = uid("s");
-    CHECK(c->put_head(id, {1, "data: x\n\n"}).error().code == "replay_not_found");
-    CHECK(c->get_head(id).error().code == "replay_not_found");
+    CHECK(c->put_head(id, {1, "data: x\n\n"}).error().code == platform::api_error::replay_not_found);
+    CHECK(c->get_head(id).error().code == platform::api_error::replay_not_found);
     REQUIRE(c->create(id));
     CHECK_FALSE(c->get_head(id).value());
     REQUIRE(c->put_head(id, {3, "data: {\"type\":\"start\"}\n\n"}));
@@ -335,11 +336,11 @@ TEST_CASE("a stream's replay head: put replaces, get returns the last, remove fo
     CHECK(c->get_head(id).value());  // readable as long as the stream
     auto big = c->put_head(id, {8, std::string(replay_limits{}.max_head_bytes + 1, 'x')});
     REQUIRE_FALSE(big);
-    CHECK(big.error().code == "replay_head_too_large");
+    CHECK(big.error().code == platform::api_error::replay_head_too_large);
     CHECK_FALSE(c->get_head(id).value());  // the old one is gone too: it would fall behind
     REQUIRE(c->put_head(id, {9, "data: y\n\n"}));
     REQUIRE(c->remove(id));
-    CHECK(c->get_head(id).error().code == "replay_not_found");
+    CHECK(c->get_head(id).error().code == platform::api_error::replay_not_found);
   });
 }
 
@@ -360,7 +361,7 @@ TEST_CASE("restore puts a lost stream back under its sequence numbers; followers
     CHECK(info.next_seq == 7);
     CHECK(bytes_of(c->read_from(id, 5).value()) == std::vector<std::string>{ev(5), ev(6)});
     CHECK(c->append(id, ev(7)).value() == 7);
-    CHECK(c->restore(id, copy.read_from(copy.first_seq())).error().code == "replay_exists");
+    CHECK(c->restore(id, copy.read_from(copy.first_seq())).error().code == platform::api_error::replay_exists);
   });
 }
 
@@ -479,7 +480,7 @@ TEST_CASE("wait_read wakes when another thread appends, completes or removes") {
     woke = waiting.get();
     CHECK(woke.took < patience);
     REQUIRE_FALSE(woke.read);
-    CHECK(woke.read.error().code == "replay_not_found");
+    CHECK(woke.read.error().code == platform::api_error::replay_not_found);
   });
 }
 
@@ -628,7 +629,7 @@ TEST_CASE("Redis: two stores on one server see each other's streams and messages
   auto a = open_redis(), b = open_redis();
   auto id = uid("shared");
   REQUIRE(a->create(id));
-  CHECK(b->create(id).error().code == "replay_exists");
+  CHECK(b->create(id).error().code == platform::api_error::replay_exists);
   REQUIRE(a->append(id, ev(0)));
   CHECK(b->append(id, ev(1)).value() == 1);
   CHECK(bytes_of(b->read_from(id, 0).value()) == std::vector<std::string>{ev(0), ev(1)});
@@ -659,7 +660,7 @@ TEST_CASE("Redis: two stores on one server see each other's streams and messages
   CHECK(at_b.snapshot() == std::vector<std::string>{"from a", "from b"});
 
   REQUIRE(b->remove(id));
-  CHECK(a->read_from(id, 0).error().code == "replay_not_found");
+  CHECK(a->read_from(id, 0).error().code == platform::api_error::replay_not_found);
 }
 
 // A replica answers its own viewers from the events it appended, without asking Redis; an
@@ -781,7 +782,7 @@ TEST_CASE("Redis: stores work again after the server restarts") {
   REQUIRE(std::system(cmd.c_str()) == 0);
   // The restarted server has no data: the old stream is gone, and saying so is an answer,
   // not a transport failure.
-  CHECK(a->read_from(id, 0).error().code == "replay_not_found");
+  CHECK(a->read_from(id, 0).error().code == platform::api_error::replay_not_found);
   check_recovery(*a, *b, box, channel, false, id);
 }
 
@@ -796,18 +797,18 @@ TEST_CASE("Redis: bad URLs, wrong credentials and unreachable servers are clear 
     CAPTURE(bad);
     auto r = open(bad);
     REQUIRE_FALSE(r);
-    CHECK(r.error().code == "invalid_config");
+    CHECK(r.error().code == platform::api_error::invalid_config);
   }
   auto down = open("redis://:secret-password@127.0.0.1:1");
   REQUIRE_FALSE(down);
-  CHECK(down.error().code == "cache_unavailable");
+  CHECK(down.error().code == platform::api_error::cache_unavailable);
   CHECK(down.error().message.find("secret-password") == std::string::npos);
 
   if (redis_url().empty()) return;
   auto port = redis_url().substr(redis_url().rfind(':') + 1);
   auto refused = open("redis://user:secret-password@127.0.0.1:" + port);
   REQUIRE_FALSE(refused);
-  CHECK(refused.error().code == "cache_unavailable");
+  CHECK(refused.error().code == platform::api_error::cache_unavailable);
   CHECK(refused.error().message.find("secret-password") == std::string::npos);
 
   // The database number selects the keyspace.
@@ -815,6 +816,6 @@ TEST_CASE("Redis: bad URLs, wrong credentials and unreachable servers are clear 
   auto db1 = open_redis({}, "redis://127.0.0.1:" + port + "/1");
   auto id = uid("db");
   REQUIRE(db0->create(id));
-  CHECK(db1->read_from(id, 0).error().code == "replay_not_found");
+  CHECK(db1->read_from(id, 0).error().code == platform::api_error::replay_not_found);
   REQUIRE(db1->create(id));
 }

@@ -323,6 +323,6 @@ TEST_CASE("TLS: a certificate for another name, or from an unknown CA, fails wit
 }
 
 TEST_CASE("bad options are refused at creation") {
-  CHECK(http_executor::create(opts("", {}, "/nonexistent/ca.pem")).error().code == "invalid_tls_config");
-  CHECK(http_executor::create(changed(opts(""), [](auto& o) { o.timeout = std::chrono::milliseconds(0); })).error().code == "invalid_options");
+  CHECK(http_executor::create(opts("", {}, "/nonexistent/ca.pem")).error().code == platform::api_error::invalid_tls_config);
+  CHECK(http_executor::create(changed(opts(""), [](auto& o) { o.timeout = std::chrono::milliseconds(0); })).error().code == platform::api_error::invalid_options);
 }

@@ -134,14 +134,14 @@ TEST_CASE("agent run store backends") {
       bad.run_id = ar_uid("arun");
       auto e = f.db->app_agent_runs().create(bad);
       REQUIRE_FALSE(e);
-      CHECK(e.error().code == "store_invalid");
+      CHECK(e.error().code == platform::api_error::store_invalid);
       agent_run_record dup;
       dup.workspace_id = f.ws;
       dup.app_id = f.app;
       dup.run_id = key.run_id;
       auto d = f.db->app_agent_runs().create(dup);
       REQUIRE_FALSE(d);
-      CHECK(d.error().code == "store_conflict");
+      CHECK(d.error().code == platform::api_error::store_conflict);
     }
 
     SUBCASE("the first start claims pending → running; later starts start nothing") {
@@ -219,7 +219,7 @@ TEST_CASE("agent run store backends") {
       CHECK_FALSE(f.db->app_agent_runs().claim_start(key, 4200).value());
       auto bad = f.db->app_agent_runs().finish(key, {agent_run_status::running, {}, {}, {}, "[]", "[]", 1});
       REQUIRE_FALSE(bad);
-      CHECK(bad.error().code == "store_invalid");
+      CHECK(bad.error().code == platform::api_error::store_invalid);
     }
 
     SUBCASE("unfinished: started runs that have not ended, oldest start first, across workspaces") {

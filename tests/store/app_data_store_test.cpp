@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "adapters/sql_store.hpp"
+#include "platform/api_error.hpp"
 #include "platform/app_data_store.hpp"
 #include "store_backends.hpp"
 
@@ -66,13 +67,13 @@ TEST_CASE("app data rules: names, cursors, merge patch") {
   app_data_limits limits;
   CHECK(merge_document(R"({"a":{"b":1,"c":2},"d":[1,2],"e":1})", R"({"a":{"b":9,"c":null},"d":[3],"f":"x"})", limits)
             .value() == R"({"a":{"b":9},"d":[3],"e":1,"f":"x"})");
-  CHECK(merge_document("{}", "[1]", limits).error().code == "invalid_data");
-  CHECK(normalize_document("[]", limits).error().code == "invalid_data");
-  CHECK(normalize_document("{", limits).error().code == "invalid_data");
-  CHECK(normalize_document(std::string(100, '[') + std::string(100, ']'), limits).error().code == "invalid_data");
+  CHECK(merge_document("{}", "[1]", limits).error().code == platform::api_error::invalid_data);
+  CHECK(normalize_document("[]", limits).error().code == platform::api_error::invalid_data);
+  CHECK(normalize_document("{", limits).error().code == platform::api_error::invalid_data);
+  CHECK(normalize_document(std::string(100, '[') + std::string(100, ']'), limits).error().code == platform::api_error::invalid_data);
   CHECK(normalize_document(R"({ "a" : 1 })", limits).value() == R"({"a":1})");
   limits.max_document_bytes = 10;
-  CHECK(normalize_document(R"({"a":"0123456789"})", limits).error().code == "document_too_large");
+  CHECK(normalize_document(R"({"a":"0123456789"})", limits).error().code == platform::api_error::document_too_large);
 }
 
 TEST_CASE("app data store backends") {
@@ -102,10 +103,10 @@ TEST_CASE("app data store backends") {
       REQUIRE(gone);
       CHECK(gone->version == 3);
       CHECK_FALSE(data.get(c, "doc1").value());
-      CHECK(data.update(c, write("doc1", "{}")).error().code == "data_not_found");
-      CHECK(data.remove(c, write("doc1")).error().code == "data_not_found");
+      CHECK(data.update(c, write("doc1", "{}")).error().code == platform::api_error::data_not_found);
+      CHECK(data.remove(c, write("doc1")).error().code == platform::api_error::data_not_found);
       CHECK(data.insert(c, write("doc2")).value().version == 1);
-      CHECK(data.insert(c, write("doc2")).error().code == "store_conflict");  // ids are never reused silently
+      CHECK(data.insert(c, write("doc2")).error().code == platform::api_error::store_conflict);  // ids are never reused silently
     }
 
     SUBCASE("expected versions: a stale writer gets version_conflict, nothing changes") {
@@ -114,8 +115,8 @@ TEST_CASE("app data store backends") {
       REQUIRE(data.update(c, write("d", R"({"n":2})", 1)));
       auto stale = data.update(c, write("d", R"({"n":3})", 1));
       REQUIRE_FALSE(stale);
-      CHECK(stale.error().code == "version_conflict");
-      CHECK(data.remove(c, write("d", "", 1)).error().code == "version_conflict");
+      CHECK(stale.error().code == platform::api_error::version_conflict);
+      CHECK(data.remove(c, write("d", "", 1)).error().code == platform::api_error::version_conflict);
       CHECK(data.get(c, "d").value()->data_json == R"({"n":2})");
       CHECK(data.remove(c, write("d", "", 2)).value().version == 3);
     }
@@ -130,7 +131,7 @@ TEST_CASE("app data store backends") {
       CHECK(data.get(draft, "same").value()->data_json == R"({"s":"draft"})");
       CHECK_FALSE(data.get(other, "same").value());
       CHECK(data.list(other, {}).value().documents.empty());
-      CHECK(data.update(other, write("same", "{}")).error().code == "data_not_found");
+      CHECK(data.update(other, write("same", "{}")).error().code == platform::api_error::data_not_found);
       REQUIRE(data.remove(draft, write("same")));
       CHECK(data.get(pub, "same").value());
     }
@@ -153,22 +154,22 @@ TEST_CASE("app data store backends") {
       }
       CHECK(pages == 3);
       CHECK(seen == std::vector<std::string>{"doc0", "doc1", "doc2", "doc3", "doc4"});
-      CHECK(data.list(c, {0, ""}).error().code == "invalid_data");
-      CHECK(data.list(c, {201, ""}).error().code == "invalid_data");
+      CHECK(data.list(c, {0, ""}).error().code == platform::api_error::invalid_data);
+      CHECK(data.list(c, {201, ""}).error().code == platform::api_error::invalid_data);
       CHECK(data.list(c, {200, ""}).value().documents.size() == 5);
-      CHECK(data.list(c, {10, "nonsense"}).error().code == "invalid_cursor");
+      CHECK(data.list(c, {10, "nonsense"}).error().code == platform::api_error::invalid_cursor);
     }
 
     SUBCASE("bad input and limits") {
       auto c = todos(data_scope::published, ws, app);
-      CHECK(data.insert({ws, app, data_scope::published, "no way"}, write("d")).error().code == "invalid_collection");
-      CHECK(data.insert(c, write("bad id")).error().code == "invalid_document_id");
-      CHECK(data.insert(c, write("d", "[1,2]")).error().code == "invalid_data");
+      CHECK(data.insert({ws, app, data_scope::published, "no way"}, write("d")).error().code == platform::api_error::invalid_collection);
+      CHECK(data.insert(c, write("bad id")).error().code == platform::api_error::invalid_document_id);
+      CHECK(data.insert(c, write("d", "[1,2]")).error().code == platform::api_error::invalid_data);
       data_write big = write("big", R"({"blob":")" + std::string(300 * 1024, 'x') + R"("})");
-      CHECK(data.insert(c, big).error().code == "document_too_large");
+      CHECK(data.insert(c, big).error().code == platform::api_error::document_too_large);
       REQUIRE(data.insert(c, write("grow", R"({"blob":""})")));
       data_write grow = write("grow", big.data_json);
-      CHECK(data.update(c, grow).error().code == "document_too_large");
+      CHECK(data.update(c, grow).error().code == platform::api_error::document_too_large);
       CHECK(data.get(c, "grow").value()->version == 1);
 
       auto small = todos(data_scope::draft, ws, app);
@@ -178,7 +179,7 @@ TEST_CASE("app data store backends") {
       w.doc_id = "x2";
       REQUIRE(data.insert(small, w));
       w.doc_id = "x3";
-      CHECK(data.insert(small, w).error().code == "collection_full");
+      CHECK(data.insert(small, w).error().code == platform::api_error::collection_full);
       CHECK_FALSE(data.get(small, "x3").value());
       REQUIRE(data.remove(small, write("x1")));
       CHECK(data.insert(small, w));  // a removal frees its place

@@ -135,7 +135,7 @@ TEST_CASE("integration store backends") {
       if (b.name == "postgres") CHECK(postgres_rows_text().find(canary) == std::string::npos);
       // Under another key nothing opens.
       f.in().install_secrets_key(test_key('z'));
-      CHECK(f.in().grant_secrets(f.grant(f.app)).error().code == "secret_unreadable");
+      CHECK(f.in().grant_secrets(f.grant(f.app)).error().code == platform::api_error::secret_unreadable);
       f.in().install_secrets_key(test_key('k'));
       CHECK(f.in().grant_secrets(f.grant(f.app)).value().at("API_KEY") == canary);
     }
@@ -222,7 +222,7 @@ TEST_CASE("integration store backends") {
     SUBCASE("without a key nothing is written or read") {
       auto fresh = b.open();
       auto put = fresh->integrations().put_secret(f.grant(f.app), "API_KEY", "v", 1);
-      CHECK(put.error().code == "secrets_key_missing");
+      CHECK(put.error().code == platform::api_error::secrets_key_missing);
     }
   }
 }

@@ -40,7 +40,7 @@ struct starter {
     run.routine_id = r.id;
     run.trigger = "schedule";
     run.created_at = run.updated_at = 1;
-    if (auto made = db.app_agent_runs().create(run); !made && made.error().code != "store_conflict") return tl::unexpected(made.error());
+    if (auto made = db.app_agent_runs().create(run); !made && made.error().code != platform::api_error::store_conflict) return tl::unexpected(made.error());
     auto claimed = db.app_agent_runs().claim_start(key, 2);
     if (!claimed) return tl::unexpected(claimed.error());
     if (*claimed) {

@@ -15,6 +15,7 @@
 #include <libpq-fe.h>
 
 #include "adapters/sql_store.hpp"
+#include "platform/api_error.hpp"
 #include "platform/builder_run.hpp"
 #include "platform/secret_box.hpp"
 
@@ -161,7 +162,7 @@ TEST_CASE("store backends") {
       CHECK(db->membership(ws, owner).value() == workspace_role::owner);
       auto again = db->create_workspace(ws, "Team 2", other, 6);
       REQUIRE_FALSE(again);
-      CHECK(again.error().code == "store_conflict");
+      CHECK(again.error().code == platform::api_error::store_conflict);
       // The failed create left nothing behind: no membership for the second caller.
       CHECK_FALSE(db->membership(ws, other).value());
       REQUIRE(db->set_membership(ws, other, workspace_role::viewer));
@@ -193,7 +194,7 @@ TEST_CASE("store backends") {
       CHECK_FALSE(f.db->get_app(uid("other-ws"), f.app).value());
       auto again = f.db->create_app({f.app, f.ws, "Again", "u2", "", "", "{}", 1});
       REQUIRE_FALSE(again);
-      CHECK(again.error().code == "store_conflict");
+      CHECK(again.error().code == platform::api_error::store_conflict);
     }
 
     SUBCASE("apps list newest first, a page at a time, each with its latest builder run") {
@@ -291,7 +292,7 @@ TEST_CASE("store backends") {
       r.key = {uid("other-ws"), f.app, uid("run")};
       auto bad = f.db->create_builder_run(r);
       REQUIRE_FALSE(bad);
-      CHECK(bad.error().code == "store_invalid");
+      CHECK(bad.error().code == platform::api_error::store_invalid);
       // Nor claimed through another app's route.
       CHECK(f.db->claim_builder_run({f.ws, uid("other-app"), k.run_id}, claim(1, "x")).value() ==
             claim_outcome::not_found);
@@ -422,7 +423,7 @@ TEST_CASE("store backends") {
       REQUIRE(f.db->claim_builder_run(k, claim(1, "A")).value() == claim_outcome::claimed);
       auto bad = f.db->end_turn(k, "A", {run_status::pending, "[]", 0, 1});
       REQUIRE_FALSE(bad);
-      CHECK(bad.error().code == "store_invalid");
+      CHECK(bad.error().code == platform::api_error::store_invalid);
       CHECK(f.db->get_builder_run(k).value()->status == run_status::streaming);
     }
 
@@ -468,7 +469,7 @@ TEST_CASE("store backends") {
       CHECK(u->cost_unknown_models == std::vector<std::string>{"model-b"});
       auto nowhere = f.db->add_usage({f.ws, uid("app"), k.run_id}, turn);
       REQUIRE_FALSE(nowhere);
-      CHECK(nowhere.error().code == "store_invalid");
+      CHECK(nowhere.error().code == platform::api_error::store_invalid);
     }
 
     SUBCASE("concurrent usage increments are not lost") {
@@ -571,10 +572,10 @@ TEST_CASE("the SQLite file keeps its data and migrations across reopen") {
 TEST_CASE("unreachable databases are clear errors, not crashes") {
   auto pg = open_postgres_store("postgresql://nobody@127.0.0.1:1/none?connect_timeout=2", 1);
   REQUIRE_FALSE(pg);
-  CHECK(pg.error().code == "store_unavailable");
+  CHECK(pg.error().code == platform::api_error::store_unavailable);
   auto lite = open_sqlite_store("/proc/no-such-dir/platform.db");
   REQUIRE_FALSE(lite);
-  CHECK(lite.error().code == "store_unavailable");
+  CHECK(lite.error().code == platform::api_error::store_unavailable);
 }
 
 TEST_CASE("PostgreSQL: two replicas' stores race for one claim; a killed connection is replaced") {

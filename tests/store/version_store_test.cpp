@@ -31,7 +31,7 @@ TEST_CASE("versions: recorded per change, deduplicated, read back whole") {
     const std::string ws = vs_uid("ws"), app = vs_uid("app"), other = vs_uid("app");
     source_files v1{{"src/App.tsx", "export default 1;\n"}, {"README.md", "# App\n"}};
     auto first_r = vs.record(ws, app, v1, turn("r1", "Make a counter"), std::string("sha256:build1"), 1000);
-    if (!first_r) FAIL(first_r.error().code << ": " << first_r.error().message);
+    if (!first_r) FAIL(std::string(platform::code_name(first_r.error())) << ": " << first_r.error().message);
     auto first = *first_r;
     REQUIRE(first);
     CHECK(first->number == 1);

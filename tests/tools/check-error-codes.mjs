@@ -13,7 +13,7 @@ if (!root) {
 
 const table = new Map();
 for (const m of readFileSync(join(root, 'lib/platform/src/api_error.cpp'), 'utf8')
-  .matchAll(/row\{api_error::(\w+), \{"(\w+)", (\d+), "/g)) {
+  .matchAll(/\{api_error::(\w+), \{"(\w+)", (\d+), "/g)) {
   if (m[1] !== m[2]) throw new Error(`row ${m[1]} is named ${m[2]}`);
   table.set(m[2], Number(m[3]));
 }
@@ -60,8 +60,20 @@ for (const [code, status] of table) {
   if (!docs.includes(`| \`${code}\` | ${status} |`)) problems.push(`docs/http-api.md: no row "| \`${code}\` | ${status} |"`);
 }
 
+// The Integration tool result's errorCode set, and docs/http-executor.md's list of it.
+const integration = [...readFileSync(join(root, 'lib/platform/src/integration_error.cpp'), 'utf8')
+  .matchAll(/\{integration_error::(\w+), \{"([A-Z_]+)", error_category::(\w+), /g)];
+if (integration.length < 30) throw new Error(`read only ${integration.length} errorCode rows`);
+const executorDocs = readFileSync(join(root, 'docs/http-executor.md'), 'utf8');
+for (const [, name, code, category] of integration) {
+  if (name.toUpperCase() !== code) problems.push(`integration_error::${name} is named ${code}`);
+  if (!executorDocs.includes(`| \`${code}\` | ${category} |`)) {
+    problems.push(`docs/http-executor.md: no row "| \`${code}\` | ${category} |"`);
+  }
+}
+
 if (problems.length) {
   console.error(problems.join('\n'));
   process.exit(1);
 }
-console.log(`ok   ${table.size} codes; ${rows} places name a row, none spells a code as text; docs/http-api.md lists each`);
+console.log(`ok   ${table.size} codes and ${integration.length} errorCode values; ${rows} places name a row, none spells a code as text; docs/http-api.md lists each`);

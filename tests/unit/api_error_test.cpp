@@ -30,7 +30,7 @@ TEST_CASE("a code names its row, and its row gives the one status") {
     REQUIRE(e.has_value());
     CHECK(code_of(*e) == row.code);
     CHECK(status_of(*e) == row.status);
-    CHECK(http_status_for(row.code) == row.status);
+    CHECK(status_of(relayed_error(row.code, "")) == row.status);
   }
   CHECK(status_of(api_error::not_found) == 404);
   CHECK(status_of(api_error::approval_stale) == 409);  // publish and the tools it blocks alike
@@ -39,11 +39,19 @@ TEST_CASE("a code names its row, and its row gives the one status") {
   CHECK(!api_error_named(""));
 }
 
-TEST_CASE("a code outside the set: the worker_http_ family is a 502, anything else a bug (500)") {
-  CHECK(http_status_for("worker_http_409") == 502);
-  CHECK(http_status_for("worker_http_") == 502);
-  CHECK(http_status_for("no_such_code") == 500);
-  CHECK(http_status_for("") == 500);
+TEST_CASE("a code outside the set is a peer's failure (502) that passes the code on as it came") {
+  for (std::string_view code : {"worker_http_409", "no_such_code"}) {
+    auto e = relayed_error(code, "m");
+    CHECK(e.code == api_error::peer_failure);
+    CHECK(code_name(e) == code);
+    CHECK(std::string_view(code_c_str(e)) == code);
+    CHECK(status_of(e) == 502);
+  }
+  // A code of the set is its row, nothing relayed.
+  auto own = relayed_error("worker_draining", "draining");
+  CHECK(own.code == api_error::worker_draining);
+  CHECK(own.relayed.empty());
+  CHECK(code_name(own) == "worker_draining");
 }
 
 TEST_CASE("the request guard and the internal caller rule answer with rows of the set") {
@@ -55,16 +63,17 @@ TEST_CASE("the request guard and the internal caller rule answer with rows of th
 
 TEST_CASE("a failure names its row; a worker's refusal without a code is worker_http_<status>") {
   auto e = fail(api_error::workspace_stale, "send the draft first").value();
-  CHECK(e.code == "workspace_stale");
+  CHECK(e.code == platform::api_error::workspace_stale);
   CHECK(e.message == "send the draft first");
   CHECK(is(e, api_error::workspace_stale));
   CHECK(!is(e, api_error::workspace_missing));
-  CHECK(http_status_for(e.code) == status_of(api_error::workspace_stale));
+  CHECK(status_of(e) == status_of(api_error::workspace_stale));
+  CHECK(code_name(e) == "workspace_stale");
   auto w = fail_worker_http(418, "the worker refused").value();
-  CHECK(w.code == "worker_http_418");
-  CHECK(http_status_for(w.code) == 502);
+  CHECK(code_name(w) == "worker_http_418");
+  CHECK(status_of(w) == 502);
   // A peer's code passes through as it came, and keeps its row's status when it is one.
-  CHECK(http_status_for(fail_relayed("worker_draining", "draining").value().code) == 503);
+  CHECK(status_of(fail_relayed("worker_draining", "draining").value()) == 503);
 }
 
 }  // namespace api_error_test

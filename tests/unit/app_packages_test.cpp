@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "platform/api_error.hpp"
 #include "platform/app_packages.hpp"
 
 namespace app_packages_test {
@@ -15,7 +16,7 @@ namespace {
 // The error code of a spec, or "ok:<name>|<version>".
 std::string spec(std::string_view s) {
   auto p = parse_package_pin(s);
-  return p ? "ok:" + p->name + "|" + p->version : p.error().code;
+  return p ? "ok:" + p->name + "|" + p->version : std::string(platform::code_name(p.error()));
 }
 
 std::string codes(const violations& v) {
@@ -163,7 +164,7 @@ TEST_CASE("the platform's packages follow the template in the manifest add_packa
   CHECK(m.manifest->dev_dependencies == std::map<std::string, std::string>{{"vite", "8.3.8"}});
   CHECK(out->find("\"name\": \"app\"") < out->find("\"private\""));  // member order kept
   CHECK(out->back() == '\n');
-  CHECK(manifest_with_platform_pins("nope", "{}").error().code == "invalid_json");
+  CHECK(manifest_with_platform_pins("nope", "{}").error().code == platform::api_error::invalid_json);
 }
 
 TEST_CASE("a lock installs only registry packages with integrity, to node_modules paths") {

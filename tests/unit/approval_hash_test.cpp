@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "platform/api_error.hpp"
 #include "platform/approval_hash.hpp"
 
 namespace approval_hash_test {
@@ -24,7 +25,7 @@ nlohmann::json load_vectors() {
 
 std::string hash_of(std::string_view text) {
   auto r = approval_hash_v1(text);
-  REQUIRE_MESSAGE(r.has_value(), r.error().code << ": " << r.error().message);
+  REQUIRE_MESSAGE(r.has_value(), std::string(platform::code_name(r.error())) << ": " << r.error().message);
   return r->hash;
 }
 
@@ -36,7 +37,7 @@ std::string payload_of(std::string_view text) {
 
 std::string error_code(std::string_view text) {
   auto r = approval_hash_v1(text);
-  return r ? "(no error)" : r.error().code;
+  return r ? "(no error)" : std::string(platform::code_name(r.error()));
 }
 
 // A small agents.json: `agent_extra` is spliced into the first agent, `top_extra` into the
@@ -195,7 +196,7 @@ TEST_CASE("schemes: names, parsing stored hashes, dispatch") {
   auto via_dispatch = platform::approval_hash(hash_scheme::v1, doc());
   REQUIRE(via_dispatch.has_value());
   CHECK(via_dispatch->hash == h);
-  CHECK(platform::approval_hash(static_cast<hash_scheme>(99), doc()).error().code == "unknown_hash_scheme");
+  CHECK(platform::approval_hash(static_cast<hash_scheme>(99), doc()).error().code == platform::api_error::unknown_hash_scheme);
 }
 
 TEST_CASE("hashes_equal compares well-formed hashes") {
@@ -217,7 +218,7 @@ TEST_CASE("matches_approved_hash: the approval goes stale only when policy chang
   auto broken = platform::matches_approved_hash(approved, "{not json");
   REQUIRE(broken.has_value());
   CHECK_FALSE(*broken);
-  CHECK(platform::matches_approved_hash("sha256:abc", doc()).error().code == "unknown_hash_scheme");
+  CHECK(platform::matches_approved_hash("sha256:abc", doc()).error().code == platform::api_error::unknown_hash_scheme);
 }
 
 

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "platform/api_error.hpp"
 #include "platform/budget.hpp"
 #include "platform/builder_turn.hpp"
 #include "platform/usage.hpp"
@@ -125,7 +126,7 @@ TEST_CASE("limits and overrides round-trip their wire form; bad input names its 
                           R"({"appMonthly":{"usd":1e10}})"}) {
     auto r = budget_settings_from_json(bad);
     REQUIRE_FALSE(r);
-    CHECK(r.error().code == "invalid_body");
+    CHECK(r.error().code == platform::api_error::invalid_body);
   }
   auto named = budget_settings_from_json(R"({"builderTurn":{"usd":0}})");
   REQUIRE_FALSE(named);

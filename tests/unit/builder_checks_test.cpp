@@ -274,5 +274,5 @@ TEST_CASE("a workspace without its tools is reported, not run") {
   temp_dir d;
   auto r = run_build_checks(d.path.string());
   REQUIRE_FALSE(r);
-  CHECK(r.error().code == (find_node().empty() ? "node_unavailable" : "workspace_incomplete"));
+  CHECK(r.error().code == (find_node().empty() ? platform::api_error::node_unavailable : platform::api_error::workspace_incomplete));
 }

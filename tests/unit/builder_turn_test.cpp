@@ -178,7 +178,7 @@ TEST_CASE("a runtime refused for what it lacks: the run keeps the reason and its
   auto t = make_turn();
   platform::builder_turn_end how;
   how.failure = "Codex has no OpenAI API key on this worker. Enter one on Model providers, then send the message again.";
-  how.failure_code = "runtime_not_ready";
+  how.failure_code = platform::api_error::runtime_not_ready;
   auto s = ended(t, "", how);
   REQUIRE(has_type(s, "error"));
   auto r = t.record("[]", 0);
@@ -189,7 +189,7 @@ TEST_CASE("a runtime refused for what it lacks: the run keeps the reason and its
   auto other = make_turn();
   platform::builder_turn_end broke;
   broke.failure = "the worker went away";
-  broke.failure_code = "worker_unreachable";
+  broke.failure_code = platform::api_error::worker_unreachable;
   ended(other, "", broke);
   CHECK(other.record("[]", 0).stop_reason.empty());
   CHECK(other.record("[]", 0).stop_message.empty());
@@ -239,10 +239,10 @@ TEST_CASE("the worker's usage of the turn is taken from its result line") {
 }
 
 TEST_CASE("a missing or stale workspace is restored and the turn sent again; other refusals are not") {
-  CHECK(platform::needs_workspace_restore({"workspace_missing", ""}));
-  CHECK(platform::needs_workspace_restore({"workspace_stale", ""}));
-  CHECK_FALSE(platform::needs_workspace_restore({"worker_draining", ""}));
-  CHECK_FALSE(platform::needs_workspace_restore({"worker_unreachable", ""}));
+  CHECK(platform::needs_workspace_restore({platform::api_error::workspace_missing, ""}));
+  CHECK(platform::needs_workspace_restore({platform::api_error::workspace_stale, ""}));
+  CHECK_FALSE(platform::needs_workspace_restore({platform::api_error::worker_draining, ""}));
+  CHECK_FALSE(platform::needs_workspace_restore({platform::api_error::worker_unreachable, ""}));
 }
 
 }  // namespace builder_turn_test

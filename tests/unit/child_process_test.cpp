@@ -60,5 +60,5 @@ TEST_CASE("fd 3 input over a pipe's buffer is refused before anything starts") {
   s.fd3_input = std::string(70000, 'k');
   auto p = child_process::spawn(s);
   REQUIRE_FALSE(p);
-  CHECK(p.error().code == "spawn_failed");
+  CHECK(p.error().code == platform::api_error::spawn_failed);
 }

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include "platform/api_error.hpp"
 #include "platform/claude_login.hpp"
 
 namespace claude_login_test {
@@ -41,7 +42,7 @@ TEST_CASE("what is not a login") {
                                "{\"claudeAiOauth\":{\"accessToken\":\"t\"", R"({"claudeAiOauth":{"a":[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]}})"}) {
     auto l = parse_claude_login(bad);
     REQUIRE_FALSE(l);
-    CHECK(l.error().code == "invalid_login");
+    CHECK(l.error().code == platform::api_error::invalid_login);
   }
   // Fields of other types are absent, not errors.
   auto l = parse_claude_login(R"({"claudeAiOauth":{"accessToken":"t","refreshToken":1,"expiresAt":"x","scopes":"s"}})");
@@ -92,9 +93,9 @@ TEST_CASE("a reply that is not a token answer changes nothing") {
                                R"({"access_token":"a","expires_in":"60"})"}) {
     auto out = apply_claude_refresh(file, bad, 0);
     REQUIRE_FALSE(out);
-    CHECK(out.error().code == "refresh_failed");
+    CHECK(out.error().code == platform::api_error::refresh_failed);
   }
-  CHECK(apply_claude_refresh("{}", R"({"access_token":"a","expires_in":5})", 0).error().code == "invalid_login");
+  CHECK(apply_claude_refresh("{}", R"({"access_token":"a","expires_in":5})", 0).error().code == platform::api_error::invalid_login);
 }
 
 }  // namespace claude_login_test

@@ -3,6 +3,7 @@
 // rule with Europe/Paris's 2027 transitions, so the core is tested without a zone database.
 #include <doctest/doctest.h>
 
+#include "platform/api_error.hpp"
 #include "platform/cron_schedule.hpp"
 
 namespace cron_schedule_test {
@@ -51,7 +52,7 @@ TEST_CASE("cron: fields, ranges, steps, lists and names; bad expressions name th
     auto r = parse_cron(bad);
     CAPTURE(bad);
     REQUIRE_FALSE(r);
-    CHECK(r.error().code == "invalid_cron");
+    CHECK(r.error().code == platform::api_error::invalid_cron);
   }
   CHECK(parse_cron("60 * * * *").error().message == "the minute field has 60, outside 0-59");
   CHECK(parse_cron("0 8 * *").error().message.find("five fields") != std::string::npos);

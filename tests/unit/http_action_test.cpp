@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "platform/integration_error.hpp"
+#include "platform/api_error.hpp"
 #include "platform/http_action_result.hpp"
 #include "platform/http_hop.hpp"
 #include "platform/http_redirect.hpp"
@@ -50,7 +52,7 @@ TEST_CASE("the request bytes: the executor owns framing, Host and encoding") {
 TEST_CASE("header values that could end the line are refused, without echoing the value") {
   auto bad = write_http_request(hop("GET", "https://a.example/", {}, {{"X-Key", "secret\r\nX-Evil: 1"}}), "ua");
   REQUIRE(!bad);
-  CHECK(bad.error().code == "invalid_request");
+  CHECK(bad.error().code == platform::api_error::invalid_request);
   CHECK(bad.error().message.find("secret") == std::string::npos);
   CHECK(!write_http_request(hop("GET", "https://a.example/", {}, {{"Bad Name", "v"}}), "ua"));
   CHECK(!write_http_request(hop("GET", "https://a.example/", {}, {{"X", std::string("a\0b", 3)}}), "ua"));
@@ -92,28 +94,28 @@ TEST_CASE("redirects: a new origin drops every header that may carry a credentia
 
 TEST_CASE("redirects: never from https to http, and Location errors pass through") {
   auto h = hop("GET", "https://api.acme.example/");
-  CHECK(redirected(h, 301, "http://api.acme.example/").error().code == "insecure_redirect");
-  CHECK(redirected(h, 301, "ftp://api.acme.example/").error().code == "scheme_not_allowed");
-  CHECK(redirected(h, 301, "https://[::1%25lo]/").error().code == "invalid_host");
+  CHECK(redirected(h, 301, "http://api.acme.example/").error().code == platform::api_error::insecure_redirect);
+  CHECK(redirected(h, 301, "ftp://api.acme.example/").error().code == platform::api_error::scheme_not_allowed);
+  CHECK(redirected(h, 301, "https://[::1%25lo]/").error().code == platform::api_error::invalid_host);
   CHECK(redirected(hop("GET", "http://a.example/"), 301, "https://a.example/"));
 }
 
 TEST_CASE("failures carry the design notes' category and code") {
-  auto r = http_action_failed(http_action_failure::address_not_allowed, "refused");
+  auto r = http_action_failed(integration_error::address_not_allowed, "refused");
   auto j = json::parse(r.to_json());
   CHECK(j["success"] == false);
   CHECK(j["errorCategory"] == "guard");
   CHECK(j["errorCode"] == "ADDRESS_NOT_ALLOWED");
   CHECK(j["retryable"] == false);
   CHECK(j["canRequestBuilderRepair"] == false);
-  CHECK(category_of(http_action_failure::timeout) == error_category::timeout);
-  CHECK(http_action_failed(http_action_failure::timeout, "t").retryable == true);
-  CHECK(error_code(http_action_failure::response_too_large) == "RESPONSE_TOO_LARGE");
-  CHECK(error_code(http_action_failure::too_many_redirects) == "TOO_MANY_REDIRECTS");
-  CHECK(category_of(http_action_failure::tls_failed) == error_category::network);
-  CHECK(http_action_failed(http_action_failure::invalid_url, "x").can_request_builder_repair == true);
-  CHECK(failure_of_url_error("invalid_host") == http_action_failure::host_not_allowed);
-  CHECK(failure_of_url_error("insecure_redirect") == http_action_failure::scheme_not_allowed);
+  CHECK(category_of(integration_error::timeout) == error_category::timeout);
+  CHECK(http_action_failed(integration_error::timeout, "t").retryable == true);
+  CHECK(code_of(integration_error::response_too_large) == "RESPONSE_TOO_LARGE");
+  CHECK(code_of(integration_error::too_many_redirects) == "TOO_MANY_REDIRECTS");
+  CHECK(category_of(integration_error::tls_failed) == error_category::network);
+  CHECK(http_action_failed(integration_error::invalid_url, "x").can_request_builder_repair == true);
+  CHECK(failure_of_url_error(api_error::invalid_host) == integration_error::host_not_allowed);
+  CHECK(failure_of_url_error(api_error::insecure_redirect) == integration_error::scheme_not_allowed);
 }
 
 TEST_CASE("a 2xx answer is the data: JSON as JSON, anything else as a string") {
@@ -129,7 +131,7 @@ TEST_CASE("a 2xx answer is the data: JSON as JSON, anything else as a string") {
   CHECK(problem["data"] == "{not json");
   CHECK(!json::parse(http_action_result(response(204, ""), "o", {}).to_json()).contains("data"));
   auto gz = http_action_result(response(200, "\x1f\x8b", {{"Content-Encoding", "gzip"}}), "o", {});
-  CHECK(gz.error_code == "INVALID_PROVIDER_RESPONSE");
+  CHECK(gz.error_code == platform::integration_error::invalid_provider_response);
 }
 
 TEST_CASE("4xx and 5xx are PROVIDER_HTTP_ERROR with a redacted, bounded body and no secret echo") {
@@ -154,11 +156,11 @@ TEST_CASE("4xx and 5xx are PROVIDER_HTTP_ERROR with a redacted, bounded body and
   CHECK(unauthorized.retryable == false);
   CHECK(unauthorized.resolution->find("integration settings") != std::string::npos);
   CHECK(unauthorized.category == platform::error_category::credentials);
-  CHECK(unauthorized.error_code == "PROVIDER_UNAUTHORIZED");
+  CHECK(unauthorized.error_code == platform::integration_error::provider_unauthorized);
   CHECK(unauthorized.can_request_builder_repair == false);
   auto forbidden = http_action_result(response(403, ""), "o", {});
   CHECK(forbidden.category == platform::error_category::permission);
-  CHECK(forbidden.error_code == "PROVIDER_FORBIDDEN");
+  CHECK(forbidden.error_code == platform::integration_error::provider_forbidden);
 }
 
 TEST_CASE("secret values are scrubbed from 2xx data too, also in their JSON-escaped form") {

@@ -7,6 +7,7 @@
 
 #include <memory>
 
+#include "platform/api_error.hpp"
 #include "platform/identity_token.hpp"
 
 namespace identity_token_test {
@@ -65,7 +66,7 @@ TEST_CASE("refused: expiry, issuer, audience, signature, algorithm, shape") {
   CHECK_FALSE(verify_identity_token(platform::sign_identity_token_hs256(claims(2000), k.hs256_secret), rs_only, 1000));
   auto e = verify_identity_token(platform::sign_identity_token_hs256(claims(2000), "wrong"), k, 1000);
   REQUIRE_FALSE(e);
-  CHECK(e.error().code == "invalid_token");
+  CHECK(e.error().code == platform::api_error::invalid_token);
   CHECK(e.error().message.find("signature") != std::string::npos);
 }
 

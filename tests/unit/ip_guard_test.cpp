@@ -18,7 +18,7 @@ namespace {
 // URL error code or the address class.
 std::string refusal(const std::string& text, const address_allow_list& allow = {}) {
   auto u = parse_url(text);
-  if (!u) return u.error().code;
+  if (!u) return std::string(platform::code_name(u.error()));
   auto a = u->address();
   REQUIRE_MESSAGE(a.has_value(), text);  // the matrix only holds IP literals
   auto refused = refused_address(*a, u->port, u->host, allow);

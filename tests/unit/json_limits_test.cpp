@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "platform/api_error.hpp"
 #include "platform/json_limits.hpp"
 
 namespace json_limits_test {
@@ -45,11 +46,11 @@ TEST_CASE("limits: at the limit passes, one past is too_deep; longer than max_by
   CHECK(check_json_limits(nested(64), l).value() == 64);
   auto deep = check_json_limits(nested(65), l);
   REQUIRE_FALSE(deep.has_value());
-  CHECK(deep.error().code == "too_deep");
+  CHECK(deep.error().code == platform::api_error::too_deep);
   CHECK(deep.error().message.find("64") != std::string::npos);
   auto large = check_json_limits(std::string(1001, ' '), l);
   REQUIRE_FALSE(large.has_value());
-  CHECK(large.error().code == "too_large");
+  CHECK(large.error().code == platform::api_error::too_large);
   CHECK(check_json_limits(std::string(1000, ' '), l).has_value());
   CHECK(within_json_limits(nested(64), l));
   CHECK_FALSE(within_json_limits(nested(65), l));
@@ -84,7 +85,7 @@ TEST_CASE("a 100,000-level body (the issue's attack) is refused at once, without
   auto r = check_json_limits(attack, {.max_depth = body_max_depth, .max_bytes = 8u << 20});
   auto took = std::chrono::steady_clock::now() - began;
   REQUIRE_FALSE(r.has_value());
-  CHECK(r.error().code == "too_deep");
+  CHECK(r.error().code == platform::api_error::too_deep);
   CHECK(took < std::chrono::milliseconds(100));
   // Objects, mixed and unterminated nests the same way; the whole text can be scanned when the
   // limit allows it, in constant stack.

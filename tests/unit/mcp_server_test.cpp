@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "platform/api_error.hpp"
 #include "platform/mcp_server.hpp"
 
 namespace mcp_server_test {
@@ -145,17 +146,17 @@ TEST_CASE("grants: validation on add") {
   SUBCASE("short or header-unsafe token") {
     auto t = builder_grant();
     t.token = "short";
-    CHECK(g.add(t).error().code == "invalid_token");
+    CHECK(g.add(t).error().code == platform::api_error::invalid_token);
     t.token = std::string(40, 'x') + " y";
-    CHECK(g.add(t).error().code == "invalid_token");
+    CHECK(g.add(t).error().code == platform::api_error::invalid_token);
     t.token = std::string(40, 'x') + "\n";
-    CHECK(g.add(t).error().code == "invalid_token");
+    CHECK(g.add(t).error().code == platform::api_error::invalid_token);
   }
   SUBCASE("duplicate token") {
     REQUIRE(g.add(builder_grant()));
     auto e = g.add(builder_grant());
     REQUIRE_FALSE(e);
-    CHECK(e.error().code == "duplicate_token");
+    CHECK(e.error().code == platform::api_error::duplicate_token);
     CHECK(e.error().message.find(token_a) == std::string::npos);
   }
   SUBCASE("tool names must be canonical") {
@@ -165,26 +166,26 @@ TEST_CASE("grants: validation on add") {
       t.tools[0].name = bad;
       auto e = g.add(t);
       REQUIRE_FALSE(e);
-      CHECK(e.error().code == "invalid_tool_name");
+      CHECK(e.error().code == platform::api_error::invalid_tool_name);
     }
   }
   SUBCASE("duplicate tool") {
     auto t = builder_grant();
     t.tools.push_back(t.tools[0]);
-    CHECK(g.add(t).error().code == "duplicate_tool");
+    CHECK(g.add(t).error().code == platform::api_error::duplicate_tool);
   }
   SUBCASE("input schema must be an object schema") {
     for (const std::string& bad : std::vector<std::string>{"", "{", "[]", R"({"type":"string"})", R"({"properties":{}})",
                             std::string(200, '[') + std::string(200, ']')}) {
       auto t = builder_grant();
       t.tools[0].input_schema_json = bad;
-      CHECK(g.add(t).error().code == "invalid_input_schema");
+      CHECK(g.add(t).error().code == platform::api_error::invalid_input_schema);
     }
   }
   SUBCASE("annotations must be an object") {
     auto t = builder_grant();
     t.tools[0].annotations_json = "true";
-    CHECK(g.add(t).error().code == "invalid_annotations");
+    CHECK(g.add(t).error().code == platform::api_error::invalid_annotations);
   }
   CHECK(g.size() <= 1);
 }

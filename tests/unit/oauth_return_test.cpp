@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "platform/api_error.hpp"
 #include "platform/oauth_return.hpp"
 
 namespace oauth_return_test {
@@ -66,10 +67,10 @@ TEST_CASE("the provider's answer at the callback") {
   CHECK(check_provider_answer("", "abc"));
   auto denied = check_provider_answer("access_denied", "");
   REQUIRE_FALSE(denied);
-  CHECK(denied.error().code == "oauth_denied");
+  CHECK(denied.error().code == platform::api_error::oauth_denied);
   auto scope = check_provider_answer("invalid_scope", "");
   REQUIRE_FALSE(scope);
-  CHECK(scope.error().code == "oauth_provider_error");
+  CHECK(scope.error().code == platform::api_error::oauth_provider_error);
   CHECK(scope.error().message == "the provider answered invalid_scope");
   // Text the provider made up is not repeated.
   auto odd = check_provider_answer("<b>call us</b>", "abc");
@@ -77,7 +78,7 @@ TEST_CASE("the provider's answer at the callback") {
   CHECK(odd.error().message == "the provider answered an error");
   auto none = check_provider_answer("", "");
   REQUIRE_FALSE(none);
-  CHECK(none.error().code == "oauth_provider_error");
+  CHECK(none.error().code == platform::api_error::oauth_provider_error);
 }
 
 TEST_CASE("the page a browser is sent back to") {

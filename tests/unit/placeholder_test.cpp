@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "platform/api_error.hpp"
 #include "platform/agents_config.hpp"
 #include "platform/placeholder.hpp"
 
@@ -52,20 +53,20 @@ TEST_CASE("input and secret placeholders between literals") {
 TEST_CASE("spaces inside the braces are allowed around the path only") {
   CHECK(shape("{{ a.b }}") == strings{"in:a.b"});
   CHECK(shape("{{   secrets.K}}") == strings{"secret:K"});
-  CHECK(parse_error("{{a .b}}").code == "placeholder_invalid_path");
-  CHECK(parse_error("{{\ta}}").code == "placeholder_invalid_path");
+  CHECK(parse_error("{{a .b}}").code == platform::api_error::placeholder_invalid_path);
+  CHECK(parse_error("{{\ta}}").code == platform::api_error::placeholder_invalid_path);
 }
 
 TEST_CASE("names allow letters, digits, underscore and hyphen, not leading digit or hyphen") {
   CHECK(shape("{{_x-1.y_2-}}") == strings{"in:_x-1.y_2-"});
   CHECK(shape("{{secrets.my-key_2}}") == strings{"secret:my-key_2"});
-  CHECK(parse_error("{{1a}}").code == "placeholder_invalid_path");
-  CHECK(parse_error("{{-a}}").code == "placeholder_invalid_path");
-  CHECK(parse_error("{{a.}}").code == "placeholder_invalid_path");
-  CHECK(parse_error("{{.a}}").code == "placeholder_invalid_path");
-  CHECK(parse_error("{{a..b}}").code == "placeholder_invalid_path");
-  CHECK(parse_error("{{a/b}}").code == "placeholder_invalid_path");
-  CHECK(parse_error("{{caf\xC3\xA9}}").code == "placeholder_invalid_path");
+  CHECK(parse_error("{{1a}}").code == platform::api_error::placeholder_invalid_path);
+  CHECK(parse_error("{{-a}}").code == platform::api_error::placeholder_invalid_path);
+  CHECK(parse_error("{{a.}}").code == platform::api_error::placeholder_invalid_path);
+  CHECK(parse_error("{{.a}}").code == platform::api_error::placeholder_invalid_path);
+  CHECK(parse_error("{{a..b}}").code == platform::api_error::placeholder_invalid_path);
+  CHECK(parse_error("{{a/b}}").code == platform::api_error::placeholder_invalid_path);
+  CHECK(parse_error("{{caf\xC3\xA9}}").code == platform::api_error::placeholder_invalid_path);
 }
 
 TEST_CASE("placeholder steps, offset and length") {
@@ -86,9 +87,9 @@ TEST_CASE("placeholder steps, offset and length") {
 }
 
 TEST_CASE("secrets needs exactly one name after it") {
-  CHECK(parse_error("{{secrets}}").code == "placeholder_invalid_path");
+  CHECK(parse_error("{{secrets}}").code == platform::api_error::placeholder_invalid_path);
   auto e = parse_error("x{{secrets.a.b}}");
-  CHECK(e.code == "placeholder_invalid_path");
+  CHECK(e.code == platform::api_error::placeholder_invalid_path);
   CHECK(e.message.find("at byte 1") != std::string::npos);
   CHECK(e.message.find("secrets.NAME") != std::string::npos);
   // Only the exact lower-case root names a secret.
@@ -98,18 +99,18 @@ TEST_CASE("secrets needs exactly one name after it") {
 
 TEST_CASE("errors carry the code and the byte offset of the opening braces") {
   auto unclosed = parse_error("abc{{name");
-  CHECK(unclosed.code == "placeholder_unclosed");
+  CHECK(unclosed.code == platform::api_error::placeholder_unclosed);
   CHECK(unclosed.message.find("at byte 3") != std::string::npos);
-  CHECK(parse_error("{{a}").code == "placeholder_unclosed");
-  CHECK(parse_error("{{a}} then {{").code == "placeholder_unclosed");
+  CHECK(parse_error("{{a}").code == platform::api_error::placeholder_unclosed);
+  CHECK(parse_error("{{a}} then {{").code == platform::api_error::placeholder_unclosed);
 
   auto empty = parse_error("0123456{{ }}");
-  CHECK(empty.code == "placeholder_empty");
+  CHECK(empty.code == platform::api_error::placeholder_empty);
   CHECK(empty.message.find("at byte 7") != std::string::npos);
-  CHECK(parse_error("{{}}").code == "placeholder_empty");
+  CHECK(parse_error("{{}}").code == platform::api_error::placeholder_empty);
 
   auto bad = parse_error("\xE2\x82\xAC {{a b}}");  // offsets count bytes, not characters
-  CHECK(bad.code == "placeholder_invalid_path");
+  CHECK(bad.code == platform::api_error::placeholder_invalid_path);
   CHECK(bad.message.find("at byte 4") != std::string::npos);
 }
 
@@ -129,10 +130,10 @@ TEST_CASE("single braces and lone closing braces are literal") {
 
 TEST_CASE("triple braces are an error, not a guess") {
   auto e = parse_error("{{{x}}}");
-  CHECK(e.code == "placeholder_invalid_path");
+  CHECK(e.code == platform::api_error::placeholder_invalid_path);
   CHECK(e.message.find("at byte 0") != std::string::npos);
   CHECK(e.message.find("triple") != std::string::npos);
-  CHECK(parse_error("a{{{x}}").code == "placeholder_invalid_path");
+  CHECK(parse_error("a{{{x}}").code == platform::api_error::placeholder_invalid_path);
 }
 
 TEST_CASE("unicode around placeholders is kept byte for byte") {
@@ -198,20 +199,20 @@ TEST_CASE("endpoint usage errors name the site") {
   ep.headers = {{"X-Api-Key", "{{secrets.}}"}};
   auto usage = platform::endpoint_placeholder_usage(ep);
   REQUIRE_FALSE(usage);
-  CHECK(usage.error().code == "placeholder_invalid_path");
+  CHECK(usage.error().code == platform::api_error::placeholder_invalid_path);
   CHECK(usage.error().message.rfind(R"(endpoint.headers["X-Api-Key"]: )", 0) == 0);
 
   ep.headers.clear();
   ep.body_json = R"({"items":[{"q":"{{"}]})";
   usage = platform::endpoint_placeholder_usage(ep);
   REQUIRE_FALSE(usage);
-  CHECK(usage.error().code == "placeholder_unclosed");
+  CHECK(usage.error().code == platform::api_error::placeholder_unclosed);
   CHECK(usage.error().message.rfind("endpoint.body.items[0].q: ", 0) == 0);
 
   ep.body_json = "{not json";
   usage = platform::endpoint_placeholder_usage(ep);
   REQUIRE_FALSE(usage);
-  CHECK(usage.error().code == "invalid_body_json");
+  CHECK(usage.error().code == platform::api_error::invalid_body_json);
 }
 
 TEST_CASE("endpoint template sites list every value with its path") {
@@ -234,7 +235,7 @@ TEST_CASE("very deep bodies are refused instead of recursing without bound") {
   ep.body_json = std::string(10000, '[') + std::string(10000, ']');
   auto sites = platform::endpoint_template_sites(ep);
   REQUIRE_FALSE(sites);
-  CHECK(sites.error().code == "invalid_body_json");
+  CHECK(sites.error().code == platform::api_error::invalid_body_json);
 }
 
 }  // namespace placeholder_test

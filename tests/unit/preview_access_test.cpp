@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include "platform/api_error.hpp"
 #include "platform/preview_access.hpp"
 
 namespace preview_access_test {
@@ -19,13 +20,13 @@ TEST_CASE("preview token: verifies for its app and digest until it expires") {
   CHECK(g->expires_at == 10'000);
   auto late = verify_preview_token(key, t, "app_1", 10'000);
   REQUIRE_FALSE(late);
-  CHECK(late.error().code == "preview_token_expired");
+  CHECK(late.error().code == platform::api_error::preview_token_expired);
 }
 
 TEST_CASE("preview token: another app, another key, or any edited part is refused") {
   std::string t = preview_token(key, {"app_1", digest, 10'000});
-  CHECK(verify_preview_token(key, t, "app_2", 1).error().code == "invalid_preview_token");
-  CHECK(verify_preview_token("another-key-another-key-another!!", t, "app_1", 1).error().code == "invalid_preview_token");
+  CHECK(verify_preview_token(key, t, "app_2", 1).error().code == platform::api_error::invalid_preview_token);
+  CHECK(verify_preview_token("another-key-another-key-another!!", t, "app_1", 1).error().code == platform::api_error::invalid_preview_token);
   std::string longer = "99999" + t.substr(t.find('.'));                      // a later expiry
   std::string other_digest = preview_token(key, {"app_1", "sha256:" + std::string(64, 'b'), 10'000});
   std::string swapped = t.substr(0, t.find('.') + 1) + other_digest.substr(other_digest.find('.') + 1, 64) + t.substr(t.rfind('.'));

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "platform/api_error.hpp"
 #include "platform/replay_buffer.hpp"
 
 namespace replay_buffer_test {
@@ -75,7 +76,7 @@ TEST_CASE("complete is idempotent and appending after it fails") {
   CHECK(b.is_complete());
   auto r = b.append(ev(1));
   REQUIRE_FALSE(r.has_value());
-  CHECK(r.error().code == "replay_complete");
+  CHECK(r.error().code == platform::api_error::replay_complete);
   CHECK(b.next_seq() == 1);
 }
 
@@ -131,21 +132,21 @@ TEST_CASE("a follower that keeps up never loses an event under the limits") {
 TEST_CASE("memory store: create, append, read, complete, remove") {
   platform::memory_replay_store store;
   CHECK(store.create("s1").has_value());
-  CHECK(store.create("s1").error().code == "replay_exists");
+  CHECK(store.create("s1").error().code == platform::api_error::replay_exists);
   CHECK(store.append("s1", ev(0)).value() == 0);
   CHECK(store.append("s1", ev(1)).value() == 1);
-  CHECK(store.append("nope", ev(0)).error().code == "replay_not_found");
+  CHECK(store.append("nope", ev(0)).error().code == platform::api_error::replay_not_found);
   auto r = store.read_from("s1", 1);
   REQUIRE(r.has_value());
   CHECK(seqs(*r) == S{1});
-  CHECK(store.read_from("nope", 0).error().code == "replay_not_found");
+  CHECK(store.read_from("nope", 0).error().code == platform::api_error::replay_not_found);
   CHECK(store.complete("s1").has_value());
   CHECK(store.info("s1")->complete);
-  CHECK(store.append("s1", ev(2)).error().code == "replay_complete");
-  CHECK(store.complete("nope").error().code == "replay_not_found");
+  CHECK(store.append("s1", ev(2)).error().code == platform::api_error::replay_complete);
+  CHECK(store.complete("nope").error().code == platform::api_error::replay_not_found);
   CHECK(store.remove("s1").has_value());
   CHECK(store.remove("s1").has_value());
-  CHECK(store.info("s1").error().code == "replay_not_found");
+  CHECK(store.info("s1").error().code == platform::api_error::replay_not_found);
 }
 
 TEST_CASE("memory store: limits apply per stream") {
@@ -167,14 +168,14 @@ TEST_CASE("memory store: when full, the stream completed longest ago is evicted;
   platform::memory_replay_store store(o);
   (void)store.create("a");
   (void)store.create("b");
-  CHECK(store.create("c").error().code == "replay_store_full");
+  CHECK(store.create("c").error().code == platform::api_error::replay_store_full);
   (void)store.complete("b");
   (void)store.complete("a");
   CHECK(store.create("c").has_value());  // b completed first
-  CHECK(store.info("b").error().code == "replay_not_found");
+  CHECK(store.info("b").error().code == platform::api_error::replay_not_found);
   CHECK(store.info("a").has_value());
   CHECK(store.create("d").has_value());  // then a
-  CHECK(store.info("a").error().code == "replay_not_found");
+  CHECK(store.info("a").error().code == platform::api_error::replay_not_found);
   CHECK(store.size() == 2);
 }
 
@@ -190,7 +191,7 @@ TEST_CASE("memory store: completed streams expire completed_ttl after the first 
   CHECK(store.tick(1109) == 0);
   CHECK(store.info("done").has_value());
   CHECK(store.tick(1110) == 1);
-  CHECK(store.info("done").error().code == "replay_not_found");
+  CHECK(store.info("done").error().code == platform::api_error::replay_not_found);
   CHECK(store.tick(1000000) == 0);
   CHECK(store.info("live").has_value());  // live streams never expire
 }

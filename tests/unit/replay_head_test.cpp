@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "platform/api_error.hpp"
 #include "platform/replay_buffer.hpp"
 #include "platform/replay_head.hpp"
 #include "platform/ui_message.hpp"
@@ -165,11 +166,11 @@ TEST_CASE("a buffer that dropped its start, read from the beginning through its 
   platform::replay_head huge{1, std::string(limits.max_head_bytes + 1, 'x')};
   auto refused = store.put_head("s", huge);
   REQUIRE_FALSE(refused);
-  CHECK(refused.error().code == "replay_head_too_large");
+  CHECK(refused.error().code == platform::api_error::replay_head_too_large);
   auto none = store.get_head("s");
   REQUIRE(none);
   CHECK_FALSE(*none);
-  CHECK(store.get_head("missing").error().code == "replay_not_found");
+  CHECK(store.get_head("missing").error().code == platform::api_error::replay_not_found);
 }
 
 }  // namespace replay_head_test

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "platform/api_error.hpp"
 #include "platform/opencode_catalog.hpp"
 #include "platform/runtime_registry.hpp"
 #include "platform/runtime_registry_json.hpp"
@@ -27,7 +28,7 @@ std::string read_data(const std::string& name) {
 normalized_settings normalize_ok(const runtime_registry& r, const std::string& runtime,
                                  std::optional<std::string> model, const params_t& params = {}) {
   auto s = normalize_runtime_settings(r, runtime, std::move(model), params);
-  REQUIRE_MESSAGE(s.has_value(), (s ? std::string() : s.error().code + ": " + s.error().message));
+  REQUIRE_MESSAGE(s.has_value(), (s ? std::string() : std::string(platform::code_name(s.error())) + ": " + s.error().message));
   return *s;
 }
 
@@ -207,44 +208,44 @@ TEST_CASE("thinking enabled is sent as a fixed thinking budget") {
 TEST_CASE("validation errors name the problem and list what is allowed") {
   auto r = builtin_runtime_registry();
   auto e = normalize_err(r, "runtime-x", std::nullopt);
-  CHECK(e.code == "unknown_runtime");
+  CHECK(e.code == platform::api_error::unknown_runtime);
   CHECK(e.message == "unknown runtime 'runtime-x'; runtimes: runtime-a, runtime-b, runtime-c");
 
   e = normalize_err(r, "runtime-a", "claude-opus-9");
-  CHECK(e.code == "unknown_model");
+  CHECK(e.code == platform::api_error::unknown_model);
   CHECK(e.message.find("unknown model 'claude-opus-9' for runtime-a; models: claude-opus-5-5 (default, opus)") == 0);
   CHECK(e.message.find("claude-sonnet-4-5-20250929 (claude-sonnet-4-5)") != std::string::npos);
 
   e = normalize_err(r, "runtime-a", std::nullopt, {{"temperature", "1"}});
-  CHECK(e.code == "unknown_param");
+  CHECK(e.code == platform::api_error::unknown_param);
   CHECK(e.message == "unknown param 'temperature' for runtime-a; params: effort, thinking");
 
   e = normalize_err(r, "runtime-a", std::nullopt, {{"effort", "extreme"}});
-  CHECK(e.code == "invalid_param_value");
+  CHECK(e.code == platform::api_error::invalid_param_value);
   CHECK(e.message == "invalid value 'extreme' for effort; allowed on claude-opus-5-5: low, medium, high, xhigh, max");
 
   e = normalize_err(r, "runtime-a", "claude-haiku-5-5", {{"thinking", ""}});
-  CHECK(e.code == "invalid_param_value");
+  CHECK(e.code == platform::api_error::invalid_param_value);
   CHECK(e.message == "invalid value '' for thinking; allowed on claude-haiku-5-5: disabled");
 
   e = normalize_err(r, "runtime-b", std::nullopt, {{"sandboxMode", "workspaceWrite"}});
-  CHECK(e.code == "invalid_param_value");
+  CHECK(e.code == platform::api_error::invalid_param_value);
   CHECK(e.message == "invalid value 'workspaceWrite' for sandboxMode; allowed on gpt-5.5: read-only, "
                      "workspace-write");
 
   // Not an app creator's to choose: no inner sandbox at all (docs/security.md).
   e = normalize_err(r, "runtime-b", std::nullopt, {{"sandboxMode", "danger-full-access"}});
-  CHECK(e.code == "invalid_param_value");
+  CHECK(e.code == platform::api_error::invalid_param_value);
 
   e = normalize_err(r, "runtime-b", std::nullopt, {{"effort", "high"}});  // runtime-a's name
-  CHECK(e.code == "unknown_param");
+  CHECK(e.code == platform::api_error::unknown_param);
   CHECK(e.message == "unknown param 'effort' for runtime-b; params: reasoningEffort, sandboxMode");
 
   e = normalize_err(r, "runtime-c", std::nullopt);
-  CHECK(e.code == "unknown_model");
+  CHECK(e.code == platform::api_error::unknown_model);
   CHECK(e.message == "runtime-c has no models: feed the output of `opencode models --verbose`");
   e = normalize_err(r, "runtime-c", "mock/mock-model");
-  CHECK(e.code == "unknown_model");
+  CHECK(e.code == platform::api_error::unknown_model);
   CHECK(e.message.find("(feed the output of `opencode models --verbose`)") != std::string::npos);
 }
 
@@ -273,8 +274,8 @@ TEST_CASE("runtime-b: efforts a model lacks are clamped like codex does") {
   CHECK(s.downgrades[0].reason == "reasoningEffort ultra and max are not available on gpt-5.5 (available: low, medium, high, xhigh)");
   auto mini = normalize_ok(r, "runtime-b", "gpt-5.4-mini", {{"reasoningEffort", "xhigh"}});
   CHECK(mini.runtime_params.at("reasoningEffort") == "high");
-  CHECK(normalize_err(r, "runtime-b", "gpt-4o").code == "unknown_model");
-  CHECK(normalize_err(r, "runtime-b", std::nullopt, {{"reasoningEffort", "minimal"}}).code == "invalid_param_value");
+  CHECK(normalize_err(r, "runtime-b", "gpt-4o").code == platform::api_error::unknown_model);
+  CHECK(normalize_err(r, "runtime-b", std::nullopt, {{"reasoningEffort", "minimal"}}).code == platform::api_error::invalid_param_value);
 }
 
 TEST_CASE("runtime-c: models from the catalog, variant auto omits the flag") {
@@ -293,9 +294,9 @@ TEST_CASE("runtime-c: models from the catalog, variant auto omits the flag") {
   CHECK(high.args == strings{"run", "--format", "json", "--thinking", "--model", "mock/mock-model", "--variant", "high"});
 
   auto e = normalize_err(r, "runtime-c", "mock/mock-model", {{"variant", "max"}});
-  CHECK(e.code == "invalid_param_value");
+  CHECK(e.code == platform::api_error::invalid_param_value);
   CHECK(e.message == "invalid value 'max' for variant; allowed on mock/mock-model: low, medium, high, auto");
-  CHECK(normalize_err(r, "runtime-c", "mock/other").code == "unknown_model");
+  CHECK(normalize_err(r, "runtime-c", "mock/other").code == platform::api_error::unknown_model);
 }
 
 TEST_CASE("runtime-c: a variant of another model is not available on this one") {
@@ -305,11 +306,11 @@ TEST_CASE("runtime-c: a variant of another model is not available on this one") 
   REQUIRE(r.set_models("runtime-c", runtime_c_models(*catalog), "mock/mock-model").has_value());
   CHECK(r.find("runtime-c")->default_model == "mock/mock-model");
   auto e = normalize_err(r, "runtime-c", "mock/mock-model", {{"variant", "max"}});
-  CHECK(e.code == "unsupported_param_value");
+  CHECK(e.code == platform::api_error::unsupported_param_value);
   CHECK(e.message == "variant 'max' is not available on mock/mock-model; allowed: low, medium, high, auto");
   CHECK(normalize_ok(r, "runtime-c", "anthropic/claude-fable-5", {{"variant", "max"}}).args.back() == "max");
   CHECK(!r.set_models("runtime-c", {}, "mock/nope").has_value());
-  CHECK(r.set_models("runtime-z", {}).error().code == "unknown_runtime");
+  CHECK(r.set_models("runtime-z", {}).error().code == platform::api_error::unknown_runtime);
 }
 
 TEST_CASE("opencode models --verbose: the mock provider's one model") {
@@ -351,7 +352,7 @@ TEST_CASE("opencode models without --verbose: ids only, nothing offered") {
 TEST_CASE("opencode models for an unknown provider is an error") {
   auto c = parse_opencode_models(read_data("opencode-models-unknown-provider.txt"));
   REQUIRE_FALSE(c.has_value());
-  CHECK(c.error().code == "opencode_models_error");
+  CHECK(c.error().code == platform::api_error::opencode_models_error);
   CHECK(c.error().message == "Provider not found: nosuch");
   // Other CLI output is not a model listing.
   auto providers = parse_opencode_models(read_data("opencode-providers-list.txt"));
@@ -456,7 +457,7 @@ TEST_CASE("normalized settings JSON") {
   CHECK(j["downgrades"][0]["to"] == "high");
   CHECK(j["args"].size() == 10);
   CHECK(j["protocolParams"] == nlohmann::json::object());
-  CHECK(error_to_json({"unknown_model", "say \"x\""}) == R"({"error":{"code":"unknown_model","message":"say \"x\""}})");
+  CHECK(error_to_json({platform::api_error::unknown_model, "say \"x\""}) == R"({"error":{"code":"unknown_model","message":"say \"x\""}})");
 }
 
 }  // namespace runtime_registry_test

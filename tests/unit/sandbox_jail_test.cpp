@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "platform/api_error.hpp"
 #include "platform/sandbox_jail.hpp"
 
 namespace sandbox_jail_test {
@@ -87,7 +88,7 @@ TEST_CASE("sandbox_jail: a read-only tree that holds a workspace, home or the do
     r.read_only.push_back(ro);
     auto j = jail_for(r);
     REQUIRE_FALSE(j);
-    CHECK(j.error().code == "sandbox_invalid");
+    CHECK(j.error().code == platform::api_error::sandbox_invalid);
   }
   auto r = turn();
   r.read_only.push_back("/");

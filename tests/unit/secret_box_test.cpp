@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "platform/api_error.hpp"
 #include "platform/secret_box.hpp"
 
 namespace secret_box_test {
@@ -39,8 +40,8 @@ TEST_CASE("every seal uses a fresh nonce") {
 TEST_CASE("a wrong key, other associated data or changed bytes do not open") {
   auto k = key_of('c');
   auto sealed = seal_secret(k, "value", "app-A").value();
-  CHECK(open_secret(key_of('d'), sealed, "app-A").error().code == "secret_unreadable");
-  CHECK(open_secret(k, sealed, "app-B").error().code == "secret_unreadable");
+  CHECK(open_secret(key_of('d'), sealed, "app-A").error().code == platform::api_error::secret_unreadable);
+  CHECK(open_secret(k, sealed, "app-B").error().code == platform::api_error::secret_unreadable);
   std::string tampered = sealed;
   tampered[tampered.size() / 2] = tampered[tampered.size() / 2] == 'A' ? 'B' : 'A';
   CHECK_FALSE(open_secret(k, tampered, "app-A"));
@@ -58,7 +59,7 @@ TEST_CASE("keys are 32 bytes as hex or base64") {
   REQUIRE(b64);
   CHECK(b64->bytes[31] == 31);
   CHECK(parse_secrets_key("AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8").has_value());  // unpadded
-  CHECK(parse_secrets_key("short").error().code == "invalid_secrets_key");
+  CHECK(parse_secrets_key("short").error().code == platform::api_error::invalid_secrets_key);
   CHECK_FALSE(parse_secrets_key(std::string(64, 'g')));
   CHECK_FALSE(parse_secrets_key("AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHg=="));  // 31 bytes
   auto g1 = generate_secrets_key().value(), g2 = generate_secrets_key().value();

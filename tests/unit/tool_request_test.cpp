@@ -6,12 +6,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "platform/integration_error.hpp"
 #include "platform/integration_tool_result.hpp"
 #include "platform/tool_request.hpp"
 
 namespace tool_request_test {
 
 using platform::build_tool_request;
+using platform::integration_error;
 using platform::error_category;
 using platform::integration_tool_result;
 using platform::tool;
@@ -83,7 +85,7 @@ void check_failure(const integration_tool_result& f, error_category c, std::stri
   CHECK_FALSE(f.success);
   CHECK_FALSE(f.mock);
   CHECK(f.category == c);
-  CHECK(f.error_code == std::string(code));
+  CHECK((f.error_code ? code_of(*f.error_code) : std::string_view()) == code);
   CHECK(f.retryable == false);
   CHECK(f.can_request_builder_repair == (c == error_category::input || c == error_category::spec));
   CHECK(f.error.has_value());
@@ -190,7 +192,7 @@ TEST_CASE("over-long urls fail with category limit") {
   std::string big(platform::max_request_url_bytes, 'a');
   auto f = failure(t, json{{"q", big}}.dump());
   CHECK(f.category == error_category::limit);
-  CHECK(f.error_code == "URL_TOO_LONG");
+  CHECK(f.error_code == platform::integration_error::url_too_long);
   CHECK(f.can_request_builder_repair == false);
 }
 
@@ -423,7 +425,7 @@ TEST_CASE("a canary secret never appears in any failure") {
     std::string text = r.error().to_json();
     INFO(text);
     CHECK(text.find("CANARY") == std::string::npos);
-    codes.push_back(r.error().error_code.value_or(""));
+    codes.push_back(r.error().error_code ? std::string(code_of(*r.error().error_code)) : "");
   }
   // Every failure path that runs after secrets are known is covered.
   CHECK(codes == std::vector<std::string>{"INVALID_INPUT", "INVALID_INPUT", "INVALID_SECRET",
@@ -475,7 +477,7 @@ TEST_CASE("spec problems of the tool itself are repairable spec failures") {
 // ---- result shapes ----
 
 TEST_CASE("integration tool result failure JSON has the spec's field names") {
-  auto f = integration_tool_result::failure(error_category::input, "MISSING_INPUT", "Missing a.",
+  auto f = integration_tool_result::failure(integration_error::missing_input, "Missing a.",
                                             "Pass a.", R"({"missingInputs":["a"]})");
   CHECK(f.to_json() ==
         R"({"success":false,"mock":false,"error":"Missing a.","errorCode":"MISSING_INPUT",)"
@@ -495,7 +497,7 @@ TEST_CASE("integration tool result success, mock and bounded details") {
   r.data_json = "not json";
   CHECK(json::parse(r.to_json())["data"] == "not json");
 
-  auto big = integration_tool_result::failure(error_category::provider, "PROVIDER_HTTP_ERROR", "e", "r",
+  auto big = integration_tool_result::failure(integration_error::provider_http_error, "e", "r",
                                               json{{"x", std::string(5000, 'y')}}.dump());
   CHECK(json::parse(big.to_json())["details"] == json{{"truncated", true}});
   CHECK(big.can_request_builder_repair == false);

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "platform/integration_error.hpp"
 #include "platform/agents_config.hpp"
 #include "tool_shaping.hpp"
 
@@ -47,7 +48,7 @@ TEST_CASE("a tool without mockData cannot be mocked: a spec failure the builder 
 
 TEST_CASE("finalize scrubs secret values from every text and derives the repair flag") {
   const std::string canary = "sk-canary-123456";
-  auto f = integration_tool_result::failure(error_category::credentials, "PROVIDER_UNAUTHORIZED",
+  auto f = integration_tool_result::failure(integration_error::provider_unauthorized,
                                             "rejected key " + canary, "check " + canary,
                                             json{{"body", "echo " + canary}}.dump());
   f.can_request_builder_repair = true;  // whatever a producer said, the category decides
@@ -65,17 +66,17 @@ TEST_CASE("finalize scrubs secret values from every text and derives the repair 
   CHECK(s.to_json().find(canary) == std::string::npos);
   CHECK_FALSE(s.can_request_builder_repair.has_value());
 
-  auto input = finalize_result(integration_tool_result::failure(error_category::input, "MISSING_INPUT", "m", "r"), {});
+  auto input = finalize_result(integration_tool_result::failure(integration_error::missing_input, "m", "r"), {});
   CHECK(input.can_request_builder_repair == true);
 }
 
 TEST_CASE("details stay bounded and keep secret names (never values)") {
-  auto f = integration_tool_result::failure(error_category::configuration, "MISSING_SECRET", "e", "r",
+  auto f = integration_tool_result::failure(integration_error::missing_secret, "e", "r",
                                             json{{"missingSecrets", {"ACME_API_KEY"}}}.dump());
   auto r = as_json(finalize_result(f, {}));
   CHECK(r["details"]["missingSecrets"][0] == "ACME_API_KEY");
   std::string big(20000, 'x');
-  auto g = finalize_result(integration_tool_result::failure(error_category::provider, "PROVIDER_HTTP_ERROR", "e", "r",
+  auto g = finalize_result(integration_tool_result::failure(integration_error::provider_http_error, "e", "r",
                                                             json{{"body", big}, {"token", "abc"}}.dump()),
                            {});
   REQUIRE(g.details_json);

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "adapters/tz_zones.hpp"
+#include "platform/api_error.hpp"
 #include "platform/cron_schedule.hpp"
 
 TEST_CASE("zones from the database: Europe/Paris's 2027 transitions, UTC, and an unknown name") {
@@ -19,7 +20,7 @@ TEST_CASE("zones from the database: Europe/Paris's 2027 transitions, UTC, and an
   for (const char* bad : {"Nope/Zone", "", "../../etc/passwd"}) {
     auto r = platform::load_zone(bad);
     REQUIRE_FALSE(r);
-    CHECK(r.error().code == "invalid_timezone");
+    CHECK(r.error().code == platform::api_error::invalid_timezone);
   }
   // A weekday schedule read in New York.
   auto s = platform::parse_cron("0 8 * * 1-5").value();

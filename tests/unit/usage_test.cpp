@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "platform/api_error.hpp"
 #include "platform/runtime_registry.hpp"
 #include "platform/usage.hpp"
 
@@ -302,17 +303,17 @@ TEST_CASE("RunUsage from JSON: missing fields are 0, wrong ones are errors") {
   REQUIRE(doubles.has_value());
   CHECK(doubles->by_model.at("m").input_tokens == 12);
 
-  CHECK(run_usage_from_json("[]").error().code == "usage_invalid_json");
-  CHECK(run_usage_from_json("{").error().code == "usage_invalid_json");
+  CHECK(run_usage_from_json("[]").error().code == platform::api_error::usage_invalid_json);
+  CHECK(run_usage_from_json("{").error().code == platform::api_error::usage_invalid_json);
   auto e = run_usage_from_json(R"({"totalInputTokens":-1})");
-  CHECK(e.error().code == "usage_invalid_field");
+  CHECK(e.error().code == platform::api_error::usage_invalid_field);
   CHECK(e.error().message == "totalInputTokens must be a non-negative whole number");
   e = run_usage_from_json(R"({"byModel":{"gpt-5.5":{"outputTokens":1.5}}})");
   CHECK(e.error().message == "byModel[\"gpt-5.5\"].outputTokens must be a non-negative whole number");
   e = run_usage_from_json(R"({"byModel":{"m":{"costUsd":"1"}}})");
   CHECK(e.error().message == "byModel.m.costUsd must be a non-negative number");
   CHECK(run_usage_from_json(R"({"byModel":[]})").error().message == "byModel must be an object");
-  CHECK(run_usage_from_json(R"({"costUnknownModels":[1]})").error().code == "usage_invalid_field");
+  CHECK(run_usage_from_json(R"({"costUnknownModels":[1]})").error().code == platform::api_error::usage_invalid_field);
 }
 
 TEST_CASE("RunUsage + RunUsage adds every field and merges the unknown-cost list") {
@@ -344,7 +345,7 @@ TEST_CASE("RunUsage + RunUsage adds every field and merges the unknown-cost list
 TEST_CASE("unknown runtime has no accumulator") {
   auto acc = make_usage_accumulator("runtime-z", {});
   REQUIRE_FALSE(acc.has_value());
-  CHECK(acc.error().code == "unknown_runtime");
+  CHECK(acc.error().code == platform::api_error::unknown_runtime);
 }
 
 TEST_CASE("sums saturate where the JSON form stops accepting them, so they always read back") {

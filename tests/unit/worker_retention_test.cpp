@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "platform/api_error.hpp"
 #include "platform/worker_retention.hpp"
 
 namespace worker_retention_test {
@@ -39,7 +40,7 @@ TEST_CASE("every call drops the sessions past their TTL") {
 TEST_CASE("app-agent runs: one per key; a finished run kept for its retention, then forgotten") {
   app_agent_run_table<int> t(4, 1000);
   REQUIRE(t.admit("app__agent__r1", 1, 0));
-  CHECK(t.admit("app__agent__r1", 2, 0).error().code == "run_exists");
+  CHECK(t.admit("app__agent__r1", 2, 0).error().code == platform::api_error::run_exists);
   CHECK(t.running() == 1);
   t.finished("app__agent__r1", 500);
   CHECK(t.running() == 0);
@@ -55,7 +56,7 @@ TEST_CASE("at capacity a new run evicts the least recently used finished run, ne
   REQUIRE(t.admit("a", 1, 0));
   REQUIRE(t.admit("b", 2, 1));
   REQUIRE(t.admit("c", 3, 2));
-  CHECK(t.admit("d", 4, 3).error().code == "worker_busy");  // all three still run
+  CHECK(t.admit("d", 4, 3).error().code == platform::api_error::worker_busy);  // all three still run
   t.finished("a", 4);
   t.finished("b", 5);
   REQUIRE(t.find("a", 6));  // a is used again: b is now the least recently used finished run
@@ -91,7 +92,7 @@ TEST_CASE("a deleted app's session and runs go at once, running ones too; other 
   // Their places are free: the least-recently-used order lost them too.
   REQUIRE(t.admit("x", 4, 5));
   REQUIRE(t.admit("y", 5, 6));
-  CHECK(t.admit("z", 6, 7).error().code == "worker_busy");
+  CHECK(t.admit("z", 6, 7).error().code == platform::api_error::worker_busy);
 }
 
 }  // namespace worker_retention_test

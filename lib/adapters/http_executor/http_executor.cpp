@@ -14,7 +14,7 @@ namespace platform {
 namespace {
 
 namespace tr = http_transport;
-using F = http_action_failure;
+using F = integration_error;
 using clock = tr::clock;
 using failure_t = tl::unexpected<integration_tool_result>;
 
@@ -112,7 +112,7 @@ struct http_executor::impl {
       case P::truncated:
         return failed(F::connection_lost, target.origin() + " closed the connection before the response was complete");
       default:
-        return failed(F::invalid_response, target.origin() + " sent a response that is not valid HTTP/1.1: " + p.detail());
+        return failed(F::invalid_provider_response, target.origin() + " sent a response that is not valid HTTP/1.1: " + p.detail());
     }
   }
 
@@ -187,7 +187,7 @@ tl::expected<http_exchange, integration_tool_result> http_executor::send(const h
     }
     auto next = redirected(hop, answer->status, *location);
     if (!next) {
-      F f = is(next.error(), api_error::invalid_url) ? F::invalid_response : failure_of_url_error(next.error().code);
+      F f = is(next.error(), api_error::invalid_url) ? F::invalid_provider_response : failure_of_url_error(next.error().code);
       return failed(f, "the redirect from " + hop.target.origin() + " cannot be followed: " + next.error().message);
     }
     hop = std::move(*next);

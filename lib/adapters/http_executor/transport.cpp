@@ -22,7 +22,7 @@
 namespace platform::http_transport {
 namespace {
 
-using F = http_action_failure;
+using F = integration_error;
 
 tl::unexpected<io_failure> failed(F kind, std::string message) {
   return tl::unexpected<io_failure>(io_failure{kind, std::move(message)});
@@ -303,12 +303,12 @@ io_result<std::unique_ptr<stream>> connect_tls(const tls_context& tls, const std
   auto fd = connect_any(addresses, port, host, deadline);
   if (!fd) return tl::unexpected(fd.error());
   SSL* ssl = SSL_new(static_cast<SSL_CTX*>(tls.native()));
-  if (ssl == nullptr) return failed(F::internal, "cannot create a TLS session");
+  if (ssl == nullptr) return failed(F::internal_error, "cannot create a TLS session");
   BIO* inner = nullptr;
   BIO* net = nullptr;
   if (BIO_new_bio_pair(&inner, 0, &net, 0) != 1) {
     SSL_free(ssl);
-    return failed(F::internal, "cannot create a TLS session");
+    return failed(F::internal_error, "cannot create a TLS session");
   }
   SSL_set_bio(ssl, inner, inner);
   auto s = std::make_unique<tls_stream>(std::move(*fd), ssl, net);

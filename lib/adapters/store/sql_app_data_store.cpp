@@ -62,10 +62,10 @@ result<void> check_target(const collection_ref& c, std::string_view doc_id) {
   return {};
 }
 
-error not_found() { return {"data_not_found", "no such document in this collection"}; }
+error not_found() { return {api_error::data_not_found, "no such document in this collection"}; }
 
 error conflict(std::int64_t expected, std::int64_t actual) {
-  return {"version_conflict", "the document is at version " + std::to_string(actual) + ", not " +
+  return {api_error::version_conflict, "the document is at version " + std::to_string(actual) + ", not " +
                                   std::to_string(expected) + "; read it again and retry"};
 }
 

@@ -9,7 +9,9 @@
 
 #include "config_reader.hpp"
 #include "platform/agents_config.hpp"
+#include "platform/api_error.hpp"
 #include "platform/ascii.hpp"
+#include "platform/code_table.hpp"
 #include "platform/integration_setup.hpp"
 #include "platform/placeholder.hpp"
 
@@ -17,80 +19,64 @@ namespace platform {
 namespace config {
 namespace {
 
-struct code_row {
-  code c;
-  violation_code_info info;
+using code_row = platform::code_row<code, violation_code_info>;
+
+// The one list of violation codes, in enum order (checked at compile time by code_table).
+constexpr code_row code_rows[] = {
+    {code::file_missing, {"file_missing", "both", "The file does not exist."}},
+    {code::empty_document, {"empty_document", "both", "The file is empty, only whitespace, or `{}`."}},
+    {code::invalid_json, {"invalid_json", "both", "The file is not valid JSON."}},
+    {code::too_deep, {"too_deep", "both", "The document (100 levels) or an endpoint body (64 levels) nests too deep."}},
+    {code::wrong_type, {"wrong_type", "both", "A value has the wrong JSON type."}},
+    {code::unknown_field, {"unknown_field", "both", "A field that the format does not define."}},
+    {code::missing_field, {"missing_field", "both", "A required field is absent."}},
+    {code::empty_value, {"empty_value", "both", "A string that must hold text is empty or only spaces."}},
+    {code::duplicate_entry, {"duplicate_entry", "both", "A list of names (dataCollections, scopes, permissions) repeats an entry."}},
+    {code::invalid_domain, {"invalid_domain", "both", "A domain is not a bare lower-case host name or IPv4 address."}},
+    {code::invalid_key_slug, {"invalid_key_slug", "both", "A keySlug breaks the slug grammar."}},
+    {code::invalid_url, {"invalid_url", "both", "A URL is not an absolute http(s) URL with a valid host."}},
+    {code::agents_empty, {"agents_empty", "agents.json", "agents is empty and appTools holds no tool."}},
+    {code::invalid_agent_id, {"invalid_agent_id", "agents.json", "An agent id breaks the id grammar."}},
+    {code::duplicate_agent_id, {"duplicate_agent_id", "agents.json", "Two agents share an id."}},
+    {code::invalid_tool_name, {"invalid_tool_name", "agents.json", "A custom tool name breaks the tool name grammar."}},
+    {code::duplicate_tool_name, {"duplicate_tool_name", "agents.json", "Two tools of one agent, or two appTools, share a name."}},
+    {code::reserved_tool_name, {"reserved_tool_name", "agents.json", "A tool is named report_tool_call_failed."}},
+    {code::invalid_tool_type, {"invalid_tool_type", "agents.json", "type is neither custom nor builtin."}},
+    {code::unknown_builtin, {"unknown_builtin", "agents.json", "A builtin tool is not WebSearch or WebFetch."}},
+    {code::builtin_field_not_allowed, {"builtin_field_not_allowed", "agents.json", "A builtin tool carries integration, endpoint, responseSchema or mockData."}},
+    {code::builtin_app_tool, {"builtin_app_tool", "agents.json", "appTools holds a builtin tool."}},
+    {code::builtin_beside_custom_tools, {"builtin_beside_custom_tools", "agents.json", "An agent holds custom tools and WebSearch or WebFetch."}},
+    {code::too_few_mock_data, {"too_few_mock_data", "agents.json", "A custom tool has fewer than 3 mockData entries."}},
+    {code::invalid_method, {"invalid_method", "agents.json", "endpoint.method is not GET, POST, PUT, PATCH or DELETE."}},
+    {code::placeholder_in_url_host, {"placeholder_in_url_host", "agents.json", "endpoint.url has a placeholder before its path."}},
+    {code::url_host_mismatch, {"url_host_mismatch", "agents.json", "endpoint.url's host is not integration.domain or a subdomain of it."}},
+    {code::invalid_header_name, {"invalid_header_name", "agents.json", "A header name is not an HTTP token."}},
+    {code::forbidden_header, {"forbidden_header", "agents.json", "A header the executor sets itself (Host, Content-Length, ...)."}},
+    {code::duplicate_header, {"duplicate_header", "agents.json", "Two headers differ only in letter case."}},
+    {code::invalid_header_value, {"invalid_header_value", "agents.json", "A header value holds a line break or control character."}},
+    {code::body_not_allowed, {"body_not_allowed", "agents.json", "A GET endpoint has a body."}},
+    {code::placeholder_unclosed, {"placeholder_unclosed", "agents.json", "A `{{` has no closing `}}`."}},
+    {code::placeholder_empty, {"placeholder_empty", "agents.json", "A placeholder holds no path: `{{}}`."}},
+    {code::placeholder_invalid_path, {"placeholder_invalid_path", "agents.json", "A placeholder path breaks the placeholder grammar."}},
+    {code::invalid_placeholder, {"invalid_placeholder", "agents.json", "A placeholder the parser rejects for another reason."}},
+    {code::hardcoded_credential, {"hardcoded_credential", "agents.json", "A credential-named header or query parameter holds a literal value."}},
+    {code::unsupported_auth_type, {"unsupported_auth_type", "agents.json", "integration.auth.type is not oauth2."}},
+    {code::invalid_oauth_identity, {"invalid_oauth_identity", "agents.json", "integration.auth.identity is not triggering_user."}},
+    {code::oauth_scopes_empty, {"oauth_scopes_empty", "agents.json", "integration.auth.scopes is an empty array."}},
+    {code::oauth_forbidden_placeholder, {"oauth_forbidden_placeholder", "agents.json", "An OAuth tool uses a token or secrets placeholder."}},
+    {code::oauth_authorization_header, {"oauth_authorization_header", "agents.json", "An OAuth tool sets an Authorization header."}},
+    {code::static_tool_without_secret, {"static_tool_without_secret", "agents.json", "The setup declares secrets for the tool's integration but the endpoint uses none."}},
+    {code::undeclared_secret, {"undeclared_secret", "agents.json", "The endpoint uses a secret the setup's matching integration does not declare."}},
+    {code::invalid_schedule, {"invalid_schedule", "agents.json", "A routine's triggers.schedule.cron is not a five-field cron expression."}},
+    {code::invalid_timezone, {"invalid_timezone", "agents.json", "A routine's triggers.schedule.timezone is not a zone name such as Europe/Paris or UTC."}},
+    {code::integrations_empty, {"integrations_empty", "integration-setup.json", "integrations is an empty array."}},
+    {code::duplicate_integration, {"duplicate_integration", "integration-setup.json", "Two integrations share domain and keySlug."}},
+    {code::duplicate_secret, {"duplicate_secret", "integration-setup.json", "An integration declares a secret name twice."}},
+    {code::duplicate_permission_group, {"duplicate_permission_group", "integration-setup.json", "An integration declares a permission group name twice."}},
+    {code::invalid_secret_name, {"invalid_secret_name", "integration-setup.json", "A secret name breaks the placeholder name grammar."}},
 };
 
-// The one list of violation codes, in enum order (checked below at compile time).
-constexpr std::array code_table{
-    code_row{code::file_missing, {"file_missing", "both", "The file does not exist."}},
-    code_row{code::empty_document, {"empty_document", "both", "The file is empty, only whitespace, or `{}`."}},
-    code_row{code::invalid_json, {"invalid_json", "both", "The file is not valid JSON."}},
-    code_row{code::too_deep, {"too_deep", "both", "The document (100 levels) or an endpoint body (64 levels) nests too deep."}},
-    code_row{code::wrong_type, {"wrong_type", "both", "A value has the wrong JSON type."}},
-    code_row{code::unknown_field, {"unknown_field", "both", "A field that the format does not define."}},
-    code_row{code::missing_field, {"missing_field", "both", "A required field is absent."}},
-    code_row{code::empty_value, {"empty_value", "both", "A string that must hold text is empty or only spaces."}},
-    code_row{code::duplicate_entry, {"duplicate_entry", "both", "A list of names (dataCollections, scopes, permissions) repeats an entry."}},
-    code_row{code::invalid_domain, {"invalid_domain", "both", "A domain is not a bare lower-case host name or IPv4 address."}},
-    code_row{code::invalid_key_slug, {"invalid_key_slug", "both", "A keySlug breaks the slug grammar."}},
-    code_row{code::invalid_url, {"invalid_url", "both", "A URL is not an absolute http(s) URL with a valid host."}},
-    code_row{code::agents_empty, {"agents_empty", "agents.json", "agents is empty and appTools holds no tool."}},
-    code_row{code::invalid_agent_id, {"invalid_agent_id", "agents.json", "An agent id breaks the id grammar."}},
-    code_row{code::duplicate_agent_id, {"duplicate_agent_id", "agents.json", "Two agents share an id."}},
-    code_row{code::invalid_tool_name, {"invalid_tool_name", "agents.json", "A custom tool name breaks the tool name grammar."}},
-    code_row{code::duplicate_tool_name, {"duplicate_tool_name", "agents.json", "Two tools of one agent, or two appTools, share a name."}},
-    code_row{code::reserved_tool_name, {"reserved_tool_name", "agents.json", "A tool is named report_tool_call_failed."}},
-    code_row{code::invalid_tool_type, {"invalid_tool_type", "agents.json", "type is neither custom nor builtin."}},
-    code_row{code::unknown_builtin, {"unknown_builtin", "agents.json", "A builtin tool is not WebSearch or WebFetch."}},
-    code_row{code::builtin_field_not_allowed, {"builtin_field_not_allowed", "agents.json", "A builtin tool carries integration, endpoint, responseSchema or mockData."}},
-    code_row{code::builtin_app_tool, {"builtin_app_tool", "agents.json", "appTools holds a builtin tool."}},
-    code_row{code::builtin_beside_custom_tools, {"builtin_beside_custom_tools", "agents.json", "An agent holds custom tools and WebSearch or WebFetch."}},
-    code_row{code::too_few_mock_data, {"too_few_mock_data", "agents.json", "A custom tool has fewer than 3 mockData entries."}},
-    code_row{code::invalid_method, {"invalid_method", "agents.json", "endpoint.method is not GET, POST, PUT, PATCH or DELETE."}},
-    code_row{code::placeholder_in_url_host, {"placeholder_in_url_host", "agents.json", "endpoint.url has a placeholder before its path."}},
-    code_row{code::url_host_mismatch, {"url_host_mismatch", "agents.json", "endpoint.url's host is not integration.domain or a subdomain of it."}},
-    code_row{code::invalid_header_name, {"invalid_header_name", "agents.json", "A header name is not an HTTP token."}},
-    code_row{code::forbidden_header, {"forbidden_header", "agents.json", "A header the executor sets itself (Host, Content-Length, ...)."}},
-    code_row{code::duplicate_header, {"duplicate_header", "agents.json", "Two headers differ only in letter case."}},
-    code_row{code::invalid_header_value, {"invalid_header_value", "agents.json", "A header value holds a line break or control character."}},
-    code_row{code::body_not_allowed, {"body_not_allowed", "agents.json", "A GET endpoint has a body."}},
-    code_row{code::placeholder_unclosed, {"placeholder_unclosed", "agents.json", "A `{{` has no closing `}}`."}},
-    code_row{code::placeholder_empty, {"placeholder_empty", "agents.json", "A placeholder holds no path: `{{}}`."}},
-    code_row{code::placeholder_invalid_path, {"placeholder_invalid_path", "agents.json", "A placeholder path breaks the placeholder grammar."}},
-    code_row{code::invalid_placeholder, {"invalid_placeholder", "agents.json", "A placeholder the parser rejects for another reason."}},
-    code_row{code::hardcoded_credential, {"hardcoded_credential", "agents.json", "A credential-named header or query parameter holds a literal value."}},
-    code_row{code::unsupported_auth_type, {"unsupported_auth_type", "agents.json", "integration.auth.type is not oauth2."}},
-    code_row{code::invalid_oauth_identity, {"invalid_oauth_identity", "agents.json", "integration.auth.identity is not triggering_user."}},
-    code_row{code::oauth_scopes_empty, {"oauth_scopes_empty", "agents.json", "integration.auth.scopes is an empty array."}},
-    code_row{code::oauth_forbidden_placeholder, {"oauth_forbidden_placeholder", "agents.json", "An OAuth tool uses a token or secrets placeholder."}},
-    code_row{code::oauth_authorization_header, {"oauth_authorization_header", "agents.json", "An OAuth tool sets an Authorization header."}},
-    code_row{code::static_tool_without_secret, {"static_tool_without_secret", "agents.json", "The setup declares secrets for the tool's integration but the endpoint uses none."}},
-    code_row{code::undeclared_secret, {"undeclared_secret", "agents.json", "The endpoint uses a secret the setup's matching integration does not declare."}},
-    code_row{code::invalid_schedule, {"invalid_schedule", "agents.json", "A routine's triggers.schedule.cron is not a five-field cron expression."}},
-    code_row{code::invalid_timezone, {"invalid_timezone", "agents.json", "A routine's triggers.schedule.timezone is not a zone name such as Europe/Paris or UTC."}},
-    code_row{code::integrations_empty, {"integrations_empty", "integration-setup.json", "integrations is an empty array."}},
-    code_row{code::duplicate_integration, {"duplicate_integration", "integration-setup.json", "Two integrations share domain and keySlug."}},
-    code_row{code::duplicate_secret, {"duplicate_secret", "integration-setup.json", "An integration declares a secret name twice."}},
-    code_row{code::duplicate_permission_group, {"duplicate_permission_group", "integration-setup.json", "An integration declares a permission group name twice."}},
-    code_row{code::invalid_secret_name, {"invalid_secret_name", "integration-setup.json", "A secret name breaks the placeholder name grammar."}},
-};
-
-constexpr bool table_in_enum_order() {
-  for (std::size_t i = 0; i < code_table.size(); ++i) {
-    if (static_cast<std::size_t>(code_table[i].c) != i) return false;
-  }
-  return static_cast<std::size_t>(code::invalid_secret_name) + 1 == code_table.size();
-}
-static_assert(table_in_enum_order(), "code_table must list every code, in enum order");
-
-constexpr std::array<violation_code_info, code_table.size()> code_infos() {
-  std::array<violation_code_info, code_table.size()> out{};
-  for (std::size_t i = 0; i < code_table.size(); ++i) out[i] = code_table[i].info;
-  return out;
-}
-constexpr auto code_list = code_infos();
+constexpr code_table codes(code_rows, code::invalid_secret_name);
 
 bool is_lower_alnum(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
 bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
@@ -119,14 +105,9 @@ bool is_host(std::string_view h) {
 
 }  // namespace
 
-std::string_view name_of(code c) { return code_table[static_cast<std::size_t>(c)].info.code; }
+std::string_view name_of(code c) { return codes.name(c); }
 
-std::optional<code> code_named(std::string_view name) {
-  for (const auto& row : code_table) {
-    if (row.info.code == name) return row.c;
-  }
-  return std::nullopt;
-}
+std::optional<code> code_named(std::string_view name) { return codes.named(name); }
 
 bool is_ipv4(std::string_view h) {
   int parts = 0;
@@ -552,7 +533,7 @@ void parse_sites(std::vector<site>& sites, violations& out) {
       s.parsed = std::move(*t);
       continue;
     }
-    code c = code_named(t.error().code).value_or(code::invalid_placeholder);
+    code c = code_named(code_name(t.error())).value_or(code::invalid_placeholder);
     if (c != code::placeholder_unclosed && c != code::placeholder_empty && c != code::placeholder_invalid_path) {
       c = code::invalid_placeholder;
     }
@@ -742,6 +723,6 @@ agents_config_report agents_config_missing() {
   return r;
 }
 
-std::span<const violation_code_info> config_violation_codes() { return config::code_list; }
+std::span<const violation_code_info> config_violation_codes() { return config::codes.rows(); }
 
 }  // namespace platform

@@ -231,7 +231,7 @@ package_request check_package_request(const std::vector<std::string>& specs,
     std::string path = "packages[" + std::to_string(i) + "]";
     auto pin = parse_package_pin(specs[i]);
     if (!pin) {
-      add(r.problems, path, pin.error().code, pin.error().message);
+      add(r.problems, path, std::string(code_name(pin.error())), pin.error().message);
       continue;
     }
     if (platform_packages.contains(pin->name)) {

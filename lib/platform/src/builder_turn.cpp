@@ -83,7 +83,7 @@ builder_turn_output builder_turn::end(const builder_turn_end& how) {
   if (how.stop_requested) {
     t.stop_reason = how.stop_code.empty() ? std::string(user_stop_code) : how.stop_code;
     t.stop_message = how.stop_message;
-  } else if (t.worker_failed && how.failure_code == runtime_not_ready_code) {
+  } else if (t.worker_failed && how.failure_code == api_error::runtime_not_ready) {
     t.stop_reason = runtime_not_ready_code;
     t.stop_message = *how.failure;
   }

@@ -51,16 +51,16 @@ error classify_parse_error(std::size_t position, const nlohmann::detail::excepti
   std::string_view what = ex.what();
   std::string where = " near byte " + std::to_string(position);
   if (ex.id == nlohmann_number_overflow) {
-    return {"number_out_of_range", "number outside the range of a double" + where};
+    return {api_error::number_out_of_range, "number outside the range of a double" + where};
   }
   std::string reason = parse_reason(what);
   if (reason.find("UTF-8") != std::string::npos) {
-    return {"invalid_utf8", "ill-formed UTF-8 in a string" + where};
+    return {api_error::invalid_utf8, "ill-formed UTF-8 in a string" + where};
   }
   if (reason.find("surrogate") != std::string::npos) {
-    return {"invalid_utf8", "unpaired UTF-16 surrogate escape in a string" + where};
+    return {api_error::invalid_utf8, "unpaired UTF-16 surrogate escape in a string" + where};
   }
-  return {"invalid_json", "invalid JSON" + where + ": " + reason};
+  return {api_error::invalid_json, "invalid JSON" + where + ": " + reason};
 }
 
 struct canonical_member {
@@ -89,7 +89,7 @@ class canonical_writer {
   bool number_unsigned(json::number_unsigned_t v) { return emit(format_es_number(static_cast<double>(v))); }
   bool number_float(json::number_float_t v, const json::string_t& spelling) {
     if (!std::isfinite(v)) {
-      return fail_with("number_out_of_range", "number " + printable(spelling.substr(0, 40)) +
+      return fail_with(api_error::number_out_of_range, "number " + printable(spelling.substr(0, 40)) +
                                                   " is outside the range of a double");
     }
     return emit(format_es_number(v));
@@ -99,7 +99,7 @@ class canonical_writer {
     append_canonical_string(out, v);
     return emit(std::move(out));
   }
-  bool binary(json::binary_t&) { return fail_with("invalid_json", "binary values are not JSON"); }
+  bool binary(json::binary_t&) { return fail_with(api_error::invalid_json, "binary values are not JSON"); }
 
   bool start_object(std::size_t) { return open(true); }
   bool key(json::string_t& k) {
@@ -134,14 +134,14 @@ class canonical_writer {
   }
 
  private:
-  bool fail_with(std::string code, std::string message) {
-    if (!error_) error_ = error{std::move(code), std::move(message)};
+  bool fail_with(api_error code, std::string message) {
+    if (!error_) error_ = error_of(code, std::move(message));
     return false;
   }
 
   bool open(bool is_object) {
     if (stack_.size() >= canonical_json_max_depth) {
-      return fail_with("too_deep", "JSON nests deeper than " +
+      return fail_with(api_error::too_deep, "JSON nests deeper than " +
                                        std::to_string(canonical_json_max_depth) + " levels");
     }
     frame f;
@@ -157,7 +157,7 @@ class canonical_writer {
     auto dup = std::adjacent_find(members.begin(), members.end(),
                                   [](const canonical_member& a, const canonical_member& b) { return a.key == b.key; });
     if (dup != members.end()) {
-      fail_with("duplicate_key", "duplicate object key " + quoted_key(dup->key));
+      fail_with(api_error::duplicate_key, "duplicate object key " + quoted_key(dup->key));
       return std::nullopt;
     }
     std::string out = "{";

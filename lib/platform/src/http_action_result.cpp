@@ -19,54 +19,6 @@ namespace {
 
 using nlohmann::json;
 
-struct failure_row {
-  http_action_failure f;
-  error_category category;
-  std::string_view code;
-  bool retryable;
-  std::string_view resolution;
-};
-
-constexpr std::array<failure_row, 14> failure_rows{{
-    {http_action_failure::invalid_url, error_category::spec, "INVALID_URL", false,
-     "Fix the tool's endpoint url in agents.json and present the agents again."},
-    {http_action_failure::invalid_request, error_category::spec, "INVALID_REQUEST", false,
-     "Fix the tool's method or headers in agents.json and present the agents again."},
-    {http_action_failure::scheme_not_allowed, error_category::guard, "SCHEME_NOT_ALLOWED", false,
-     "Only http and https endpoints can be called, and a redirect may not leave https."},
-    {http_action_failure::host_not_allowed, error_category::guard, "HOST_NOT_ALLOWED", false,
-     "Requests and redirects may only go to the integration's domain or its subdomains."},
-    {http_action_failure::address_not_allowed, error_category::guard, "ADDRESS_NOT_ALLOWED", false,
-     "The host resolves to an internal or reserved address, which HTTP actions may not reach. "
-     "An operator can allow a local mock provider explicitly."},
-    {http_action_failure::dns_failed, error_category::network, "DNS_FAILED", true,
-     "The host name could not be resolved: check the integration's domain, or try again later."},
-    {http_action_failure::connect_failed, error_category::network, "CONNECT_FAILED", true,
-     "The provider could not be reached: try again later."},
-    {http_action_failure::connection_lost, error_category::network, "CONNECTION_LOST", true,
-     "The connection to the provider broke before the answer was complete: try again."},
-    {http_action_failure::tls_failed, error_category::network, "TLS_FAILED", false,
-     "The provider's TLS certificate could not be verified for its host name: check the domain, or ask the "
-     "provider to fix its certificate."},
-    {http_action_failure::timeout, error_category::timeout, "TIMEOUT", true,
-     "The provider did not answer in time: try again later, or ask for less data."},
-    {http_action_failure::response_too_large, error_category::limit, "RESPONSE_TOO_LARGE", false,
-     "The response is larger than the limit: ask the provider for less data (filters, fields, paging)."},
-    {http_action_failure::too_many_redirects, error_category::limit, "TOO_MANY_REDIRECTS", false,
-     "The provider redirected too often: point the endpoint at the final URL."},
-    {http_action_failure::invalid_response, error_category::provider, "INVALID_PROVIDER_RESPONSE", false,
-     "The provider's answer could not be read: try again later, or report it to the provider."},
-    {http_action_failure::internal, error_category::internal, "INTERNAL_ERROR", false,
-     "Try again; tell the operator if it keeps failing."},
-}};
-
-const failure_row& row_of(http_action_failure f) {
-  for (const auto& r : failure_rows) {
-    if (r.f == f) return r;
-  }
-  return failure_rows.back();
-}
-
 std::string media_type(const http_response& r) {
   return ascii_lower(media_type_of(r.header("content-type").value_or("")));
 }
@@ -129,11 +81,10 @@ integration_tool_result provider_error(const http_response& r, std::string_view 
   }
   // 401 and 403 are the integration owner's to fix (keys, scopes, access), never a builder
   // repair: their own categories say so to the app and to the repair flow.
-  error_category category = r.status == 401   ? error_category::credentials
-                            : r.status == 403 ? error_category::permission
-                                              : error_category::provider;
   auto result = integration_tool_result::failure(
-      category, r.status == 401 ? "PROVIDER_UNAUTHORIZED" : r.status == 403 ? "PROVIDER_FORBIDDEN" : "PROVIDER_HTTP_ERROR",
+      r.status == 401   ? integration_error::provider_unauthorized
+      : r.status == 403 ? integration_error::provider_forbidden
+                        : integration_error::provider_http_error,
       std::string(origin.substr(0, 300)) + " answered HTTP " + std::to_string(r.status),
       std::string(resolution_for_status(r.status)), compact_json(details));
   result.status_code = r.status;
@@ -143,27 +94,19 @@ integration_tool_result provider_error(const http_response& r, std::string_view 
 
 }  // namespace
 
-std::string_view error_code(http_action_failure f) { return row_of(f).code; }
-
-error_category category_of(http_action_failure f) { return row_of(f).category; }
-
-integration_tool_result http_action_failed(http_action_failure f, std::string message,
+integration_tool_result http_action_failed(integration_error f, std::string message,
                                            std::optional<std::string> details_json) {
-  const auto& row = row_of(f);
-  auto r = integration_tool_result::failure(row.category, std::string(row.code), std::move(message),
-                                            std::string(row.resolution), std::move(details_json));
-  r.retryable = row.retryable;
-  return r;
+  return integration_tool_result::failure(f, std::move(message), {}, std::move(details_json));
 }
 
-http_action_failure failure_of_url_error(std::string_view code) {
-  switch (api_error_named(code).value_or(api_error::invalid_url)) {
+integration_error failure_of_url_error(api_error code) {
+  switch (code) {
     case api_error::scheme_not_allowed:
-    case api_error::insecure_redirect: return http_action_failure::scheme_not_allowed;
+    case api_error::insecure_redirect: return integration_error::scheme_not_allowed;
     case api_error::invalid_host:
-    case api_error::userinfo_not_allowed: return http_action_failure::host_not_allowed;
-    case api_error::invalid_request: return http_action_failure::invalid_request;
-    default: return http_action_failure::invalid_url;
+    case api_error::userinfo_not_allowed: return integration_error::host_not_allowed;
+    case api_error::invalid_request: return integration_error::invalid_request;
+    default: return integration_error::invalid_url;
   }
 }
 
@@ -171,7 +114,7 @@ integration_tool_result http_action_result(const http_response& response, std::s
                                            const std::vector<std::string>& secret_values) {
   if (response.status < 200 || response.status > 299) return provider_error(response, origin, secret_values);
   if (compressed(response)) {
-    return http_action_failed(http_action_failure::invalid_response,
+    return http_action_failed(integration_error::invalid_provider_response,
                               std::string(origin.substr(0, 300)) + " sent a compressed body although identity was asked for");
   }
   integration_tool_result r;

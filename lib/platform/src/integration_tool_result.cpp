@@ -2,6 +2,8 @@
 // categories, the failure shape and the reply's JSON form.
 #include "platform/integration_tool_result.hpp"
 
+#include "platform/integration_error.hpp"
+
 #include <array>
 #include <utility>
 
@@ -49,17 +51,17 @@ bool can_request_builder_repair(error_category c) {
   return c == error_category::input || c == error_category::spec;
 }
 
-integration_tool_result integration_tool_result::failure(error_category category,
-                                                         std::string error_code, std::string error,
+integration_tool_result integration_tool_result::failure(integration_error code, std::string error,
                                                          std::string resolution,
                                                          std::optional<std::string> details_json) {
+  const auto& info = info_of(code);
   integration_tool_result r;
   r.error = std::move(error);
-  r.error_code = std::move(error_code);
-  r.category = category;
-  r.resolution = std::move(resolution);
-  r.retryable = false;
-  r.can_request_builder_repair = platform::can_request_builder_repair(category);
+  r.error_code = code;
+  r.category = info.category;
+  r.resolution = resolution.empty() ? std::string(info.resolution) : std::move(resolution);
+  r.retryable = info.retryable;
+  r.can_request_builder_repair = platform::can_request_builder_repair(info.category);
   r.details_json = std::move(details_json);
   return r;
 }
@@ -72,7 +74,7 @@ std::string integration_tool_result::to_json() const {
   if (mock_reason) o["mockReason"] = *mock_reason;
   if (status_code) o["statusCode"] = *status_code;
   if (error) o["error"] = *error;
-  if (error_code) o["errorCode"] = *error_code;
+  if (error_code) o["errorCode"] = std::string(code_of(*error_code));
   if (category) o["errorCategory"] = std::string(to_string(*category));
   if (resolution) o["resolution"] = *resolution;
   if (retryable) o["retryable"] = *retryable;

@@ -218,7 +218,11 @@ result<placeholder_usage> endpoint_placeholder_usage(const tool_endpoint& endpoi
   std::set<std::string> secrets;
   for (const auto& site : *sites) {
     auto t = parse_placeholder_template(site.text);
-    if (!t) return fail_relayed(t.error().code, site.path + ": " + t.error().message);
+    if (!t) {
+      auto e = std::move(t.error());
+      e.message = site.path + ": " + e.message;
+      return tl::unexpected(std::move(e));
+    }
     for (const auto& p : t->placeholders()) {
       (p.k == placeholder::kind::secret ? secrets : inputs).insert(p.path);
     }

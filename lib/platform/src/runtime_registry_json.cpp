@@ -73,7 +73,7 @@ std::string normalized_settings_to_json(const normalized_settings& s) {
 }
 
 std::string error_to_json(const error& e) {
-  ojson j = {{"error", {{"code", e.code}, {"message", e.message}}}};
+  ojson j = {{"error", {{"code", std::string(code_name(e))}, {"message", e.message}}}};
   return compact_json(j);
 }
 

@@ -2,6 +2,7 @@
 // are integration_tool_results). Decisions are written down in docs/placeholders.md.
 #include "platform/tool_request.hpp"
 #include "platform/api_error.hpp"
+#include "platform/integration_error.hpp"
 #include "platform/ascii.hpp"
 
 #include <algorithm>
@@ -33,16 +34,15 @@ using failed = tl::unexpected<integration_tool_result>;
 
 const json_path endpoint_root("endpoint");
 
-failed fail_with(error_category c, std::string code, std::string error, std::string resolution,
+failed fail_with(integration_error code, std::string error, std::string resolution,
                  std::optional<ordered_json> details = {}) {
   std::optional<std::string> d;
   if (details) d = compact_json(*details);
-  return failed(integration_tool_result::failure(c, std::move(code), std::move(error),
-                                                 std::move(resolution), std::move(d)));
+  return failed(integration_tool_result::failure(code, std::move(error), std::move(resolution), std::move(d)));
 }
 
-failed spec_failure(std::string code, std::string error, const std::string& location) {
-  return fail_with(error_category::spec, std::move(code), std::move(error),
+failed spec_failure(integration_error code, std::string error, const std::string& location) {
+  return fail_with(code, std::move(error),
                    "Fix the tool's endpoint in agents.json and present the agents again.",
                    ordered_json{{"location", location}});
 }
@@ -171,12 +171,12 @@ struct piece {
 
 failed bad_value(const placeholder& p, const std::string& where, std::string_view problem) {
   if (p.k == placeholder::kind::secret) {
-    return fail_with(error_category::configuration, "INVALID_SECRET",
+    return fail_with(integration_error::invalid_secret,
                      "Secret " + p.path + " cannot be used in " + where + ": " + std::string(problem),
                      "Update the value of secret " + p.path + " in the integration setup.",
                      ordered_json{{"secret", p.path}, {"location", where}});
   }
-  return fail_with(error_category::input, "INVALID_INPUT",
+  return fail_with(integration_error::invalid_input,
                    "Input " + p.path + " cannot be used in " + where + ": " + std::string(problem),
                    "Call the tool again with a suitable value for " + p.path + ".",
                    ordered_json{{"inputPath", p.path}, {"location", where}});
@@ -228,7 +228,7 @@ struct url_planner {
   bool host_seen = false;
   std::string where = endpoint_root.key("url").str();
 
-  failed invalid(std::string why) { return spec_failure("INVALID_URL", "endpoint.url " + why, where); }
+  failed invalid(std::string why) { return spec_failure(integration_error::invalid_url, "endpoint.url " + why, where); }
 
   void push(url_token::what w, url_zone z) { plan.tokens.push_back({w, z, {}, {}}); }
 
@@ -263,7 +263,7 @@ struct url_planner {
 
   std::optional<failed> value(const placeholder& p) {
     if (zone == url_zone::host) {
-      return spec_failure("PLACEHOLDER_IN_HOST",
+      return spec_failure(integration_error::placeholder_in_host,
                           "endpoint.url has " + canonical_text(p) +
                               " before its path: a value must never choose which server is called",
                           where);
@@ -399,7 +399,7 @@ outcome<std::string> check_method(std::string_view method) {
     if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
   }
   if (std::find(allowed_methods.begin(), allowed_methods.end(), upper) == allowed_methods.end()) {
-    return spec_failure("INVALID_METHOD",
+    return spec_failure(integration_error::invalid_method,
                         "endpoint.method must be GET, HEAD, POST, PUT, PATCH, DELETE or OPTIONS",
                         endpoint_root.key("method").str());
   }
@@ -409,19 +409,19 @@ outcome<std::string> check_method(std::string_view method) {
 std::optional<failed> check_header_name(const std::string& name, const std::string& where,
                                         std::vector<std::string>& seen, bool oauth) {
   if (name.empty() || !std::all_of(name.begin(), name.end(), is_token_char)) {
-    return spec_failure("INVALID_HEADER_NAME", where + " is not a valid header name", where);
+    return spec_failure(integration_error::invalid_header_name, where + " is not a valid header name", where);
   }
   std::string lower = ascii_lower(name);
   if (std::find(forbidden_headers.begin(), forbidden_headers.end(), lower) != forbidden_headers.end()) {
-    return spec_failure("FORBIDDEN_HEADER", where + " is set by the executor, not by the tool", where);
+    return spec_failure(integration_error::forbidden_header, where + " is set by the executor, not by the tool", where);
   }
   if (oauth && lower == "authorization") {
-    return spec_failure("AUTHORIZATION_HEADER_NOT_ALLOWED",
+    return spec_failure(integration_error::authorization_header_not_allowed,
                         "OAuth tools get their Authorization header from the platform; remove " + where,
                         where);
   }
   if (std::find(seen.begin(), seen.end(), lower) != seen.end()) {
-    return spec_failure("DUPLICATE_HEADER", where + " repeats a header name (names ignore case)", where);
+    return spec_failure(integration_error::duplicate_header, where + " repeats a header name (names ignore case)", where);
   }
   seen.push_back(std::move(lower));
   return std::nullopt;
@@ -433,7 +433,7 @@ outcome<std::vector<template_site>> parse_sites(const std::map<std::string, std:
   for (const auto& [name, text] : values) {
     auto t = parse_placeholder_template(text);
     std::string where = endpoint_root.key(field).key(name).str();
-    if (!t) return spec_failure("INVALID_PLACEHOLDER", where + ": " + t.error().message, where);
+    if (!t) return spec_failure(integration_error::invalid_placeholder, where + ": " + t.error().message, where);
     out.push_back({name, std::move(*t), std::move(where)});
   }
   return out;
@@ -446,18 +446,18 @@ outcome<std::optional<ordered_json>> parse_body(const tool_endpoint& ep, const s
   auto body = nests_deeper_than(*ep.body_json, max_json_depth) ? ordered_json(ordered_json::value_t::discarded)
                                                                 : ordered_json::parse(*ep.body_json, nullptr, false);
   if (body.is_discarded()) {
-    return spec_failure("INVALID_BODY", "endpoint.body is not valid JSON of bounded depth", where);
+    return spec_failure(integration_error::invalid_body, "endpoint.body is not valid JSON of bounded depth", where);
   }
   if (body.is_null()) return std::optional<ordered_json>{};
   if (method == "GET" || method == "HEAD") {
-    return spec_failure("BODY_NOT_ALLOWED", "endpoint.body is set on a " + method + " request", where);
+    return spec_failure(integration_error::body_not_allowed, "endpoint.body is set on a " + method + " request", where);
   }
   return std::optional<ordered_json>{std::move(body)};
 }
 
 outcome<prepared_endpoint> prepare(const tool& t) {
   if (t.type != tool_type::custom || !t.endpoint) {
-    return spec_failure("NOT_A_CUSTOM_TOOL", "tool " + t.name + " has no HTTP endpoint", "endpoint");
+    return spec_failure(integration_error::not_a_custom_tool, "tool " + t.name + " has no HTTP endpoint", "endpoint");
   }
   const tool_endpoint& ep = *t.endpoint;
   prepared_endpoint p;
@@ -467,7 +467,7 @@ outcome<prepared_endpoint> prepare(const tool& t) {
   p.method = std::move(*method);
   auto usage = endpoint_placeholder_usage(ep);
   if (!usage) {
-    return spec_failure(is(usage.error(), api_error::invalid_body_json) ? "INVALID_BODY" : "INVALID_PLACEHOLDER",
+    return spec_failure(is(usage.error(), api_error::invalid_body_json) ? integration_error::invalid_body : integration_error::invalid_placeholder,
                         usage.error().message, "endpoint");
   }
   p.usage = std::move(*usage);
@@ -498,7 +498,7 @@ outcome<ordered_json> parse_input(std::string_view input_json) {
   auto input = nests_deeper_than(input_json, max_json_depth) ? ordered_json(ordered_json::value_t::discarded)
                                                               : ordered_json::parse(input_json, nullptr, false);
   if (input.is_discarded() || !input.is_object()) {
-    return fail_with(error_category::input, "INVALID_INPUT",
+    return fail_with(integration_error::invalid_input,
                      "The tool input must be a JSON object (nested at most " +
                          std::to_string(max_json_depth) + " levels).",
                      "Call the tool again with its input as a JSON object.");
@@ -510,7 +510,7 @@ std::optional<failed> check_input(const ordered_json& input, const prepared_endp
   if (!input.empty() && p.usage.input_paths.empty()) {
     std::vector<std::string> keys;
     for (const auto& [k, v] : input.items()) keys.push_back(k);
-    return fail_with(error_category::input, "UNEXPECTED_INPUT",
+    return fail_with(integration_error::unexpected_input,
                      "Tool " + t.name + " takes no input, but input was given. The tool was not called.",
                      "Call the tool again without input.", ordered_json{{"inputKeys", bounded_names(keys)}});
   }
@@ -519,7 +519,7 @@ std::optional<failed> check_input(const ordered_json& input, const prepared_endp
     if (find_input(input, split_steps(path)) == nullptr) missing.push_back(path);
   }
   if (missing.empty()) return std::nullopt;
-  return fail_with(error_category::input, "MISSING_INPUT",
+  return fail_with(integration_error::missing_input,
                    "Tool " + t.name + " is missing input: " + joined(missing) +
                        ". The tool was not called.",
                    "Call the tool again with these input fields: " + joined(missing) + ".",
@@ -537,7 +537,7 @@ outcome<secret_map> resolve_secrets(const std::vector<std::string>& names,
     if (!value) {
       missing.push_back(name);
     } else if (!is_valid_utf8(*value)) {
-      return fail_with(error_category::configuration, "INVALID_SECRET",
+      return fail_with(integration_error::invalid_secret,
                        "Secret " + name + " is not valid UTF-8 text.",
                        "Update the value of secret " + name + " in the integration setup.",
                        ordered_json{{"secret", name}});
@@ -546,7 +546,7 @@ outcome<secret_map> resolve_secrets(const std::vector<std::string>& names,
     }
   }
   if (missing.empty()) return values;
-  return fail_with(error_category::configuration, "MISSING_SECRET",
+  return fail_with(integration_error::missing_secret,
                    "The integration is missing secrets: " + joined(missing) + ".",
                    "Configure these secrets in the integration setup: " + joined(missing) + ".",
                    ordered_json{{"missingSecrets", bounded_names(missing)}});
@@ -559,7 +559,7 @@ outcome<std::string> render_header_value(const template_site& h, const render_en
   for (const auto& part : h.t.parts) {
     if (!part.is_placeholder) {
       if (!is_header_value_safe(part.literal)) {
-        return spec_failure("INVALID_HEADER_VALUE", h.where + " holds a control character", h.where);
+        return spec_failure(integration_error::invalid_header_value, h.where + " holds a control character", h.where);
       }
       out += part.literal;
       continue;
@@ -607,7 +607,7 @@ outcome<std::string> render_query(std::string url, const std::vector<template_si
 outcome<ordered_json> render_body_string(const std::string& text, const std::string& where,
                                  const render_env& env) {
   auto t = parse_placeholder_template(text);  // parsed once already by the usage listing
-  if (!t) return spec_failure("INVALID_PLACEHOLDER", where + ": " + t.error().message, where);
+  if (!t) return spec_failure(integration_error::invalid_placeholder, where + ": " + t.error().message, where);
   if (t->is_single_placeholder()) {
     const placeholder& p = t->parts.front().ref;
     if (p.k == placeholder::kind::secret) {
@@ -664,7 +664,7 @@ outcome<std::string> serialize_body(const ordered_json& body, const std::string&
   if (is_json_media(m)) return compact_json(body);
   if (m == "application/x-www-form-urlencoded") {
     if (!body.is_object()) {
-      return spec_failure("INVALID_BODY", "a form-encoded endpoint.body must be a JSON object",
+      return spec_failure(integration_error::invalid_body, "a form-encoded endpoint.body must be a JSON object",
                           endpoint_root.key("body").str());
     }
     std::string out;
@@ -718,12 +718,12 @@ outcome<http_request> render(const prepared_endpoint& p, const render_env& env,
 std::optional<failed> check_oauth(const prepared_endpoint& p, const tool_request_options& options) {
   if (!p.oauth) return std::nullopt;
   if (!options.oauth_access_token || options.oauth_access_token->empty()) {
-    return fail_with(error_category::credentials, "MISSING_ACCESS_TOKEN",
+    return fail_with(integration_error::missing_access_token,
                      "No access token is available for this OAuth tool.",
                      "Connect the account in the integration setup.");
   }
   if (!is_header_value_safe(*options.oauth_access_token)) {
-    return fail_with(error_category::credentials, "INVALID_ACCESS_TOKEN",
+    return fail_with(integration_error::invalid_access_token,
                      "The access token cannot be sent in a header.",
                      "Reconnect the account in the integration setup.");
   }
@@ -746,7 +746,7 @@ tool_request_outcome build_tool_request(const tool& t, std::string_view input_js
   auto request = render(*prepared, render_env{*input, *values, false}, options);
   if (!request) return failed(std::move(request.error()));
   if (request->url.size() > max_request_url_bytes) {
-    return fail_with(error_category::limit, "URL_TOO_LONG",
+    return fail_with(integration_error::url_too_long,
                      "The request URL would be longer than " + std::to_string(max_request_url_bytes) +
                          " bytes. The tool was not called.",
                      "Call the tool again with shorter input values.");
@@ -768,7 +768,7 @@ std::string to_json(const http_request& r) {
 }
 
 bool means_not_configured(const integration_tool_result& failure) {
-  return failure.error_code == "MISSING_SECRET" || failure.error_code == "MISSING_ACCESS_TOKEN";
+  return failure.error_code == integration_error::missing_secret || failure.error_code == integration_error::missing_access_token;
 }
 
 }  // namespace platform

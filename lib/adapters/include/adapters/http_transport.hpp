@@ -20,7 +20,7 @@ namespace platform::http_transport {
 using clock = std::chrono::steady_clock;
 
 struct io_failure {
-  http_action_failure kind;  // timeout, connect_failed, connection_lost, tls_failed, internal
+  integration_error kind;  // timeout, connect_failed, connection_lost, tls_failed, internal
   std::string message;       // names hosts and system errors, never request content
 };
 

@@ -24,7 +24,10 @@ enum class api_error : unsigned char {
   invalid_cron,
   invalid_timezone,
   invalid_json,
+  invalid_utf8,
   too_deep,
+  number_out_of_range,
+  duplicate_key,
   too_large,
   body_too_large,
   length_required,
@@ -146,6 +149,7 @@ enum class api_error : unsigned char {
   web_unreachable,
   web_error,
   token_unavailable,
+  peer_failure,
   // the builder's tools (MCP)
   invalid_arguments,
   invalid_tool_name,
@@ -201,13 +205,15 @@ inline int status_of(api_error e) { return info_of(e).status; }
 // The code named `code`, if it is one of the set.
 std::optional<api_error> api_error_named(std::string_view code);
 
-// The HTTP status for a code that arrives as text (a core or adapter `error`, a worker's
-// reply): its row's status; the open family worker_http_<status> (a worker's refusal without a
-// code of its own) is 502; a code outside the set is a bug, 500.
-int http_status_for(std::string_view code);
+// The code as on the wire: its row's name, or the peer's code it relays.
+inline std::string_view code_name(const error& e) { return e.relayed.empty() ? code_of(e.code) : std::string_view(e.relayed); }
+// The same as a C string, for logs (both are NUL-terminated).
+inline const char* code_c_str(const error& e) { return e.relayed.empty() ? code_of(e.code).data() : e.relayed.c_str(); }
+// The HTTP status of a reply that ends with `e`: its row's.
+inline int status_of(const error& e) { return status_of(e.code); }
 
-// Whether `e` carries `code`: the comparison the compiler checks (`code` must be a row).
-inline bool is(const error& e, api_error code) { return e.code == code_of(code); }
+// Whether `e` carries `code`.
+inline bool is(const error& e, api_error code) { return e.code == code; }
 
 // Whether `e` is the document store's failure (unavailable, invalid, corrupt, failed or a write
 // conflict): a route answers it as the store's, not as its own.
@@ -221,9 +227,16 @@ inline bool is_store_failure(const error& e) {
 
 // A failure of the set's row `code`: the only way the core, the adapters and the servers make
 // one of their own.
-inline error error_of(api_error code, std::string message) { return error{std::string(code_of(code)), std::move(message)}; }
+inline error error_of(api_error code, std::string message) { return error{code, std::move(message)}; }
 inline tl::unexpected<error> fail(api_error code, std::string message) {
   return tl::unexpected<error>(error_of(code, std::move(message)));
+}
+
+// A failure whose code arrived as text from a peer (a worker's error body), passed on as it
+// came: its row when it names one, else peer_failure relaying the text.
+error relayed_error(std::string_view code, std::string message);
+inline tl::unexpected<error> fail_relayed(std::string_view code, std::string message) {
+  return tl::unexpected<error>(relayed_error(code, std::move(message)));
 }
 
 // A worker's refusal that carried no code of its own: worker_http_<status> (a 502 here).

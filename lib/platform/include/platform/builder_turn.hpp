@@ -43,7 +43,7 @@ struct builder_turn_end {
   std::string stop_code;
   std::string stop_message;
   std::optional<std::string> failure;    // the worker stream broke or refused (its message)
-  std::string failure_code;              // and its error code, when it had one
+  std::optional<api_error> failure_code;  // and its error code, when it had one
   bool stream_lost = false;              // the stream's store gave up: no error chunk is owed
 };
 

@@ -7,22 +7,21 @@
 
 namespace platform {
 
-// A failure with a stable snake_case code (machine use) and a message (human use).
-// Messages never carry secret values.
+enum class api_error : unsigned char;  // the closed set of codes: platform/api_error.hpp
+
+// A failure with a stable code of the closed set (machine use) and a message (human use).
+// Messages never carry secret values. Made by fail(<row>, ...) or error_of (api_error.hpp), so
+// the compiler checks the code; its wire name is code_name(e).
 struct error {
-  std::string code;
+  api_error code;
   std::string message;
+  // A peer's code passed on as it came when it is not one of the set (`code` is then
+  // api_error::peer_failure): a worker's refusal without a code of its own, worker_http_<status>.
+  std::string relayed = {};
 };
 
 template <class T>
 using result = tl::expected<T, error>;
-
-// A failure whose code arrived as text from a peer (a worker's error body, another `error`),
-// passed on as it came. A failure of one's own names its row: fail(<row>, ...) in
-// platform/api_error.hpp, so that the compiler checks the code is one of the closed set.
-inline tl::unexpected<error> fail_relayed(std::string code, std::string message) {
-  return tl::unexpected<error>(error{std::move(code), std::move(message)});
-}
 
 // One rule broken by a document, located by a JSON path such as
 // `agents[1].tools[0].endpoint.url`, with a stable code and a fix-it message.
@@ -38,3 +37,6 @@ using violations = std::vector<violation>;
 std::string violations_to_json(const violations& v);
 
 }  // namespace platform
+
+// The code set travels with the error: every user of one compares and names codes.
+#include "platform/api_error.hpp"  // IWYU pragma: export

@@ -8,6 +8,8 @@
 
 namespace platform {
 
+enum class integration_error : unsigned char;  // errorCode's closed set: integration_error.hpp
+
 // Design notes: the closed set of errorCategory values.
 enum class error_category {
   input,
@@ -37,17 +39,17 @@ struct integration_tool_result {
   std::optional<std::string> mock_reason;
   std::optional<int> status_code;
   std::optional<std::string> error;
-  std::optional<std::string> error_code;  // stable UPPER_SNAKE code per cause
+  std::optional<integration_error> error_code;  // errorCode: its stable UPPER_SNAKE name
   std::optional<error_category> category;
   std::optional<std::string> resolution;
   std::optional<bool> retryable;
   std::optional<bool> can_request_builder_repair;
   std::optional<std::string> details_json;  // bounded, redacted object as JSON text
 
-  // A failure with retryable false and canRequestBuilderRepair derived from the category.
+  // A failure with the code's category and retryable flag, and canRequestBuilderRepair derived
+  // from the category; an empty `resolution` is the code's own (integration_error.hpp).
   // Callers must never put secret values in any of the texts.
-  static integration_tool_result failure(error_category category, std::string error_code,
-                                         std::string error, std::string resolution,
+  static integration_tool_result failure(integration_error code, std::string error, std::string resolution,
                                          std::optional<std::string> details_json = {});
 
   // Compact JSON with the spec's field names; absent optionals are omitted. data and
