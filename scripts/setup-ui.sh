@@ -26,8 +26,9 @@ inputs_hash() {
   for f in package-lock.json package.json index.html vite.config.ts tsconfig*.json src public; do
     [ -e "ui/$f" ] && inputs+=("$f")
   done
-  # Names and contents, in a fixed order: a renamed or removed file changes the hash too.
-  { (cd ui && find "${inputs[@]}" -type f -print0 | LC_ALL=C sort -z | xargs -0 -r sha256sum); sha256sum scripts/precompress-ui.mjs; } |
+  # Names and contents, in a fixed order: a renamed or removed file changes the hash too. The
+  # app SDK's protocol types are the preview bridge's (ui/src/preview/bridge-messages.ts).
+  { (cd ui && find "${inputs[@]}" -type f -print0 | LC_ALL=C sort -z | xargs -0 -r sha256sum); sha256sum scripts/precompress-ui.mjs templates/app-workspace/src/platform/protocol.ts; } |
     sha256sum | cut -d' ' -f1
 }
 
