@@ -33,6 +33,7 @@ enum class access : unsigned char {
   app_run,    // app and run together
   agent_run,  // a member, {app}, and its app agent run {workspace, app, agentRun}: `by`, `app`
               // and `agent_run`; a draft run is 404 to those who do not read the draft
+  operator_token,  // the internal token alone (the operator's /metrics)
   // The worker, with the internal token and the capability of the run the body names
   // ({workspaceId, appId, runId}; run_capability.hpp), checked after the body is read:
   internal_turn,       // a builder turn, while it runs

@@ -18,6 +18,7 @@
 #include "builder_routes.hpp"
 #include "http.hpp"
 #include "integration_routes.hpp"
+#include "metrics_routes.hpp"
 #include "../common/json_fields.hpp"
 #include "platform/json_limits.hpp"
 #include "platform/run_capability.hpp"
@@ -65,6 +66,7 @@ namespace rtn = routine_routes;
 constexpr route table[] = {
   // ---- the service, the person, workspaces and members
   {"GET",    "/api/health",                                                    anyone,    R::member, none, w::health},
+  {"GET",    "/metrics",                                                       operator_token, R::member, none, metrics_routes::get_metrics},
   {"GET",    "/api/me",                                                        signed_in, R::member, none, w::me},
   {"POST",   "/api/session",                                                   anyone,    R::member, none, w::open_session},  // signs in itself
   {"DELETE", "/api/session",                                                   anyone,    R::member, none, w::close_session},
@@ -288,6 +290,7 @@ void run_row(web_app& web, const route& row, const httplib::Request& req, httpli
   std::optional<agent_run_summary> agent_run;
   switch (row.who) {
     case access::anyone: break;
+    case access::operator_token:
     case access::internal_turn:
     case access::internal_agent_run:
     case access::internal_agent_end:

@@ -27,6 +27,7 @@
 #include "turns.hpp"
 #include "worker_call.hpp"
 #include "worker_http.hpp"
+#include "worker_metrics.hpp"
 
 namespace platform::worker {
 namespace {
@@ -117,6 +118,8 @@ void undrain(worker_app& app, const worker_call&, httplib::Response& res) {
   res.set_content(json({{"ok", true}, {"draining", false}}).dump(), "application/json");
 }
 
+void metrics(worker_app& app, const worker_call&, httplib::Response& res) { handle_metrics(app, res); }
+
 void health(worker_app& app, const worker_call&, httplib::Response& res) {
   res.set_content(json({{"ok", true}, {"draining", app.draining.load()}, {"turnsRunning", app.turns_running.load()},
                         {"agentRunsRunning", app.agent_runs.running()}, {"sessions", app.sessions.size()},
@@ -162,6 +165,7 @@ constexpr route routes[] = {
     {"POST",   "/drain",                                  web,     serve,  none,   drain},
     {"DELETE", "/drain",                                  web,     serve,  none,   undrain},
     {"GET",    "/health",                                 anyone,  serve,  none,   health},
+    {"GET",    "/metrics",                                web,     serve,  none,   metrics},
 };
 // clang-format on
 
