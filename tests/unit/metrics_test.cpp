@@ -68,7 +68,7 @@ TEST_CASE("metrics: label values and HELP are escaped as the format says") {
         "m_total{code=\"a\\\"b\\\\c\\nd\"} 1\n");
 }
 
-TEST_CASE("metrics: values are the shortest round-tripping text; NaN and infinities spelled out") {
+TEST_CASE("metrics: values are the shortest round-tripping text, as Go's FormatFloat 'g'; NaN and infinities spelled out") {
   auto value = [](double v) {
     std::string s;
     append_metric_value(s, v);
@@ -79,6 +79,14 @@ TEST_CASE("metrics: values are the shortest round-tripping text; NaN and infinit
   CHECK(value(0.1) == "0.1");
   CHECK(value(-2.5) == "-2.5");
   CHECK(value(1e21) == "1e+21");
+  CHECK(value(1e20) == "100000000000000000000");
+  CHECK(value(123456.789) == "123456.789");
+  // Bucket bounds as Prometheus's clients write them: fixed down to 1e-4, then exponents.
+  CHECK(value(0.0001) == "0.0001");
+  CHECK(value(0.0005) == "0.0005");
+  CHECK(value(0.00025) == "0.00025");
+  CHECK(value(0.00001) == "1e-05");
+  CHECK(value(-1.5e-7) == "-1.5e-07");
   CHECK(value(9007199254740992.0) == "9007199254740992");
   CHECK(value(std::numeric_limits<double>::quiet_NaN()) == "NaN");
   CHECK(value(std::numeric_limits<double>::infinity()) == "+Inf");

@@ -131,9 +131,22 @@ void append_metric_value(std::string& out, double value) {
   } else if (std::isinf(value)) {
     out += value > 0 ? "+Inf" : "-Inf";
   } else {
-    char buf[32];
-    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value);
-    out.append(buf, end);
+    // As Go's strconv.FormatFloat(v, 'g', -1, 64), which Prometheus's own clients write: the
+    // shortest digits that read back as `value`, in fixed notation unless the exponent is
+    // below -4 or 21 and above (so one bound is one label value, "0.0005", whoever wrote it).
+    char buf[64];
+    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::scientific);
+    std::string_view sci(buf, static_cast<std::size_t>(end - buf));
+    int exponent = 0;
+    std::string_view digits = sci.substr(sci.find('e') + 1);
+    if (digits.starts_with('+')) digits.remove_prefix(1);
+    std::from_chars(digits.data(), digits.data() + digits.size(), exponent);
+    if (exponent < -4 || exponent >= 21) {
+      out += sci;
+    } else {
+      auto [fixed_end, fixed_ec] = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::fixed);
+      out.append(buf, fixed_end);
+    }
   }
 }
 

@@ -67,7 +67,8 @@ result<std::string> write_exposition(std::span<const metric_family> families);
 void append_label_value(std::string& out, std::string_view value);
 // A HELP text: \ and line feed escaped.
 void append_help_text(std::string& out, std::string_view help);
-// A value: the shortest text that reads back as the same double; NaN, +Inf, -Inf.
+// A value: the shortest text that reads back as the same double, as Go's FormatFloat 'g'
+// writes it (fixed notation for exponents -4 to 20: "0.0005", "1e-05", "1e+21"); NaN, +Inf, -Inf.
 void append_metric_value(std::string& out, double value);
 
 // The bucket `value` falls into: the first bound it does not exceed, else bounds.size() (the
