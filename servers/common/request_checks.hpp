@@ -15,6 +15,7 @@
 #include "platform/internal_auth.hpp"
 #include "platform/json_text.hpp"
 #include "platform/request_guard.hpp"
+#include "error_counts.hpp"
 #include "http_server.hpp"
 
 namespace platform::servers {
@@ -30,13 +31,16 @@ inline void write_error_body(httplib::Response& res, int status, std::string_vie
 }
 
 // Ends the request with `e`: its code as on the wire, its row's status, and its message (a
-// store that is unavailable says so: the person can retry). The one way a route refuses.
+// store that is unavailable says so: the person can retry). The one way a route refuses, so
+// each reply is counted here by its code's row (GET /metrics, error_counts.hpp).
 inline void send(httplib::Response& res, const error& e) {
+  count_error_reply(e.code);
   int status = status_of(e);
   write_error_body(res, status, code_name(e),
                    status == 503 && is_store_failure(e) ? "storage is unavailable: " + e.message : e.message);
 }
 inline void send(httplib::Response& res, api_error code, std::string_view message) {
+  count_error_reply(code);
   write_error_body(res, status_of(code), code_of(code), message);
 }
 

@@ -23,6 +23,7 @@
 #include "platform/usage.hpp"
 #include "stream_writer.hpp"
 #include "web_app.hpp"
+#include "web_metrics.hpp"
 #include "../common/json_fields.hpp"
 
 namespace platform::web {
@@ -106,12 +107,15 @@ result<json> runtime_settings_of(web_app& app, const run_key& key) {
   return json::parse(normalized_settings_to_json(*s));
 }
 
-result<std::string> worker_body(web_app& app, const agent_run_record& run, const std::string& callback_url) {
+// `runtime_id` gets the runtime the run is sent to.
+result<std::string> worker_body(web_app& app, const agent_run_record& run, const std::string& callback_url,
+                                std::string& runtime_id) {
   run_key key{run.workspace_id, run.app_id, run.run_id};
   auto files = source_files_of(app, key.workspace_id, key.app_id, run_scope(run));
   if (!files) return tl::unexpected(files.error());
   auto settings = runtime_settings_of(app, key);
   if (!settings) return tl::unexpected(settings.error());
+  runtime_id = servers::string_field(settings->value("settings", json::object()), "runtimeId");
   json config = servers::parse_json_within(run.agent_config_json);
   if (!config.is_object()) return fail(api_error::store_corrupt, "the run's agent config is not JSON");
   json body = {{"runId", run.run_id},
@@ -132,13 +136,25 @@ std::string callback_url(const web_app& app, const std::string& local_origin) {
   return (app.cfg.web_url.empty() ? local_origin : app.cfg.web_url) + "/api/internal/agent-run-complete";
 }
 
-result<void> fail_start(web_app& app, const run_key& key, const std::string& message) {
+// GET /metrics: a run ended, counted under its app's runtime (runs do not keep theirs).
+void count_agent_run_end(web_app& app, const run_key& key, servers::run_outcome outcome) {
+  std::string runtime;
+  if (auto settings = runtime_settings_of(app, key)) {
+    runtime = servers::string_field(settings->value("settings", json::object()), "runtimeId");
+  }
+  web_stats.agent_runs_ended.add(runtime, outcome);
+}
+
+// `outcome`: a person's stop, or a failure.
+result<void> fail_start(web_app& app, const run_key& key, const std::string& message,
+                        servers::run_outcome outcome = servers::run_outcome::failed) {
   agent_run_completion done;
   done.status = agent_run_status::failed;
   done.error = message;
   done.now = now_ms();
   auto ended = app.db.app_agent_runs().finish(key, done);
   if (ended && *ended) {
+    count_agent_run_end(app, key, outcome);
     if (auto s = app.db.app_agent_runs().summary(key); s && *s) routine_run_ended(app, **s, true);
     publish_agent_event(app.cache, key, agent_run_status::failed);
   }
@@ -192,6 +208,7 @@ struct stream_pump {
 };
 
 void run_pump(web_app& app, const run_key& key, const std::string& stream_id, const std::shared_ptr<stream_pump>& p) {
+  servers::gauge_hold live(web_stats.agent_run_pumps);
   builder_turn turn({message_id_of(key), replay_window(app.cfg)});
   stream_writer writer(app.cache, stream_id, replay_window(app.cfg), app.cfg.cache_outage_limit);
   auto write = [&writer](builder_turn_output step) {
@@ -205,8 +222,15 @@ void run_pump(web_app& app, const run_key& key, const std::string& stream_id, co
   // 404 (or cannot be reached) and the run's stream ends with that reason.
   auto holder = app.workers.agent_run_holder(key.app_id, key.run_id);
   const worker_client& worker = holder && *holder ? **holder : app.workers.for_app(key.app_id);
-  auto read = worker.agent_run_events(key.app_id, key.run_id, [&](std::string_view data) { return write(turn.feed(data)); },
-                                      &p->cancel);
+  auto& append_time = web_stats.chunk_append[static_cast<std::size_t>(stream_kind::agent_run)];
+  auto read = worker.agent_run_events(key.app_id, key.run_id, [&](std::string_view data) {
+    const auto arrived = std::chrono::steady_clock::now();
+    builder_turn_output step = turn.feed(data);
+    const bool appends = !step.events.empty();
+    bool written = write(std::move(step));
+    if (appends) append_time.observe_since(arrived);
+    return written;
+  }, &p->cancel);
   // The owning viewer left, not the run: no finish and no [DONE], so the viewers following
   // this buffer go on with the run's next stream (viewer_handover) instead of ending.
   if (!p->cancel.cancelled()) {
@@ -441,7 +465,8 @@ result<start_outcome> start_agent_run(web_app& app, const run_key& key, const st
   }
   auto run = app.db.app_agent_runs().get(key);
   if (!run || !*run) return fail(api_error::store_unavailable, "the claimed run could not be read back");
-  auto body = worker_body(app, **run, callback_url(app, local_origin));
+  std::string runtime_id;
+  auto body = worker_body(app, **run, callback_url(app, local_origin), runtime_id);
   if (!body) {
     (void)fail_start(app, key, "The run could not be prepared: " + body.error().message);
     return tl::unexpected(body.error());
@@ -456,6 +481,7 @@ result<start_outcome> start_agent_run(web_app& app, const run_key& key, const st
   }
   // 409: the worker holds this run already (an earlier start whose reply was lost).
   if (reply && (reply->status == 202 || reply->status == 200 || reply->status == 409)) {
+    web_stats.agent_runs_started.add(runtime_id);
     return start_outcome{true, agent_run_status::running};
   }
   error e = reply ? reply->refusal("the worker refused the run") : reply.error();
@@ -536,6 +562,9 @@ result<bool> complete_agent_run(web_app& app, const json& body) {
   auto ended = app.db.app_agent_runs().finish(key, done);
   if (!ended) return tl::unexpected(ended.error());
   if (*ended) {
+    count_agent_run_end(app, key, done.status == agent_run_status::completed ? servers::run_outcome::completed
+                                  : done.stop_reason.empty()                 ? servers::run_outcome::failed
+                                                                             : servers::run_outcome::stopped);
     // Its recorded usage settles its ledger entry; without one its last estimate stands.
     if (recorded) {
       if (auto limits = run_budget_for(app.db, key.workspace_id, key.app_id, budget_run_kind::agent_run)) {
@@ -629,7 +658,7 @@ void agent_run_recovery::check_once() {
 result<agent_stop_outcome> stop_agent_run(web_app& app, const run_key& key, agent_run_status status) {
   if (is_finished(status)) return agent_stop_outcome::not_running;
   if (status == agent_run_status::pending) {
-    (void)fail_start(app, key, std::string(platform::user_stop_reason));
+    (void)fail_start(app, key, std::string(platform::user_stop_reason), servers::run_outcome::stopped);
     return agent_stop_outcome::stopped;
   }
   auto holder = app.workers.agent_run_holder(key.app_id, key.run_id);
@@ -643,7 +672,8 @@ result<agent_stop_outcome> stop_agent_run(web_app& app, const run_key& key, agen
     case answer::not_held: break;
   }
   // The worker lost it: nothing will ever complete it.
-  (void)fail_start(app, key, "The worker no longer holds this run (it restarted or stopped); stopped by the user.");
+  (void)fail_start(app, key, "The worker no longer holds this run (it restarted or stopped); stopped by the user.",
+                   servers::run_outcome::stopped);
   return agent_stop_outcome::stopped;
 }
 

@@ -18,6 +18,7 @@
 #include "stream_writer.hpp"
 #include "budgets.hpp"
 #include "previews.hpp"
+#include "web_metrics.hpp"
 
 namespace platform::web {
 
@@ -134,8 +135,10 @@ result<turn_start> chat_service::start(turn_request request) {
   if (!admitted) return tl::unexpected(admitted.error());
   t->spending = std::move(*admitted);
   std::int64_t now = now_ms();
-  auto outcome = db_.claim_builder_run(
-      t->req.key, {t->req.message_count, t->claim_token, now, now + cfg_.lease.count(), t->req.messages_json});
+  auto outcome = timed_store(store_op::claim, [&] {
+    return db_.claim_builder_run(t->req.key,
+                                 {t->req.message_count, t->claim_token, now, now + cfg_.lease.count(), t->req.messages_json});
+  });
   if (!outcome) return tl::unexpected(outcome.error());
   if (*outcome != claim_outcome::claimed) return turn_start{*outcome, {}};
   publish_builder_event(cache_, "run.starting", t->req.key, run_status::streaming, t->req.run_reason);
@@ -144,7 +147,8 @@ result<turn_start> chat_service::start(turn_request request) {
   t->writer = std::make_unique<stream_writer>(cache_, t->stream_id, replay_window(cfg_), cfg_.cache_outage_limit);
   auto registered = cache_.create(t->stream_id);
   if (registered) {
-    auto set = db_.set_active_stream(t->req.key, t->claim_token, t->stream_id, now_ms());
+    auto set = timed_store(store_op::set_active_stream,
+                           [&] { return db_.set_active_stream(t->req.key, t->claim_token, t->stream_id, now_ms()); });
     if (!set) registered = tl::unexpected(set.error());
   }
   if (!registered) {
@@ -179,6 +183,7 @@ result<turn_start> chat_service::start(turn_request request) {
     std::fprintf(stderr, "web: turn start app=%s run=%s runtime=%s messages=%lld\n", t->req.key.app_id.c_str(),
                  t->req.key.run_id.c_str(), t->req.settings.runtime_id.c_str(), static_cast<long long>(t->req.message_count));
   }
+  web_stats.builder_turns_started.add(t->req.settings.runtime_id);
   std::thread([this, t] { run(t); }).detach();
   return turn_start{claim_outcome::claimed, t->stream_id};
 }
@@ -228,6 +233,13 @@ void chat_service::run(const std::shared_ptr<turn>& t) {
   write_step(io, bt.end(how));
   auto rec = bt.record(t->req.messages_json, t->req.message_count);
   bool ended = leave_behind(*t, rec, bt.usage(), *worker);
+  // Counted before [DONE], so a viewer at the stream's end finds it counted. A turn whose claim
+  // was lost did not end its run: the stale recovery failed it.
+  using servers::run_outcome;
+  web_stats.builder_turns_ended.add(t->req.settings.runtime_id, !ended                               ? run_outcome::failed
+                                                                : rec.status == run_status::completed ? run_outcome::completed
+                                                                : how.stop_requested                  ? run_outcome::stopped
+                                                                                                      : run_outcome::failed);
   write_step(io, bt.done());
   if (!t->writer->finish()) {
     std::fprintf(stderr, "web: stream of run=%s not completed: the cache store stayed unreachable\n", key.run_id.c_str());
@@ -293,6 +305,7 @@ result<void> chat_service::stream_turn(turn& t, builder_turn& bt, chat_service_t
                  ms(text_at, std::chrono::steady_clock::now()));
   };
   std::string request = compact_json(body);
+  bool first_chunk = true;  // GET /metrics: the POST's arrival to the first chunk in the stream
   auto stream = [&](const worker_client& w) {
     if (!request_at) request_at = std::chrono::steady_clock::now();
     t.streaming_on = &w;
@@ -304,7 +317,18 @@ result<void> chat_service::stream_turn(turn& t, builder_turn& bt, chat_service_t
                                if (cfg_.trace && !timing_reported && data.find(R"("type":"text_delta")") != std::string_view::npos) {
                                  text_at = std::chrono::steady_clock::now();
                                }
-                               write_step(io, bt.feed(data));
+                               const auto arrived = std::chrono::steady_clock::now();
+                               builder_turn_output step = bt.feed(data);
+                               const bool appends = !step.events.empty();
+                               write_step(io, std::move(step));
+                               if (appends) {
+                                 const auto appended = std::chrono::steady_clock::now();
+                                 web_stats.chunk_append[static_cast<std::size_t>(stream_kind::builder_turn)].observe(appended - arrived);
+                                 if (first_chunk) {
+                                   first_chunk = false;
+                                   web_stats.first_chunk[servers::runtime_slot(t.req.settings.runtime_id)].observe(appended - t.req.received);
+                                 }
+                               }
                                if (text_at) report_timing(*text_at);
                                if (auto so_far = bt.take_step_usage()) {
                                  if (auto stop = spend_step(db_, cache_, t.spending, *so_far)) stop_for_budget(t, w, std::move(*stop));
@@ -336,7 +360,7 @@ bool chat_service::leave_behind(turn& t, const builder_turn_record& rec, const s
   const run_key& key = t.req.key;
   const std::string capability = turn_capability(key);
   const auto store_deadline = std::chrono::steady_clock::now() + cfg_.cache_outage_limit;
-  auto stored = [&](auto&& write_once) {
+  auto retried = [&](auto&& write_once) {
     auto r = write_once();
     while (!r && is(r.error(), api_error::store_unavailable) && std::chrono::steady_clock::now() < store_deadline) {
       std::this_thread::sleep_for(std::chrono::milliseconds(200));
@@ -344,6 +368,9 @@ bool chat_service::leave_behind(turn& t, const builder_turn_record& rec, const s
     }
     return r;
   };
+  // A store call alone, each attempt timed as `op` (GET /metrics: platform_web_store_seconds);
+  // the draft's and the preview's syncs read from the worker too, and are not.
+  auto stored = [&](store_op op, auto&& write_once) { return retried([&] { return timed_store(op, write_once); }); };
   // The worker's closing line says what it left; only what it did not carry, or what changed,
   // is asked of the worker again.
   const auto& closing = rec.closing;
@@ -355,18 +382,18 @@ bool chat_service::leave_behind(turn& t, const builder_turn_record& rec, const s
       state = std::move(**asked);
     }
     if (state) {
-      (void)stored([&] {
+      (void)stored(store_op::session_state, [&] {
         return db_.save_provider_session_state(key, t.req.settings.runtime_id, {*state, rec.message_count});
       });
     }
   }
-  if (usage) (void)stored([&] { return db_.add_usage(key, *usage); });
+  if (usage) (void)stored(store_op::usage, [&] { return db_.add_usage(key, *usage); });
   settle_run(db_, cache_, t.spending, usage);
   // Before run.completed, so a client that reloads the agents on the event sees this turn's edits.
   source_files turn_files;
   bool have_files = false;
   if (!closing || closing->workspace_changed) {
-    if (auto synced = stored([&] { return sync_draft_from_worker(db_, worker, key.workspace_id, key.app_id, now_ms(), capability, &turn_files); }); !synced) {
+    if (auto synced = retried([&] { return sync_draft_from_worker(db_, worker, key.workspace_id, key.app_id, now_ms(), capability, &turn_files); }); !synced) {
       std::fprintf(stderr, "web: draft snapshot app=%s not synced: %s\n", key.app_id.c_str(), code_c_str(synced.error()));
     } else {
       have_files = *synced;
@@ -379,7 +406,7 @@ bool chat_service::leave_behind(turn& t, const builder_turn_record& rec, const s
   if (rec.preview_moved) {
     const preview_made_by made_by{key.run_id, request};
     const std::string known = closing ? closing->build_digest : std::string();
-    if (auto shown = stored([&] { return sync_preview_from_worker(db_, worker, key.workspace_id, key.app_id, now_ms(), capability, made_by, known); }); !shown) {
+    if (auto shown = retried([&] { return sync_preview_from_worker(db_, worker, key.workspace_id, key.app_id, now_ms(), capability, made_by, known); }); !shown) {
       std::fprintf(stderr, "web: preview app=%s not stored: %s\n", key.app_id.c_str(), code_c_str(shown.error()));
     } else {
       build = *shown;
@@ -388,13 +415,13 @@ bool chat_service::leave_behind(turn& t, const builder_turn_record& rec, const s
   // The turn's version (issue 35), with the build it made; a turn that changed nothing makes none.
   if (have_files) {
     const version_origin origin{key.run_id, request, t.req.settings.runtime_id, t.req.asked_by, std::nullopt};
-    if (auto made = stored([&] { return db_.versions().record(key.workspace_id, key.app_id, turn_files, origin, build, now_ms()); }); !made) {
+    if (auto made = stored(store_op::version, [&] { return db_.versions().record(key.workspace_id, key.app_id, turn_files, origin, build, now_ms()); }); !made) {
       std::fprintf(stderr, "web: version of app=%s not recorded: %s\n", key.app_id.c_str(), code_c_str(made.error()));
     } else if (*made) {
       prune_versions(key);
     }
   }
-  auto ended = stored([&] {
+  auto ended = stored(store_op::end_turn, [&] {
     return db_.end_turn(key, t.claim_token, {rec.status, rec.messages, rec.message_count, now_ms(), rec.stop_reason, rec.stop_message});
   });
   return ended && *ended;
@@ -441,7 +468,7 @@ void chat_service::housekeeping() {
     std::int64_t now = now_ms();
     for (auto& [id, t] : active) {
       (void)t->writer->flush();  // events waiting out an outage go out even while the turn is quiet
-      auto kept = db_.renew_lease(t->req.key, t->claim_token, now + cfg_.lease.count());
+      auto kept = timed_store(store_op::renew_lease, [&] { return db_.renew_lease(t->req.key, t->claim_token, now + cfg_.lease.count()); });
       if (kept && !*kept) t->claim_lost = true;  // stale recovery failed it meanwhile
     }
     auto expired = db_.fail_expired_claims(now);

@@ -12,6 +12,7 @@
 #include "platform/compact_json.hpp"
 #include "platform/replay_follow.hpp"
 #include "platform/ui_stream.hpp"
+#include "web_metrics.hpp"
 
 namespace platform::web {
 
@@ -54,12 +55,15 @@ void follow_replay(httplib::Response& res, cache_store& cache, follow_options op
   struct follow_state {
     follow_options o;
     replay_follow rules;
+    servers::gauge_hold following;  // GET /metrics: counted while the response lives
   };
   replay_follow rules(options.cursor, {options.heartbeat, options.outage_limit, static_cast<bool>(options.still_live)},
                       std::chrono::steady_clock::now());
-  auto state = std::make_shared<follow_state>(follow_state{std::move(options), rules});
+  auto state = std::make_shared<follow_state>(
+      follow_state{std::move(options), rules, servers::gauge_hold(web_stats.stream_followers)});
   res.set_chunked_content_provider("text/event-stream", [&cache, state](std::size_t, httplib::DataSink& sink) {
-    auto& [o, rules] = *state;
+    auto& o = state->o;
+    auto& rules = state->rules;
     using action = replay_follow_step::action;
     auto now = [] { return std::chrono::steady_clock::now(); };
     replay_follow_step step =

@@ -3,7 +3,22 @@
 
 #include <thread>
 
+#include "web_metrics.hpp"
+
 namespace platform::web {
+
+namespace {
+
+// A cache store call, timed for GET /metrics (platform_web_cache_seconds).
+template <class Call>
+auto timed_cache(cache_op op, Call&& call) {
+  auto since = std::chrono::steady_clock::now();
+  auto r = call();
+  web_stats.time_cache(op, since);
+  return r;
+}
+
+}  // namespace
 
 stream_writer::stream_writer(cache_store& cache, std::string stream_id, replay_limits limits,
                              std::chrono::milliseconds outage_limit)
@@ -16,7 +31,7 @@ bool stream_writer::append(std::string_view event) {
   if (!seq) return !(gave_up_ = true);  // a bug: the copy is never complete
   // The usual case, the store answering and nothing waiting: straight in, no second copy.
   if (waiting_.empty() && !outage_since_) {
-    auto r = cache_.append(id_, event);
+    auto r = timed_cache(cache_op::append, [&] { return cache_.append(id_, event); });
     if (r) return true;
     if (is(r.error(), api_error::replay_not_found) && put_back()) return true;
     waiting_.emplace_back(*seq, std::string(event));
@@ -28,7 +43,7 @@ bool stream_writer::append(std::string_view event) {
 
 void stream_writer::put_head(replay_head head) {
   std::lock_guard lock(mu_);
-  if (waiting_.empty()) (void)cache_.put_head(id_, head);
+  if (waiting_.empty()) (void)timed_cache(cache_op::put_head, [&] { return cache_.put_head(id_, head); });
   head_ = std::move(head);
 }
 
@@ -43,7 +58,7 @@ bool stream_writer::finish() {
       std::lock_guard lock(mu_);
       if (gave_up_) return false;
       if (flush_locked(std::chrono::steady_clock::now()) && waiting_.empty()) {
-        if (cache_.complete(id_)) return true;
+        if (timed_cache(cache_op::complete, [&] { return cache_.complete(id_); })) return true;
         if (outage(std::chrono::steady_clock::now())) return false;
       } else if (gave_up_) {
         return false;
@@ -97,7 +112,7 @@ bool stream_writer::flush_locked(std::chrono::steady_clock::time_point now) {
     while (!waiting_.empty() && waiting_.front().first < info->next_seq) waiting_.pop_front();
   }
   while (!waiting_.empty()) {
-    auto r = cache_.append(id_, waiting_.front().second);
+    auto r = timed_cache(cache_op::append, [&] { return cache_.append(id_, waiting_.front().second); });
     if (!r) {
       if (is(r.error(), api_error::replay_not_found) && put_back()) break;
       return !outage(now);

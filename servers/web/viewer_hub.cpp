@@ -403,6 +403,11 @@ viewer_hub::~viewer_hub() {
 
 std::size_t viewer_hub::viewers() const { return impl_->count.load(); }
 
+std::size_t viewer_hub::followed_streams() const {
+  std::lock_guard lock(impl_->mu);
+  return impl_->followers;
+}
+
 void viewer_hub::adopt(int fd, viewer_plan plan) {
   auto& h = *impl_;
   h.count.fetch_add(1);

@@ -36,6 +36,8 @@ class viewer_hub {
   // viewer leaves.
   void adopt(int fd, viewer_plan plan);
   [[nodiscard]] std::size_t viewers() const;
+  // Streams the hub follows now (one follower thread each), for GET /metrics.
+  [[nodiscard]] std::size_t followed_streams() const;
 
  private:
   struct impl;
