@@ -19,6 +19,7 @@
 #include "runtime_turn.hpp"
 #include "web_internal.hpp"
 #include "worker_http.hpp"
+#include "worker_stats.hpp"
 #include "turn_settings.hpp"
 
 namespace platform::worker {
@@ -328,6 +329,9 @@ void run_in_background(const config& cfg, broker& brk, std::shared_ptr<agent_run
   fs::remove_all(workspace, ec);
   run->finish(o.state);
   table.finished(run->key(), agent_run_table::clock::now());
+  worker_stats.agent_runs_ended.add(r.runtime_id, o.state == agent_run_state::completed ? servers::run_outcome::completed
+                                                  : o.stop_reason.empty()               ? servers::run_outcome::failed
+                                                                                        : servers::run_outcome::stopped);
   post_callback(cfg, r, o);
 }
 
@@ -355,6 +359,7 @@ void start_agent_run(const config& cfg, worker_registry& registry, broker& brk, 
     return send(res, workspace.error());
   }
   started.fetch_add(1);
+  worker_stats.agent_runs_started.add(spec->runtime_id);
   if (cfg.trace) std::fprintf(stderr, "worker: agent run start app=%s run=%s\n", spec->app_id.c_str(), spec->run_id.c_str());
   std::thread(run_in_background, std::cref(cfg), std::ref(brk), *run, std::move(*spec), std::move(*workspace), std::ref(table)).detach();
   res.status = 202;

@@ -27,6 +27,7 @@
 #include "platform/url.hpp"
 #include "random_hex.hpp"
 #include "worker_config.hpp"
+#include "worker_stats.hpp"
 
 namespace platform::worker {
 
@@ -488,7 +489,16 @@ result<std::shared_ptr<agent_sandbox>> agent_sandbox::create(const config& cfg, 
 bool agent_sandbox::enabled() const { return impl_->driver != nullptr; }
 std::string agent_sandbox::describe() const { return impl_->description; }
 
+// Counted and timed for GET /metrics (worker_stats.hpp).
 result<std::unique_ptr<turn_jail>> agent_sandbox::open(const jail_plan& plan) const {
+  auto since = std::chrono::steady_clock::now();
+  auto j = open_jail(plan);
+  worker_stats.sandbox_open.observe_since(since);
+  (j ? worker_stats.sandbox_starts : worker_stats.sandbox_failures).fetch_add(1, std::memory_order_relaxed);
+  return j;
+}
+
+result<std::unique_ptr<turn_jail>> agent_sandbox::open_jail(const jail_plan& plan) const {
   std::unique_ptr<turn_jail> j(new turn_jail());
   j->owner_ = this;
   j->jailed_ = enabled();
@@ -611,8 +621,9 @@ result<process_spec> turn_jail::wrap(process_spec inner) const {
   r.open = owner_->impl_->cfg->sandbox_test_open;
   r.cwd = inner.cwd.empty() ? workspace_ : absolute(inner.cwd);
   auto jail = jail_for(r);
-  if (!jail) return tl::unexpected(jail.error());
-  return owner_->impl_->driver->wrap(inner, *jail);
+  auto wrapped = jail ? owner_->impl_->driver->wrap(inner, *jail) : result<process_spec>(tl::unexpected(jail.error()));
+  if (!wrapped) worker_stats.sandbox_failures.fetch_add(1, std::memory_order_relaxed);
+  return wrapped;
 }
 
 }  // namespace platform::worker

@@ -111,6 +111,7 @@ class agent_sandbox {
   friend class turn_jail;
   struct impl;
   agent_sandbox() = default;
+  result<std::unique_ptr<turn_jail>> open_jail(const jail_plan& plan) const;
   std::unique_ptr<impl> impl_;
   int broker_port_ = 0;
 };

@@ -27,6 +27,7 @@
 #include "turn_settings.hpp"
 #include "web_internal.hpp"
 #include "worker_http.hpp"
+#include "worker_stats.hpp"
 
 namespace platform::worker {
 
@@ -116,6 +117,14 @@ struct turn_stream {
   std::string workspace_dir;
   std::string files_before;  // workspace_fingerprint at the start of the turn
   turn_timing timing;
+  // GET /metrics (worker_stats.hpp): the first line was timed; the turn's end was counted.
+  bool first_line_seen = false;
+  bool end_counted = false;
+  void count_end(servers::run_outcome how) {
+    if (end_counted) return;
+    end_counted = true;
+    worker_stats.builder_turns_ended.add(timing.runtime_id, how);
+  }
 };
 
 // The builder's broker grant for this turn: the platform tools, acting on the app's workspace.
@@ -196,6 +205,10 @@ bool next_turn_chunk(turn_stream& state, session_table& sessions, const std::str
                      bool trace, httplib::DataSink& sink) {
   std::string line, out;
   if (state.turn->next(line)) {
+    if (!state.first_line_seen) {
+      state.first_line_seen = true;
+      worker_stats.first_line[servers::runtime_slot(state.timing.runtime_id)].observe_since(state.timing.request);
+    }
     std::optional<turn_timing::clock::time_point> first_text;
     if (trace && !state.timing.reported && carries_text(line)) first_text = turn_timing::clock::now();
     append_sse_data(out, line);
@@ -205,6 +218,9 @@ bool next_turn_chunk(turn_stream& state, session_table& sessions, const std::str
   }
   if (trace) state.timing.report(app_id, run_id, std::nullopt);
   int code = state.turn->exit_code();
+  state.count_end(state.turn->result_seen()    ? servers::run_outcome::completed
+                  : state.turn->interrupted() ? servers::run_outcome::stopped
+                                              : servers::run_outcome::failed);
   if (!state.turn->result_seen()) {
     // Only the exit code: stderr may quote the prompt or files.
     json err = {{"type", "error"},
@@ -267,6 +283,7 @@ void post_messages(worker_app& app, const worker_call& call, httplib::Response& 
   if (!turn) return send(res, turn.error());
   if (cfg.trace) std::fprintf(stderr, "worker: turn start app=%s run=%s\n", app_id.c_str(), t->run_id.c_str());
   app.turns_started.fetch_add(1);
+  worker_stats.builder_turns_started.add(t->runtime_id);
   timing.spawn = (*turn)->spawn_requested();
   if (timing.spawn == turn_timing::clock::time_point{}) timing.spawn = timing.started;
   timing.runtime_id = t->runtime_id;
@@ -282,6 +299,7 @@ void post_messages(worker_app& app, const worker_call& call, httplib::Response& 
         return next_turn_chunk(*state, sessions, app_id, run_id, trace, sink);
       },
       [state, &app, app_id, run_id = t->run_id](bool) {  // a web server that went away ends the turn
+        state->count_end(state->turn && state->turn->interrupted() ? servers::run_outcome::stopped : servers::run_outcome::failed);
         app.running.remove(app_id, run_id, state->stop.get());
         state->stop->ended();
         state->turn.reset();
