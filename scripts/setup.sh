@@ -5,7 +5,8 @@ set -euo pipefail
 PKGS=(meson ninja-build pkg-config cmake g++ clang-14 libclang-rt-14-dev
   nlohmann-json3-dev libsimdjson-dev libcpp-httplib-dev libssl-dev libfmt-dev doctest-dev
   libexpected-dev libhiredis-dev libsqlite3-dev libpq-dev redis-server postgresql openssl
-  bubblewrap libhowardhinnant-date-dev tzdata)
+  bubblewrap libhowardhinnant-date-dev tzdata
+  python3-prometheus-client)  # tests/js/e2e-metrics.mjs reads /metrics with its parser
 # Extra packages a caller needs (scripts/test.sh: Debian's Chromium for the browser tests).
 PKGS+=("$@")
 missing=()
