@@ -35,7 +35,7 @@ std::vector<metric_family> web_families(web_app& app) {
   const web_metrics& m = web_stats;
   std::vector<metric_family> out;
   out.push_back(servers::runtime_family("platform_web_builder_turns_started_total",
-                                        "Builder turns this process started (claimed and sent to a worker), by runtime.",
+                                        "Builder turns this process claimed and started, by runtime.",
                                         m.builder_turns_started));
   out.push_back(servers::runtime_outcome_family(
       "platform_web_builder_turns_ended_total",
