@@ -15,6 +15,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "adapters/cache_store.hpp"
+#include "local_streams.hpp"
 #include "platform/governance_store.hpp"
 #include "platform/runtime_settings.hpp"
 #include "platform/store.hpp"
@@ -57,7 +58,9 @@ struct turn_start {
 class chat_service {
  public:
   // `capability_key` signs each turn's run capability (run_capability.hpp).
-  chat_service(const config& cfg, store& db, cache_store& cache, const worker_pool& workers, std::string capability_key);
+  // `local`: the windows of the streams this process writes, which its followers read.
+  chat_service(const config& cfg, store& db, cache_store& cache, local_streams& local, const worker_pool& workers,
+               std::string capability_key);
   ~chat_service();
   chat_service(const chat_service&) = delete;
   chat_service& operator=(const chat_service&) = delete;
@@ -89,6 +92,7 @@ class chat_service {
   const config& cfg_;
   store& db_;
   cache_store& cache_;
+  local_streams& local_;
   const worker_pool& workers_;
   const std::string capability_key_;
   mutable std::mutex mu_;

@@ -132,11 +132,14 @@ int main(int, char** argv) {
   worker_pool workers(cfg->worker_urls, cfg->internal_token, cfg->worker_probe);
   runtime_catalog runtimes(workers, platform::builtin_runtime_registry());
   runtimes.refresh_soon();  // the worker lists runtime-c's models slowly: before anyone asks
-  chat_service chat(*cfg, **db, *cache, workers, capability_key);
-  web_app app{*cfg, **db, *cache, workers, runtimes, auth, chat, preview_key, capability_key, webhook_key};
+  // One push path from a turn's append to its viewers here (local_streams.hpp).
+  local_streams local;
+  local_first_cache followed(*cache, local);
+  chat_service chat(*cfg, **db, followed, local, workers, capability_key);
+  web_app app{*cfg, **db, followed, local, workers, runtimes, auth, chat, preview_key, capability_key, webhook_key};
   agent_run_recovery recovery(app);
   // After app, so it stops (and its followers stop asking app's store) before app goes.
-  viewer_hub viewers(*cache);
+  viewer_hub viewers(followed);
   app.viewers = &viewers;
   auto tools = tool_runner::create(*cfg);
   if (!tools) {

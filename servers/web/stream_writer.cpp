@@ -20,14 +20,16 @@ auto timed_cache(cache_op op, Call&& call) {
 
 }  // namespace
 
-stream_writer::stream_writer(cache_store& cache, std::string stream_id, replay_limits limits,
+stream_writer::stream_writer(cache_store& cache, local_streams& local, std::string stream_id, replay_limits limits,
                              std::chrono::milliseconds outage_limit)
-    : cache_(cache), id_(std::move(stream_id)), copy_(limits), outage_limit_(outage_limit) {}
+    : cache_(cache), local_(local), id_(std::move(stream_id)), copy_(local.open(id_, limits)), outage_limit_(outage_limit) {}
+
+stream_writer::~stream_writer() { local_.close(id_, copy_); }
 
 bool stream_writer::append(std::string_view event) {
   std::lock_guard lock(mu_);
   if (gave_up_) return false;
-  auto seq = copy_.append(event);
+  auto seq = copy_->append(event);
   if (!seq) return !(gave_up_ = true);  // a bug: the copy is never complete
   // The usual case, the store answering and nothing waiting: straight in, no second copy.
   if (waiting_.empty() && !outage_since_) {
@@ -58,7 +60,10 @@ bool stream_writer::finish() {
       std::lock_guard lock(mu_);
       if (gave_up_) return false;
       if (flush_locked(std::chrono::steady_clock::now()) && waiting_.empty()) {
-        if (timed_cache(cache_op::complete, [&] { return cache_.complete(id_); })) return true;
+        if (timed_cache(cache_op::complete, [&] { return cache_.complete(id_); })) {
+          copy_->complete();  // local followers end once the store has the stream complete
+          return true;
+        }
         if (outage(std::chrono::steady_clock::now())) return false;
       } else if (gave_up_) {
         return false;
@@ -88,8 +93,7 @@ bool stream_writer::outage(std::chrono::steady_clock::time_point now) {
 
 // The store came back without the stream: the copy goes back in, and the head with it.
 bool stream_writer::put_back() {
-  auto events = copy_.read_from(copy_.first_seq());
-  if (!cache_.restore(id_, events)) return false;
+  if (!cache_.restore(id_, copy_->all())) return false;
   if (head_) (void)cache_.put_head(id_, *head_);
   waiting_.clear();
   return true;

@@ -10,19 +10,27 @@
 #include <chrono>
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
 
 #include "adapters/cache_store.hpp"
+#include "local_streams.hpp"
 #include "platform/replay_head.hpp"
 
 namespace platform::web {
 
 class stream_writer {
  public:
-  stream_writer(cache_store& cache, std::string stream_id, replay_limits limits, std::chrono::milliseconds outage_limit);
+  // `local`: where this process's followers read the stream (local_streams.hpp); each append
+  // reaches them before it goes to the store.
+  stream_writer(cache_store& cache, local_streams& local, std::string stream_id, replay_limits limits,
+                std::chrono::milliseconds outage_limit);
+  ~stream_writer();
+  stream_writer(const stream_writer&) = delete;
+  stream_writer& operator=(const stream_writer&) = delete;
 
   // One SSE event, after every event before it. False once the writer gave up.
   bool append(std::string_view event);
@@ -44,8 +52,9 @@ class stream_writer {
 
   mutable std::mutex mu_;
   cache_store& cache_;
+  local_streams& local_;
   std::string id_;
-  replay_buffer copy_;  // the window as the store should hold it
+  std::shared_ptr<local_window> copy_;  // the window as the store should hold it, read by local followers
   std::deque<std::pair<std::uint64_t, std::string>> waiting_;  // (sequence number, event)
   std::optional<replay_head> head_;
   std::chrono::milliseconds outage_limit_;

@@ -7,6 +7,7 @@
 #include "adapters/cache_store.hpp"
 #include "auth.hpp"
 #include "chat_service.hpp"
+#include "local_streams.hpp"
 #include "platform/store.hpp"
 #include "runtime_catalog.hpp"
 #include "viewer_hub.hpp"
@@ -20,7 +21,8 @@ class tool_runner;
 struct web_app {
   const config& cfg;
   store& db;
-  cache_store& cache;
+  cache_store& cache;    // the store as this process's followers read it (local_first_cache)
+  local_streams& local;  // the windows of the streams this process writes
   const worker_pool& workers;
   runtime_catalog& runtimes;  // the registry as the worker sees it
   authenticator& auth;
