@@ -7,19 +7,6 @@
 
 namespace platform::web {
 
-namespace {
-
-// A cache store call, timed for GET /metrics (platform_web_cache_seconds).
-template <class Call>
-auto timed_cache(cache_op op, Call&& call) {
-  auto since = std::chrono::steady_clock::now();
-  auto r = call();
-  web_stats.time_cache(op, since);
-  return r;
-}
-
-}  // namespace
-
 stream_writer::stream_writer(cache_store& cache, local_streams& local, std::string stream_id, replay_limits limits,
                              std::chrono::milliseconds outage_limit)
     : cache_(cache), local_(local), id_(std::move(stream_id)), copy_(local.open(id_, limits)), outage_limit_(outage_limit) {}

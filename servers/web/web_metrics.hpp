@@ -6,6 +6,7 @@
 #include <array>
 #include <chrono>
 #include <cstddef>
+#include <utility>
 
 #include "../common/server_metrics.hpp"
 
@@ -40,24 +41,29 @@ struct web_metrics {
   std::array<servers::slow_histogram, servers::runtime_slots> first_chunk{};
   std::array<servers::fast_histogram, store_ops> store{};
   std::array<servers::fast_histogram, cache_ops> cache{};
-
-  void time_store(store_op op, std::chrono::steady_clock::time_point since) {
-    store[static_cast<std::size_t>(op)].observe_since(since);
-  }
-  void time_cache(cache_op op, std::chrono::steady_clock::time_point since) {
-    cache[static_cast<std::size_t>(op)].observe_since(since);
-  }
 };
 
 constinit inline web_metrics web_stats{};
 
-// A store call, timed as `op`: its result.
-template <class Call>
-auto timed_store(store_op op, Call&& call) {
+// A call's result, its time observed in `h`.
+template <class Histogram, class Call>
+auto timed(Histogram& h, Call&& call) {
   auto since = std::chrono::steady_clock::now();
   auto r = call();
-  web_stats.time_store(op, since);
+  h.observe_since(since);
   return r;
+}
+
+// A store call, timed as `op` (platform_web_store_seconds).
+template <class Call>
+auto timed_store(store_op op, Call&& call) {
+  return timed(web_stats.store[static_cast<std::size_t>(op)], std::forward<Call>(call));
+}
+
+// A cache store call of a stream's producer, timed as `op` (platform_web_cache_seconds).
+template <class Call>
+auto timed_cache(cache_op op, Call&& call) {
+  return timed(web_stats.cache[static_cast<std::size_t>(op)], std::forward<Call>(call));
 }
 
 }  // namespace platform::web
