@@ -6,7 +6,6 @@
 #include "worker_routes.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -16,6 +15,8 @@
 #include <nlohmann/json.hpp>
 
 #include "../common/request_checks.hpp"
+#include "platform/ascii.hpp"
+#include "platform/ids.hpp"
 #include "agent_runner.hpp"
 #include "app_removal.hpp"
 #include "detect_provider.hpp"
@@ -172,16 +173,11 @@ constexpr route routes[] = {
 // What each id of the table's paths may hold: a web app id, or an agent run's
 // {appId}__agent__{runId}, is longer than the core's ids.
 bool id_ok(std::string_view name, std::string_view seg) {
-  auto all_of = [seg](auto ok) {
-    for (char c : seg) {
-      if (!ok(static_cast<unsigned char>(c))) return false;
-    }
-    return true;
-  };
-  auto id_char = [](unsigned char c) { return std::isalnum(c) || c == '_' || c == '-'; };
-  if (name == "app") return seg.size() <= 200 && all_of(id_char);
-  if (name == "run") return seg.size() <= 128 && all_of(id_char);
-  if (name == "key") return seg.size() <= 64 && all_of([](unsigned char c) { return std::isupper(c) || std::isdigit(c) || c == '_'; });
+  auto all_of = [seg](auto ok) { return std::all_of(seg.begin(), seg.end(), ok); };
+  // An app's id, or an agent run's {appId}__agent__{runId}: the id grammar, longer.
+  if (name == "app") return seg.size() <= 200 && all_of([](char c) { return is_valid_id(std::string_view(&c, 1)); });
+  if (name == "run") return is_valid_id(seg);
+  if (name == "key") return seg.size() <= 64 && all_of([](char c) { return (c >= 'A' && c <= 'Z') || is_ascii_digit(c) || c == '_'; });
   if (name == "mcp") return seg == "platform" || seg == "app_tools" || seg == "app_data";
   return false;
 }

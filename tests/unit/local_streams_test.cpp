@@ -38,11 +38,10 @@ TEST_CASE("an append wakes a follower waiting at the end of the window") {
   local_streams local;
   local_first_cache followed(*store, local);
   auto window = local.open("s", replay_limits{});
-  std::thread writer([&] {
-    std::this_thread::sleep_for(20ms);  // the follower is (most likely) waiting; the result does not depend on it
-    (void)window->append("data: b\n\n");
-  });
-  auto r = followed.wait_read("s", 0, 16, 10s);
+  // Either order of the two threads gives the event; a missed wake-up waits past the test's
+  // own timeout (the wait is an hour) and fails it.
+  std::thread writer([&] { (void)window->append("data: b\n\n"); });
+  auto r = followed.wait_read("s", 0, 16, 1h);
   writer.join();
   REQUIRE(r);
   REQUIRE(r->chunks.size() == 1);
@@ -79,11 +78,8 @@ TEST_CASE("a stream with no writer here is the store's, waits included") {
   REQUIRE(store->create("t"));
   local_streams local;
   local_first_cache followed(*store, local);
-  std::thread writer([&] {
-    std::this_thread::sleep_for(20ms);
-    (void)store->append("t", "data: y\n\n");
-  });
-  auto r = followed.wait_read("t", 0, 16, 10s);
+  std::thread writer([&] { (void)store->append("t", "data: y\n\n"); });
+  auto r = followed.wait_read("t", 0, 16, 1h);
   writer.join();
   REQUIRE(r);
   REQUIRE(r->chunks.size() == 1);
