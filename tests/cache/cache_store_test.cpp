@@ -269,6 +269,37 @@ TEST_CASE("limits drop the oldest events: old cursors expire and the replay no l
   });
 }
 
+TEST_CASE("append_batch: each stream's events in order under the next numbers; one stream's error leaves the others") {
+  for_each_backend([](backend& b) {
+    auto c = b.open({1u << 20, 4});
+    auto a = uid("s"), z = uid("s"), done = uid("s"), missing = uid("s");
+    REQUIRE(c->create(a));
+    REQUIRE(c->create(z));
+    REQUIRE(c->create(done));
+    REQUIRE(c->append(a, ev(0)));
+    REQUIRE(c->complete(done));
+    std::vector<std::string> owned{ev(1), ev(2), ev(3), ev(4), ev(5), ev(10)};
+    std::vector<std::string_view> for_a(owned.begin(), owned.begin() + 5), for_z{owned[5]}, for_done{owned[0]};
+    std::vector<platform::stream_append> batch{{a, for_a}, {done, for_done}, {z, for_z}, {missing, for_z}};
+    auto r = c->append_batch(batch);
+    REQUIRE(r.size() == 4);
+    CHECK(r[0].value() == 1);
+    REQUIRE_FALSE(r[1]);
+    CHECK(r[1].error().code == platform::api_error::replay_complete);
+    CHECK(r[2].value() == 0);
+    REQUIRE_FALSE(r[3]);
+    CHECK(r[3].error().code == platform::api_error::replay_not_found);
+    // Six events in all, four kept: the limit drops the oldest within the batch too.
+    auto info = c->info(a).value();
+    CHECK(info.first_seq == 2);
+    CHECK(info.next_seq == 6);
+    CHECK(bytes_of(c->read_from(a, 2).value()) == std::vector<std::string>{ev(2), ev(3), ev(4), ev(5)});
+    CHECK(bytes_of(c->read_from(z, 0).value()) == std::vector<std::string>{ev(10)});
+    CHECK(c->info(done).value().next_seq == 0);
+    CHECK(c->append(a, ev(6)).value() == 6);  // single appends go on after a batch
+  });
+}
+
 TEST_CASE("complete sets the terminal marker; appends after it are refused") {
   for_each_backend([](backend& b) {
     auto c = b.open({});

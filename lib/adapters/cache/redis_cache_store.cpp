@@ -35,6 +35,7 @@
 #include <mutex>
 #include <optional>
 #include <random>
+#include <span>
 
 #include "adapters/cache_store.hpp"
 #include "platform/api_error.hpp"
@@ -73,12 +74,13 @@ redis.call('HSET', KEYS[1], 'first', start, 'next', start, 'complete', 0, 'bytes
 redis.call('EXPIRE', KEYS[1], ARGV[1])
 return 1)";
 
-// KEYS: meta, data, offsets. ARGV: event, max chunks, max bytes, live ttl, notify channel,
-// stream id, token. Returns the event's sequence number.
+// KEYS: meta, data, offsets. ARGV: max chunks, max bytes, live ttl, notify channel, stream id,
+// token, then the events in order. Returns the first event's sequence number. One script and
+// one notification (carrying the last event's number) for all of them.
 constexpr std::string_view append_lua = R"(
 local m = redis.call('HMGET', KEYS[1], 'complete', 'op', 'op_seq', 'first', 'next', 'bytes', 'pfirst', 'pbase', 'end')
 if not m[1] then return redis.error_reply('replay_not_found') end
-if m[2] == ARGV[7] then return tonumber(m[3]) end
+if m[2] == ARGV[6] then return tonumber(m[3]) end
 if m[1] == '1' then return redis.error_reply('replay_complete') end
 local first, seq, bytes = tonumber(m[4]), tonumber(m[5]), tonumber(m[6])
 local pfirst, pbase, stop = tonumber(m[7]), tonumber(m[8]), tonumber(m[9])
@@ -86,13 +88,18 @@ local function offset(s)
   local at = (s - pfirst) * 12
   return tonumber(redis.call('GETRANGE', KEYS[3], at, at + 11))
 end
-local len = string.len(ARGV[1])
-redis.call('APPEND', KEYS[2], ARGV[1])
-redis.call('APPEND', KEYS[3], string.format('%012d', stop))
-stop = stop + len
-bytes = bytes + len
-local n = seq + 1 - first
-local max_chunks, max_bytes = tonumber(ARGV[2]), tonumber(ARGV[3])
+local count = #ARGV - 6
+local offs = {}
+for i = 1, count do
+  offs[i] = string.format('%012d', stop)
+  local len = string.len(ARGV[6 + i])
+  stop = stop + len
+  bytes = bytes + len
+end
+redis.call('APPEND', KEYS[2], table.concat(ARGV, '', 7))
+redis.call('APPEND', KEYS[3], table.concat(offs))
+local n = seq + count - first
+local max_chunks, max_bytes = tonumber(ARGV[1]), tonumber(ARGV[2])
 while n > 1 and (n > max_chunks or bytes > max_bytes) do
   bytes = bytes - (offset(first + 1) - offset(first))
   first = first + 1
@@ -101,17 +108,17 @@ end
 local live_from = offset(first)
 if live_from - pbase > stop - live_from then
   local data = redis.call('GETRANGE', KEYS[2], live_from - pbase, -1)
-  local offs = redis.call('GETRANGE', KEYS[3], (first - pfirst) * 12, -1)
+  local rest = redis.call('GETRANGE', KEYS[3], (first - pfirst) * 12, -1)
   redis.call('SET', KEYS[2], data)
-  redis.call('SET', KEYS[3], offs)
+  redis.call('SET', KEYS[3], rest)
   pfirst, pbase = first, live_from
 end
-redis.call('HSET', KEYS[1], 'first', first, 'next', seq + 1, 'bytes', bytes, 'pfirst', pfirst, 'pbase', pbase,
-           'end', stop, 'op', ARGV[7], 'op_seq', seq)
-redis.call('EXPIRE', KEYS[1], ARGV[4])
-redis.call('EXPIRE', KEYS[2], ARGV[4])
-redis.call('EXPIRE', KEYS[3], ARGV[4])
-redis.call('PUBLISH', ARGV[5], ARGV[6] .. '\n' .. seq)
+redis.call('HSET', KEYS[1], 'first', first, 'next', seq + count, 'bytes', bytes, 'pfirst', pfirst, 'pbase', pbase,
+           'end', stop, 'op', ARGV[6], 'op_seq', seq)
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+redis.call('EXPIRE', KEYS[2], ARGV[3])
+redis.call('EXPIRE', KEYS[3], ARGV[3])
+redis.call('PUBLISH', ARGV[4], ARGV[5] .. '\n' .. (seq + count - 1))
 return seq)";
 
 // KEYS: meta, data, offsets. ARGV: completed ttl, notify channel, stream id.
@@ -199,31 +206,31 @@ class recent_appends {
     window_.max_bytes = std::min<std::size_t>(per_stream_bytes, l.max_bytes);
   }
 
-  // Before an append is sent: its notification may come back before its reply.
-  void appending(std::string_view id) {
+  // Before `count` events are sent: their notification may come back before the reply.
+  void appending(std::string_view id, std::size_t count) {
     std::lock_guard lock(mu_);
     auto it = streams_.find(id);
     if (it == streams_.end()) {
       if (streams_.size() >= max_streams) forget_least_recent();
       it = streams_.emplace(std::string(id), tail{}).first;
     }
-    ++it->second.in_flight;
+    it->second.in_flight += count;
   }
 
-  // After it: the number Redis gave the event, or nothing when the append failed (the event
+  // After them: the number Redis gave the first, or nothing when the append failed (the events
   // may still be in Redis: only Redis can say).
-  void appended(std::string_view id, std::optional<std::uint64_t> seq, std::string_view chunk) {
+  void appended(std::string_view id, std::optional<std::uint64_t> seq, std::span<const std::string_view> events) {
     std::lock_guard lock(mu_);
     auto it = streams_.find(id);
     if (it == streams_.end()) return;  // forgotten meanwhile: Redis answers
     tail& t = it->second;
-    --t.in_flight;
+    t.in_flight -= std::min(t.in_flight, events.size());
     if (!seq) {
       streams_.erase(it);
       return;
     }
     if (!t.events || *seq != t.events->next_seq()) t.events.emplace(window_, *seq);  // new, or another writer came between
-    (void)t.events->append(chunk);  // never complete here: complete() forgets the stream
+    for (auto e : events) (void)t.events->append(e);  // never complete here: complete() forgets the stream
     t.used = ++uses_;
   }
 
@@ -244,7 +251,7 @@ class recent_appends {
     if (it == streams_.end()) return true;
     const tail& t = it->second;
     bool known = t.events && seq < t.events->next_seq();
-    bool ours_on_the_way = t.in_flight > 0 && (!t.events || seq == t.events->next_seq());
+    bool ours_on_the_way = t.in_flight > 0 && (!t.events || seq < t.events->next_seq() + t.in_flight);
     if (known || ours_on_the_way) return false;  // the append wakes them (or woke them already)
     streams_.erase(it);
     return true;
@@ -265,7 +272,7 @@ class recent_appends {
   struct tail {
     std::optional<replay_buffer> events;  // none until this process's first append is numbered
     std::uint64_t used = 0;
-    int in_flight = 0;
+    std::size_t in_flight = 0;  // events sent, not yet answered
   };
   void forget_least_recent() {
     auto oldest = std::min_element(streams_.begin(), streams_.end(),
@@ -341,26 +348,61 @@ class redis_cache_store final : public cache_store {
     recent_.forget(id);
     auto r = eval(create_, id, {seconds(opt_.live_ttl), next_token(), std::to_string(first)});
     if (!r) return tl::unexpected(r.error());
-    for (const auto& c : events.chunks) {
-      if (auto a = append(id, c.bytes); !a) return tl::unexpected(a.error());
-    }
+    if (events.chunks.empty()) return {};
+    std::vector<std::string_view> bytes;
+    bytes.reserve(events.chunks.size());
+    for (const auto& c : events.chunks) bytes.push_back(c.bytes);
+    stream_append all{id, bytes};
+    auto a = append_batch({&all, 1});
+    if (!a.front()) return tl::unexpected(a.front().error());
     return {};
   }
 
   result<std::uint64_t> append(std::string_view id, std::string_view chunk) override {
-    std::string max_chunks = std::to_string(std::max<std::size_t>(opt_.limits.max_chunks, 1));
-    std::string max_bytes = std::to_string(opt_.limits.max_bytes);
-    recent_.appending(id);
-    auto r = eval(append_, id, {chunk, max_chunks, max_bytes, seconds(opt_.live_ttl), notify_channel(), id, next_token()});
-    if (!r) {
-      recent_.appended(id, std::nullopt, {});
-      wake(id);
-      return tl::unexpected(r.error());
+    stream_append one{id, {&chunk, 1}};
+    return std::move(append_batch({&one, 1}).front());
+  }
+
+  // One pipeline: a script per stream, sent together, their replies read together.
+  std::vector<result<std::uint64_t>> append_batch(std::span<const stream_append> appends) override {
+    const std::string max_chunks = std::to_string(std::max<std::size_t>(opt_.limits.max_chunks, 1));
+    const std::string max_bytes = std::to_string(opt_.limits.max_bytes);
+    const std::string ttl = seconds(opt_.live_ttl), channel = notify_channel();
+    std::vector<stream_keys> keys;
+    std::vector<std::string> tokens;
+    std::vector<std::vector<std::string_view>> commands;
+    keys.reserve(appends.size());
+    tokens.reserve(appends.size());
+    commands.reserve(appends.size());
+    for (const auto& a : appends) {
+      recent_.appending(a.stream_id, a.events.size());
+      keys.push_back(keys_of(a.stream_id));
+      tokens.push_back(next_token());
+      auto& argv = commands.emplace_back(script_call(append_, keys.back()));
+      argv.insert(argv.end(), {max_chunks, max_bytes, ttl, channel, a.stream_id, tokens.back()});
+      argv.insert(argv.end(), a.events.begin(), a.events.end());
     }
-    std::uint64_t seq = to_u64(r->get());
-    recent_.appended(id, seq, chunk);
-    wake(id);  // this replica's readers need not wait for the notification
-    return seq;
+    std::vector<result<std::uint64_t>> out;
+    out.reserve(appends.size());
+    auto replies = pool_.pipeline(commands);
+    for (std::size_t i = 0; i < appends.size(); ++i) {
+      result<redis_reply> r = replies ? result<redis_reply>(std::move((*replies)[i])) : tl::unexpected(replies.error());
+      if (r && error_text(r->get()).substr(0, 8) == "NOSCRIPT") r = eval_again(append_, commands[i]);
+      if (r) {
+        if (auto e = error_text(r->get()); !e.empty()) r = script_error(e);
+      }
+      const auto& a = appends[i];
+      if (!r) {
+        recent_.appended(a.stream_id, std::nullopt, {});
+        out.push_back(tl::unexpected(r.error()));
+      } else {
+        std::uint64_t seq = to_u64(r->get());
+        recent_.appended(a.stream_id, seq, a.events);
+        out.push_back(seq);
+      }
+      wake(a.stream_id);  // this replica's readers need not wait for the notification
+    }
+    return out;
   }
 
   result<void> complete(std::string_view id) override {
@@ -494,17 +536,27 @@ class redis_cache_store final : public cache_store {
   std::string event_channel(std::string_view channel) const { return opt_.key_prefix + "ch:" + std::string(channel); }
   std::string next_token() { return token_prefix_ + ":" + std::to_string(++ops_); }
 
-  // EVALSHA, falling back to EVAL when Redis lost its script cache (a restart).
+  struct stream_keys {
+    std::string meta, data, offsets;
+  };
+  stream_keys keys_of(std::string_view id) const { return {meta_key(id), data_key(id), offsets_key(id)}; }
+  // EVALSHA of `s` on a stream's keys; the script's arguments go after.
+  static std::vector<std::string_view> script_call(const script& s, const stream_keys& k) {
+    return {"EVALSHA", s.sha, "3", k.meta, k.data, k.offsets};
+  }
+  // The same call as EVAL, for when Redis lost its script cache (a restart).
+  result<redis_reply> eval_again(const script& s, std::vector<std::string_view> argv) {
+    argv[0] = "EVAL";
+    argv[1] = s.lua;
+    return pool_.call(argv);
+  }
+
   result<redis_reply> eval(script& s, std::string_view id, std::vector<std::string_view> args) {
-    std::string meta = meta_key(id), data = data_key(id), offsets = offsets_key(id);
-    std::vector<std::string_view> argv{"EVALSHA", s.sha, "3", meta, data, offsets};
+    stream_keys k = keys_of(id);
+    std::vector<std::string_view> argv = script_call(s, k);
     argv.insert(argv.end(), args.begin(), args.end());
     auto r = pool_.call(argv);
-    if (r && error_text(r->get()).substr(0, 8) == "NOSCRIPT") {
-      argv[0] = "EVAL";
-      argv[1] = s.lua;
-      r = pool_.call(argv);
-    }
+    if (r && error_text(r->get()).substr(0, 8) == "NOSCRIPT") r = eval_again(s, std::move(argv));
     if (!r) return r;
     if (auto e = error_text(r->get()); !e.empty()) return script_error(e);
     return r;

@@ -9,8 +9,10 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "platform/api_error.hpp"
 #include "platform/error.hpp"
@@ -23,6 +25,12 @@ namespace platform {
 class subscription {
  public:
   virtual ~subscription() = default;
+};
+
+// One stream's next events, in order, for append_batch().
+struct stream_append {
+  std::string_view stream_id;
+  std::span<const std::string_view> events;  // at least one
 };
 
 // Called on an adapter thread, one message at a time per subscription, in publish order.
@@ -40,6 +48,13 @@ class cache_store : public replay_store {
   // (possibly nothing, with at_end true and terminal false).
   virtual result<replay_read> wait_read(std::string_view stream_id, std::uint64_t cursor, std::size_t max_chunks,
                                         std::chrono::milliseconds timeout) = 0;
+
+  // Several streams' events in one go: result i is the sequence number of appends[i]'s first
+  // event. A stream's events are stored together or, on its error, none of them. Redis takes
+  // the whole batch in one round trip (a script per stream, one notification per stream), so
+  // a producer of many streams pays for a round trip per batch, not per event; this default
+  // appends one event at a time.
+  virtual std::vector<result<std::uint64_t>> append_batch(std::span<const stream_append> appends);
 };
 
 
