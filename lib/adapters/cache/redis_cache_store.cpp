@@ -15,7 +15,7 @@
 // the script but before the reply came back, the retried write finds its token and answers
 // as the first one did, so an event is never stored twice.
 //
-// Followers do not hold a Redis connection while they wait: each append (with the event's
+// Followers do not hold a Redis connection while they wait: each append (with its last event's
 // number), completion or removal publishes the stream id on one notify channel, and the
 // store's subscriber connection wakes the local waiters of that stream. After the subscriber
 // reconnects every waiter reads again, since notifications may have been missed meanwhile.
