@@ -210,7 +210,7 @@ struct stream_pump {
 void run_pump(web_app& app, const run_key& key, const std::string& stream_id, const std::shared_ptr<stream_pump>& p) {
   servers::gauge_hold live(web_stats.agent_run_pumps);
   builder_turn turn({message_id_of(key), replay_window(app.cfg)});
-  stream_writer writer(app.cache, app.local, stream_id, replay_window(app.cfg), app.cfg.cache_outage_limit);
+  stream_writer writer(app.cache, app.local, app.batcher, stream_id, replay_window(app.cfg), app.cfg.cache_outage_limit);
   auto write = [&writer](builder_turn_output step) {
     for (auto event : step.events) {
       if (!writer.append(event)) return false;

@@ -102,9 +102,15 @@ std::string stop_channel(const run_key& k) { return "stop:" + k.workspace_id + "
 
 }  // namespace
 
-chat_service::chat_service(const config& cfg, store& db, cache_store& cache, local_streams& local,
+chat_service::chat_service(const config& cfg, store& db, cache_store& cache, local_streams& local, append_batcher* batcher,
                            const worker_pool& workers, std::string capability_key)
-    : cfg_(cfg), db_(db), cache_(cache), local_(local), workers_(workers), capability_key_(std::move(capability_key)) {
+    : cfg_(cfg),
+      db_(db),
+      cache_(cache),
+      local_(local),
+      batcher_(batcher),
+      workers_(workers),
+      capability_key_(std::move(capability_key)) {
   keeper_ = std::thread([this] { housekeeping(); });
 }
 
@@ -144,7 +150,7 @@ result<turn_start> chat_service::start(turn_request request) {
   publish_builder_event(cache_, "run.starting", t->req.key, run_status::streaming, t->req.run_reason);
 
   t->stream_id = random_id();
-  t->writer = std::make_unique<stream_writer>(cache_, local_, t->stream_id, replay_window(cfg_), cfg_.cache_outage_limit);
+  t->writer = std::make_unique<stream_writer>(cache_, local_, batcher_, t->stream_id, replay_window(cfg_), cfg_.cache_outage_limit);
   auto registered = cache_.create(t->stream_id);
   if (registered) {
     auto set = timed_store(store_op::set_active_stream,

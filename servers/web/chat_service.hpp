@@ -31,6 +31,8 @@ struct run_usage;
 
 namespace platform::web {
 
+class append_batcher;
+
 class worker_client;
 struct chat_service_turn_io;
 
@@ -59,8 +61,8 @@ class chat_service {
  public:
   // `capability_key` signs each turn's run capability (run_capability.hpp).
   // `local`: the windows of the streams this process writes, which its followers read.
-  chat_service(const config& cfg, store& db, cache_store& cache, local_streams& local, const worker_pool& workers,
-               std::string capability_key);
+  chat_service(const config& cfg, store& db, cache_store& cache, local_streams& local, append_batcher* batcher,
+               const worker_pool& workers, std::string capability_key);
   ~chat_service();
   chat_service(const chat_service&) = delete;
   chat_service& operator=(const chat_service&) = delete;
@@ -93,6 +95,7 @@ class chat_service {
   store& db_;
   cache_store& cache_;
   local_streams& local_;
+  append_batcher* batcher_;
   const worker_pool& workers_;
   const std::string capability_key_;
   mutable std::mutex mu_;

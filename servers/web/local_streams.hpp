@@ -80,6 +80,9 @@ class local_first_cache final : public cache_store {
 
   result<void> create(std::string_view id) override { return store_.create(id); }
   result<std::uint64_t> append(std::string_view id, std::string_view chunk) override { return store_.append(id, chunk); }
+  std::vector<result<std::uint64_t>> append_batch(std::span<const stream_append> appends) override {
+    return store_.append_batch(appends);
+  }
   result<void> complete(std::string_view id) override { return store_.complete(id); }
   result<replay_info> info(std::string_view id) override { return store_.info(id); }
   result<void> remove(std::string_view id) override { return store_.remove(id); }

@@ -14,6 +14,7 @@
 #include "adapters/cache_store.hpp"
 #include "adapters/sql_store.hpp"
 #include "agent_runs.hpp"
+#include "append_batcher.hpp"
 #include "auth.hpp"
 #include "chat_service.hpp"
 #include "http.hpp"
@@ -135,8 +136,13 @@ int main(int, char** argv) {
   // One push path from a turn's append to its viewers here (local_streams.hpp).
   local_streams local;
   local_first_cache followed(*cache, local);
-  chat_service chat(*cfg, **db, followed, local, workers, capability_key);
-  web_app app{*cfg, **db, followed, local, workers, runtimes, auth, chat, preview_key, capability_key, webhook_key};
+  // With Redis every write is a round trip: the streams' events go in batches, off the turns'
+  // threads (append_batcher.hpp). Before chat and app, so it outlives every writer.
+  std::optional<append_batcher> batcher;
+  if (!cfg->redis_url.empty()) batcher.emplace(*cache);
+  append_batcher* batches = batcher ? &*batcher : nullptr;
+  chat_service chat(*cfg, **db, followed, local, batches, workers, capability_key);
+  web_app app{*cfg, **db, followed, local, batches, workers, runtimes, auth, chat, preview_key, capability_key, webhook_key};
   agent_run_recovery recovery(app);
   // After app, so it stops (and its followers stop asking app's store) before app goes.
   viewer_hub viewers(followed);

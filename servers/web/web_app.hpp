@@ -17,12 +17,14 @@
 namespace platform::web {
 
 class tool_runner;
+class append_batcher;
 
 struct web_app {
   const config& cfg;
   store& db;
   cache_store& cache;    // the store as this process's followers read it (local_first_cache)
   local_streams& local;  // the windows of the streams this process writes
+  append_batcher* batcher;  // the streams' events to the cache store in batches (null: each on its writer's thread)
   const worker_pool& workers;
   runtime_catalog& runtimes;  // the registry as the worker sees it
   authenticator& auth;
