@@ -29,13 +29,17 @@ stream_writer::~stream_writer() {
 }
 
 bool stream_writer::append(std::string_view event) {
-  std::lock_guard lock(mu_);
+  std::unique_lock lock(mu_);
   if (gave_up_) return false;
   auto seq = copy_->append(event);
   if (!seq) return !(gave_up_ = true);  // a bug: the copy is never complete
   if (batcher_ != nullptr && !outage_since_) {
     waiting_.emplace_back(*seq, std::string(event));
-    queue_locked();
+    bool wake = !queued_ && in_flight_ == 0;
+    queued_ = queued_ || wake;
+    lock.unlock();
+    // Unlocked: the batcher wakes and takes the events at once, without waiting for this lock.
+    if (wake) batcher_->ready(*this);
     return true;
   }
   // Without a batcher, the usual case, the store answering and nothing waiting: straight in,
