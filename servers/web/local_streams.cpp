@@ -8,7 +8,7 @@ result<std::uint64_t> local_window::append(std::string_view event) {
     std::lock_guard lock(mu_);
     seq = events_.append(event);
   }
-  changed_.notify_all();
+  changed_.bump();
   return seq;
 }
 
@@ -17,7 +17,7 @@ void local_window::complete() {
     std::lock_guard lock(mu_);
     events_.complete();
   }
-  changed_.notify_all();
+  changed_.bump();
 }
 
 void local_window::close() {
@@ -25,7 +25,7 @@ void local_window::close() {
     std::lock_guard lock(mu_);
     closed_ = true;
   }
-  changed_.notify_all();
+  changed_.bump();
 }
 
 std::optional<replay_read> local_window::read_locked(std::uint64_t cursor, std::size_t max_chunks) const {
@@ -41,11 +41,13 @@ std::optional<replay_read> local_window::read(std::uint64_t cursor, std::size_t 
 std::optional<replay_read> local_window::wait_read(std::uint64_t cursor, std::size_t max_chunks,
                                                    std::chrono::milliseconds timeout) const {
   auto deadline = std::chrono::steady_clock::now() + timeout;
-  std::unique_lock lock(mu_);
   for (;;) {
-    auto r = read_locked(cursor, max_chunks);
+    std::uint32_t seen = changed_.current();  // before the read: a change after it is not missed
+    auto r = read(cursor, max_chunks);
     if (!r || !r->chunks.empty() || r->terminal) return r;
-    if (changed_.wait_until(lock, deadline) == std::cv_status::timeout) return read_locked(cursor, max_chunks);
+    auto left = deadline - std::chrono::steady_clock::now();
+    if (left <= std::chrono::steady_clock::duration::zero()) return r;
+    changed_.wait(seen, left);
   }
 }
 

@@ -10,7 +10,6 @@
 // replica's, an ended turn's), reads the store, and a stream ends locally only once the store
 // has it complete.
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -19,6 +18,7 @@
 #include <string>
 #include <string_view>
 
+#include "../common/wake_word.hpp"
 #include "adapters/cache_store.hpp"
 #include "platform/replay_head.hpp"
 
@@ -49,7 +49,7 @@ class local_window {
   std::optional<replay_read> read_locked(std::uint64_t cursor, std::size_t max_chunks) const;
 
   mutable std::mutex mu_;
-  mutable std::condition_variable changed_;
+  servers::wake_word changed_;  // bumped by every append, the end and the close
   replay_buffer events_;
   bool closed_ = false;
 };
