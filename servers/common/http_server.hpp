@@ -35,6 +35,7 @@ class http_server : public httplib::Server {
 
  private:
   bool process_and_close_socket(socket_t sock) override;
+  void serve_connection(socket_t sock);
   int stop_fd_ = -1;
 };
 
