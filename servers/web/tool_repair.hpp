@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include <nlohmann/json_fwd.hpp>
+#include <nlohmann/json.hpp>  // a member by value
 
 #include "platform/error.hpp"
 #include "platform/integration_tool_result.hpp"

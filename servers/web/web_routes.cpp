@@ -72,6 +72,9 @@ void get_openapi(web_app&, const route_call&, httplib::Response& res) {
 }
 }  // namespace api_doc
 
+// The rows' shorthands stay in their own namespace: in a unity build the files after this one
+// would otherwise see `json` as body_rule::json.
+namespace rows {
 using enum access;
 using enum body_rule;
 using R = role_rule;
@@ -333,6 +336,9 @@ constexpr route table[] = {
              {json, "workspaceId, appId, runId"}, H(i::workspace_integrations),
              "The integrations and OAuth providers a builder turn may use, metadata only"},
 };
+
+}  // namespace rows
+using rows::table;
 // clang-format on
 #undef H
 

@@ -38,7 +38,7 @@ std::string project_key(const std::string& cwd) {
   return key;
 }
 
-bool safe_session_id(const std::string& id) {
+bool safe_claude_session_id(const std::string& id) {
   if (id.empty() || id.size() > 128) return false;
   for (char c : id) {
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_') return false;
@@ -118,7 +118,7 @@ result<std::unique_ptr<runtime_turn>> runtime_a_turn::start(const config& cfg, c
     args.insert(args.end(), {"--setting-sources=", "--permission-mode=default", "--tools=" + builtins,
                              "--allowedTools=" + allowed});
   }
-  if (req.restore && req.restore->runtime_id == "runtime-a" && safe_session_id(req.restore->session_id) &&
+  if (req.restore && req.restore->runtime_id == "runtime-a" && safe_claude_session_id(req.restore->session_id) &&
       !req.restore->data.empty()) {
     fs::path dir = fs::path(t->home_) / ".claude/projects" / project_key(t->cwd_);
     fs::create_directories(dir, ec);
@@ -235,7 +235,7 @@ void runtime_a_turn::answer_control_request(const json& m) {
 }
 
 std::optional<provider_session_state> runtime_a_turn::session() const {
-  if (!safe_session_id(session_id_)) return std::nullopt;
+  if (!safe_claude_session_id(session_id_)) return std::nullopt;
   fs::path file = fs::path(home_) / ".claude/projects" / project_key(cwd_) / (session_id_ + ".jsonl");
   std::error_code ec;
   if (!fs::exists(file, ec)) return std::nullopt;
@@ -284,7 +284,7 @@ void runtime_a_turn::stop() {
   // No hook answer (a card this host did not stop on): the CLI appends a message to its
   // session file just after printing it, so a kill right after the card's tool result could
   // lose that line (or a first turn's whole file). Wait for the line, bounded.
-  if (!last_tool_result_id_.empty() && safe_session_id(session_id_)) {
+  if (!last_tool_result_id_.empty() && safe_claude_session_id(session_id_)) {
     fs::path file = fs::path(home_) / ".claude/projects" / project_key(cwd_) / (session_id_ + ".jsonl");
     for (int i = 0; i < 150 && read_whole_file(file).find(last_tool_result_id_) == std::string::npos; ++i) {
       std::this_thread::sleep_for(std::chrono::milliseconds(20));

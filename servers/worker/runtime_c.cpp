@@ -26,7 +26,7 @@ constexpr std::size_t max_session_bytes = 16u << 20;
 // permissions are the turn's tool policy.
 constexpr const char* agent_name = "platform";
 
-bool safe_session_id(const std::string& id) {
+bool safe_opencode_session_id(const std::string& id) {
   if (id.size() < 5 || id.size() > 128 || id.rfind("ses_", 0) != 0) return false;
   for (char c : id) {
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-') return false;
@@ -141,7 +141,7 @@ result<json> run_config(const config& cfg, const turn_request& req, const openco
 // then starts a fresh session).
 bool import_session(const config& cfg, const opencode_tree& tree, const std::string& cwd,
                     const provider_session_state& s) {
-  if (!safe_session_id(s.session_id) || s.data.empty() || s.data.size() > max_session_bytes) return false;
+  if (!safe_opencode_session_id(s.session_id) || s.data.empty() || s.data.size() > max_session_bytes) return false;
   json exported = servers::parse_json_within(s.data);
   if (!exported.is_object() || !exported.contains("info") || !exported["info"].is_object() ||
       exported["info"].value("id", "") != s.session_id) {
@@ -379,7 +379,7 @@ std::optional<provider_session_state> runtime_c_turn::session() const {
   if (interrupted()) return std::nullopt;
   if (exported_) return *exported_;
   exported_.emplace();
-  if (!safe_session_id(session_id_)) return std::nullopt;
+  if (!safe_opencode_session_id(session_id_)) return std::nullopt;
   provider_session_state s{"runtime-c", session_id_, "", opencode_session_format};
   auto r = run_opencode(cfg_, *tree_, {"export", session_id_}, session_io_timeout, cwd_);
   if (r && r->exit_code == 0 && !r->timed_out && r->out.size() <= max_session_bytes) {

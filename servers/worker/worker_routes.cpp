@@ -104,7 +104,7 @@ void provider_key(worker_app& app, const worker_call& call, httplib::Response& r
 
 void opencode_models(worker_app& app, const worker_call&, httplib::Response& res) { handle_opencode_models(app.registry, res); }
 
-void runtime_readiness(worker_app& app, const worker_call&, httplib::Response& res) {
+void get_runtime_readiness(worker_app& app, const worker_call&, httplib::Response& res) {
   handle_runtime_readiness(app.cfg, app.registry, res);
 }
 
@@ -161,7 +161,7 @@ constexpr route routes[] = {
     {"GET",    "/detect-provider",                        web,     serve,  none,   detect_provider},
     {"PUT",    "/provider-keys/{key}",                    web,     serve,  typed,  provider_key},
     {"GET",    "/opencode/models",                        web,     serve,  none,   opencode_models},
-    {"GET",    "/runtime-readiness",                      web,     serve,  none,   runtime_readiness},
+    {"GET",    "/runtime-readiness",                      web,     serve,  none,   get_runtime_readiness},
     // the operator
     {"POST",   "/drain",                                  web,     serve,  none,   drain},
     {"DELETE", "/drain",                                  web,     serve,  none,   undrain},
