@@ -20,7 +20,7 @@
 using namespace platform;
 namespace fs = std::filesystem;
 
-namespace {
+namespace app_agent_run_store_test {  // named: the suite is one unity build, and each file has its own helpers
 
 std::string ar_uid(std::string_view what) { return store_test::uid("ar", what); }
 
@@ -60,7 +60,6 @@ struct ar_fixture {
   }
 };
 
-}  // namespace
 
 TEST_CASE("agent run store backends") {
   for (const auto& b : ar_backends()) {
@@ -277,3 +276,5 @@ TEST_CASE("agent run store backends") {
     }
   }
 }
+
+}  // namespace app_agent_run_store_test

@@ -20,7 +20,7 @@
 using namespace platform;
 namespace fs = std::filesystem;
 
-namespace {
+namespace app_data_store_test {  // named: the suite is one unity build, and each file has its own helpers
 
 std::string uid(std::string_view what) { return store_test::uid("d", what); }
 
@@ -42,7 +42,6 @@ data_write write(std::string id, std::string data = "{}", std::optional<std::int
   return w;
 }
 
-}  // namespace
 
 TEST_CASE("app data rules: names, cursors, merge patch") {
   CHECK(valid_collection_name("todos"));
@@ -220,3 +219,5 @@ TEST_CASE("app data store backends") {
     }
   }
 }
+
+}  // namespace app_data_store_test

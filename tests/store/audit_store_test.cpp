@@ -18,7 +18,7 @@
 using namespace platform;
 namespace fs = std::filesystem;
 
-namespace {
+namespace audit_store_test {  // named: the suite is one unity build, and each file has its own helpers
 
 std::string au_uid(std::string_view what) { return store_test::uid("au", what); }
 
@@ -33,7 +33,6 @@ audit_event event(const std::string& ws, const std::string& app, const std::stri
           R"({"errorCode":"MISSING_INPUT"})", at};
 }
 
-}  // namespace
 
 TEST_CASE("audit store") {
   for (auto& [name, open] : au_backends()) {
@@ -89,3 +88,5 @@ TEST_CASE("audit store") {
     }
   }
 }
+
+}  // namespace audit_store_test

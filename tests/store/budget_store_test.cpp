@@ -12,14 +12,13 @@
 
 using namespace platform;
 
-namespace {
+namespace budget_store_test {  // named: the suite is one unity build, and each file has its own helpers
 
 std::string bs_uid(std::string_view what) { return store_test::uid("bs", what); }
 
 constexpr std::int64_t dec2 = 1796234400000;  // 2026-12-02T18:00Z
 constexpr std::int64_t jan3 = 1798934400000;  // 2027-01-03T00:00Z
 
-}  // namespace
 
 TEST_CASE("budgets: limits kept as set, reservations raised then settled, counted in their month") {
   for (const auto& b : store_test::backends("platform-budgets-")) {
@@ -115,3 +114,5 @@ TEST_CASE("budgets: two replicas reserving at once are counted once each, and ev
     CHECK(std::max(seen_by_one.back(), seen_by_two.back()) == doctest::Approx(0.5));
   }
 }
+
+}  // namespace budget_store_test

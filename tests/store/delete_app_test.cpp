@@ -21,7 +21,7 @@
 
 using namespace platform;
 
-namespace {
+namespace delete_app_test {  // named: the suite is one unity build, and each file has its own helpers
 
 std::string da_uid(std::string_view what) { return store_test::uid("da", what); }
 
@@ -206,7 +206,6 @@ void check_catalog(sql::connection& c, const filled& f, bool present) {
   }
 }
 
-}  // namespace
 
 TEST_CASE("delete_app removes every row of the app and nothing of another") {
   for (const auto& b : store_test::backends("platform-delete-app-")) {
@@ -348,3 +347,5 @@ TEST_CASE("PostgreSQL: a delete racing an uncommitted claim waits for it and ref
   CHECK(db->get_app(ws, app).value().has_value());
   CHECK(db->get_builder_run(r.key).value().has_value());
 }
+
+}  // namespace delete_app_test

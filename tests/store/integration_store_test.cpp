@@ -20,7 +20,7 @@
 using namespace platform;
 namespace fs = std::filesystem;
 
-namespace {
+namespace integration_store_test {  // named: the suite is one unity build, and each file has its own helpers
 
 std::string in_uid(std::string_view what) {
   static const std::string prefix = [] {
@@ -96,7 +96,6 @@ struct in_fixture {
   oauth_account_key account(const std::string& a, std::string user = "u1") { return {ws, a, "acme", std::move(user)}; }
 };
 
-}  // namespace
 
 TEST_CASE("integration store backends") {
   for (const auto& b : in_backends()) {
@@ -226,3 +225,5 @@ TEST_CASE("integration store backends") {
     }
   }
 }
+
+}  // namespace integration_store_test

@@ -15,7 +15,7 @@
 
 using namespace platform;
 
-namespace {
+namespace release_store_test {  // named: the suite is one unity build, and each file has its own helpers
 
 std::string rs_uid(std::string_view what) { return store_test::uid("rs", what); }
 
@@ -59,7 +59,6 @@ struct release_fixture {
   std::string published_hash() { return db->governance().publication(ws, app).value()->approval.hash; }
 };
 
-}  // namespace
 
 TEST_CASE("releases: every publish recorded as what went live; a rollback publishes one again exactly") {
   for (const auto& b : store_test::backends("platform-releases-")) {
@@ -202,3 +201,5 @@ TEST_CASE("releases: two replicas recording and rolling back at once get consecu
     CHECK(*numbers.rbegin() == static_cast<std::int64_t>(all.size()));
   }
 }
+
+}  // namespace release_store_test

@@ -13,7 +13,7 @@
 
 using namespace platform;
 
-namespace {
+namespace routine_store_test {  // named: the suite is one unity build, and each file has its own helpers
 
 std::string rt_uid(std::string_view what) { return store_test::uid("rt", what); }
 
@@ -33,7 +33,6 @@ bool has_routine(const std::vector<routine_record>& list, const std::string& id)
   return std::any_of(list.begin(), list.end(), [&](const routine_record& x) { return x.id == id; });
 }
 
-}  // namespace
 
 TEST_CASE("routines: publishing makes an app's routines; an agent that stays keeps its id, secret and due tick") {
   for (const auto& b : store_test::backends("platform-routines-")) {
@@ -154,3 +153,5 @@ TEST_CASE("routines: a webhook signature is accepted once within its window") {
     CHECK_FALSE(db->routines().first_use_of_signature("rtn_nope", "abc", 1000, 10));
   }
 }
+
+}  // namespace routine_store_test

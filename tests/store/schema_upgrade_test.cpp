@@ -19,7 +19,7 @@
 using namespace platform;
 namespace fs = std::filesystem;
 
-namespace {
+namespace schema_upgrade_test {  // named: the suite is one unity build, and each file has its own helpers
 
 struct old_database {
   std::string name;
@@ -70,7 +70,6 @@ bool has_table(sql::connection& c, const std::string& table) {
   return c.exec("SELECT count(*) FROM " + table).has_value();
 }
 
-}  // namespace
 
 TEST_CASE("a database whose builder runs are in the old agent_runs table keeps them") {
   for (const auto& db : old_databases()) {
@@ -143,3 +142,5 @@ TEST_CASE("a database whose builder runs are in the old agent_runs table keeps t
     db.drop();
   }
 }
+
+}  // namespace schema_upgrade_test

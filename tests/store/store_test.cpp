@@ -22,7 +22,7 @@
 using namespace platform;
 namespace fs = std::filesystem;
 
-namespace {
+namespace store_rules_test {  // named: the suite is one unity build, and each file has its own helpers
 
 std::string prefix() {
   static const std::string p = [] {
@@ -82,7 +82,6 @@ claim_request claim(std::int64_t incoming, std::string token, std::int64_t now =
   return {incoming, std::move(token), now, lease_until ? lease_until : now + 30000, std::nullopt};
 }
 
-}  // namespace
 
 TEST_CASE("the PostgreSQL suite runs when services are required") {
   const char* required = std::getenv("PLATFORM_TEST_REQUIRE_SERVICES");
@@ -613,3 +612,5 @@ TEST_CASE("PostgreSQL: two replicas' stores race for one claim; a killed connect
     CHECK((*run)->status == run_status::streaming);
   }
 }
+
+}  // namespace store_rules_test

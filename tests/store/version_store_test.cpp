@@ -15,13 +15,12 @@
 
 using namespace platform;
 
-namespace {
+namespace version_store_test {  // named: the suite is one unity build, and each file has its own helpers
 
 std::string vs_uid(std::string_view what) { return store_test::uid("vs", what); }
 
 version_origin turn(std::string run, std::string request) { return {std::move(run), std::move(request), "runtime-a", "u1", std::nullopt}; }
 
-}  // namespace
 
 TEST_CASE("versions: recorded per change, deduplicated, read back whole") {
   for (const auto& b : store_test::backends("platform-versions-")) {
@@ -184,3 +183,5 @@ TEST_CASE("versions: retention prunes by count and age, never the latest or a re
     CHECK(vs.files(ws, app, 8).value() == std::optional<source_files>(history[7]));
   }
 }
+
+}  // namespace version_store_test
