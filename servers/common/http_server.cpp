@@ -262,7 +262,6 @@ void http_server::serve_connection(socket_t sock) {
   }
   ::shutdown(sock, SHUT_RDWR);
   ::close(sock);
-  return;
 }
 
 }  // namespace platform::servers

@@ -33,7 +33,7 @@ void append_batcher::leave(stream_writer& w) {
 }
 
 // Writers never wait for this thread while holding this mutex, and it takes a writer's lock
-// only without its own: ready() is called under a writer's lock.
+// only without its own: ready() may be called under a writer's lock.
 void append_batcher::run() {
   std::vector<stream_writer*> takers;
   std::vector<stream_append> appends;

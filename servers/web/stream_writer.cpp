@@ -35,8 +35,7 @@ bool stream_writer::append(std::string_view event) {
   if (!seq) return !(gave_up_ = true);  // a bug: the copy is never complete
   if (batcher_ != nullptr && !outage_since_) {
     waiting_.emplace_back(*seq, std::string(event));
-    bool wake = !queued_ && in_flight_ == 0;
-    queued_ = queued_ || wake;
+    bool wake = claim_queue_locked();
     lock.unlock();
     // Unlocked: the batcher wakes and takes the events at once, without waiting for this lock.
     if (wake) batcher_->ready(*this);
@@ -121,10 +120,15 @@ void stream_writer::settle_batch(result<std::uint64_t> first) {
   if (!waiting_.empty()) queue_locked();  // what came meanwhile
 }
 
-void stream_writer::queue_locked() {
-  if (queued_ || in_flight_ > 0 || outage_since_ || gave_up_) return;
+// Whether the writer now goes to the batcher (the caller then tells it, with or without the lock).
+bool stream_writer::claim_queue_locked() {
+  if (queued_ || in_flight_ > 0 || outage_since_ || gave_up_) return false;
   queued_ = true;
-  batcher_->ready(*this);
+  return true;
+}
+
+void stream_writer::queue_locked() {
+  if (claim_queue_locked()) batcher_->ready(*this);
 }
 
 // The first waiting events, up to one write's share (at least one).

@@ -66,6 +66,7 @@ class stream_writer {
   bool put_back();
   std::span<const std::string_view> next_batch();
   void head_if_due();
+  bool claim_queue_locked();
   void queue_locked();
 
   mutable std::mutex mu_;
